@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The layout is the architecture: the pure domain kernel, the adapters that
+// implement its ports, and the composition roots in cli/. No package
+// dependencies: only the toolchain's modules.
+let package = Package(
+    name: "retime",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "retime", targets: ["retime"]),
+    ],
+    targets: [
+        .target(name: "Domain", path: "domain"),
+        .target(name: "Adapters", dependencies: ["Domain"], path: "adapters"),
+        .target(name: "RetimeCLI", dependencies: ["Domain", "Adapters"], path: "cli/RetimeCLI"),
+        .executableTarget(name: "retime", dependencies: ["RetimeCLI"], path: "cli/retime"),
+
+        // Reusable contract verifiers: every adapter of a port runs the same checks.
+        .target(name: "PortContracts", dependencies: ["Domain"], path: "Tests/PortContracts"),
+
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Adapters", "PortContracts"], path: "Tests/DomainTests"),
+        .testTarget(name: "AdaptersTests", dependencies: ["Domain", "Adapters", "PortContracts"], path: "Tests/AdaptersTests"),
+        .testTarget(name: "RetimeCLITests", dependencies: ["RetimeCLI", "Domain", "Adapters"], path: "Tests/RetimeCLITests"),
+
+        // Benchmarks: run by the scripts in bench/, never by `swift test`.
+        .executableTarget(name: "DIBenchmark", dependencies: ["Domain"], path: "bench/DIBenchmark"),
+    ],
+    swiftLanguageModes: [.v6]
+)
