@@ -1,0 +1,23 @@
+import Domain
+
+/// Answers the Session context's questions about groups from the Group
+/// context's repository.
+public struct GroupRepositoryLookup: SessionGroupLookup {
+    private let groups: any GroupRepository
+
+    public init(groups: any GroupRepository) {
+        self.groups = groups
+    }
+
+    public func blockList(named name: String) async throws -> BlockList? {
+        try await groups.group(named: name).map(Self.blockList)
+    }
+
+    public func blockList(id: GroupID) async throws -> BlockList? {
+        try await groups.group(id: id).map(Self.blockList)
+    }
+
+    private static func blockList(_ group: Group) -> BlockList {
+        BlockList(groupId: group.id, name: group.name.rawValue, targets: group.targets)
+    }
+}

@@ -1,0 +1,38 @@
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real clock: the system's wall clock, and on Linux the boot-time clock
+/// with the boot id.
+public struct SystemClock: Domain.Clock {
+    public init() {}
+
+    public func now() -> Date { Date() }
+
+    /// Sleeps in steps of at most a minute, re-reading the wall clock after
+    /// each, so a wall-clock jump delays a deadline by at most that step.
+    /// (The daemon's timerfd-based clock wakes on the jump itself.)
+    public func sleep(until deadline: Date) async throws {
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return try Task.checkCancellation() }
+            try await Task.sleep(nanoseconds: UInt64(min(left, 60) * 1_000_000_000))
+        }
+    }
+
+    public func bootTime() -> BootTimeReading? {
+        #if os(Linux)
+        var spec = timespec()
+        guard clock_gettime(CLOCK_BOOTTIME, &spec) == 0,
+              let bootID = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else {
+            return nil
+        }
+        return BootTimeReading(bootID: bootID.trimmingCharacters(in: .whitespacesAndNewlines),
+                               seconds: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+        #else
+        return nil
+        #endif
+    }
+}

@@ -1,0 +1,50 @@
+import Domain
+import Synchronization
+
+/// Groups held in memory: for tests, and the reference implementation of
+/// `GroupRepository` that the file-backed one must match.
+public final class InMemoryGroupRepository: GroupRepository {
+    private let groups: Mutex<[GroupID: Group]>
+
+    public init(_ initial: [Group] = []) {
+        groups = Mutex(Dictionary(initial.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }))
+    }
+
+    public func all() async throws -> [Group] {
+        groups.withLock { Array($0.values) }.sorted { $0.name.comparisonKey < $1.name.comparisonKey }
+    }
+
+    public func group(id: GroupID) async throws -> Group? {
+        groups.withLock { $0[id] }
+    }
+
+    public func group(named name: String) async throws -> Group? {
+        let key = GroupName.comparisonKey(name)
+        return groups.withLock { $0.values.first { $0.name.comparisonKey == key } }
+    }
+
+    public func insert(_ group: Group) async throws {
+        try groups.withLock { (all: inout [GroupID: Group]) throws(GroupError) in
+            if all[group.id] != nil || all.values.contains(where: { $0.name == group.name }) {
+                throw .alreadyExists(name: group.name.rawValue)
+            }
+            all[group.id] = group
+        }
+    }
+
+    public func update(_ group: Group) async throws {
+        try groups.withLock { (all: inout [GroupID: Group]) throws(GroupError) in
+            guard all[group.id] != nil else { throw .notFound(name: group.name.rawValue) }
+            if let holder = all.values.first(where: { $0.name == group.name && $0.id != group.id }) {
+                throw .alreadyExists(name: holder.name.rawValue)
+            }
+            all[group.id] = group
+        }
+    }
+
+    public func delete(id: GroupID) async throws {
+        try groups.withLock { (all: inout [GroupID: Group]) throws(GroupError) in
+            guard all.removeValue(forKey: id) != nil else { throw .notFound(name: id.description) }
+        }
+    }
+}

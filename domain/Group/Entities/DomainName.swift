@@ -1,0 +1,115 @@
+import Foundation
+
+/// A host name to block, in the ASCII form that resolvers and hosts files use
+/// (IDNA A-labels, lower-case), together with the rules that make it valid.
+public struct DomainName: Hashable, Sendable, CustomStringConvertible {
+    public static let maxLength = 253
+    public static let maxLabelLength = 63
+
+    /// The lower-case ASCII form, labels joined by dots, no trailing dot.
+    public let ascii: String
+
+    /// Parses what a user typed: `Example.COM`, `bücher.de`, `xn--bcher-kva.de`.
+    public init(_ text: String) throws(GroupError) {
+        func invalid(_ reason: String) -> GroupError { .invalidTarget(text, reason: reason) }
+        var name = text.trimmingCharacters(in: .whitespaces)
+        // IDNA treats the ideographic full stops as dots.
+        for dot in ["\u{3002}", "\u{FF0E}", "\u{FF61}"] { name = name.replacingOccurrences(of: dot, with: ".") }
+        if name.hasSuffix(".") { name.removeLast() }
+        guard !name.isEmpty else { throw invalid("it is empty") }
+        guard !name.contains("://"), !name.contains("/") else {
+            throw invalid("give a domain name such as example.com, not a URL")
+        }
+        guard !name.hasPrefix("*.") else { throw invalid("leave out '*.': subdomains are blocked already") }
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { throw invalid("a domain needs a dot, e.g. \(name).com") }
+        var asciiLabels: [String] = []
+        for label in labels {
+            asciiLabels.append(try Self.asciiLabel(label, in: text))
+        }
+        guard !asciiLabels.last!.allSatisfy(\.isNumber) else {
+            throw invalid("an IP address is not a domain name")
+        }
+        let ascii = asciiLabels.joined(separator: ".")
+        guard ascii.utf8.count <= Self.maxLength else {
+            throw invalid("it is longer than \(Self.maxLength) characters")
+        }
+        self.ascii = ascii
+    }
+
+    /// The name with its labels decoded to Unicode, for display.
+    public var unicode: String {
+        ascii.split(separator: ".").map { label in
+            guard label.hasPrefix("xn--"), let scalars = Punycode.decode(label.dropFirst(4)) else { return String(label) }
+            var decoded = ""
+            decoded.unicodeScalars.append(contentsOf: scalars)
+            return decoded
+        }.joined(separator: ".")
+    }
+
+    /// Whether `other` is this name or one of its subdomains.
+    public func covers(_ other: DomainName) -> Bool {
+        other.ascii == ascii || other.ascii.hasSuffix("." + ascii)
+    }
+
+    public var description: String { ascii }
+
+    private static func asciiLabel(_ label: Substring, in text: String) throws(GroupError) -> String {
+        func invalid(_ reason: String) -> GroupError { .invalidTarget(text, reason: reason) }
+        guard !label.isEmpty else { throw invalid("it has an empty label") }
+        let lowered = label.lowercased().precomposedStringWithCanonicalMapping
+        let ascii: String
+        if lowered.unicodeScalars.allSatisfy(\.isASCII) {
+            ascii = lowered
+            if ascii.hasPrefix("xn--") {
+                guard let scalars = Punycode.decode(ascii.dropFirst(4)), !scalars.allSatisfy(\.isASCII),
+                      Punycode.encode(scalars) == String(ascii.dropFirst(4)) else {
+                    throw invalid("'\(label)' is not a valid internationalised label")
+                }
+                try checkUnicodeLabel(scalars, label: label, text: text)
+            } else {
+                let chars = Array(ascii.utf8)
+                if chars.count >= 4, chars[2] == UInt8(ascii: "-"), chars[3] == UInt8(ascii: "-") {
+                    throw invalid("'\(label)' has '--' in the third and fourth positions, which is reserved")
+                }
+            }
+        } else {
+            let scalars = Array(lowered.unicodeScalars)
+            try checkUnicodeLabel(scalars, label: label, text: text)
+            guard let encoded = Punycode.encode(scalars) else { throw invalid("'\(label)' cannot be encoded") }
+            ascii = "xn--" + encoded
+        }
+        guard ascii.utf8.allSatisfy({ isLetterDigitHyphen($0) }) else {
+            throw invalid("'\(label)' may hold only letters, digits and '-'")
+        }
+        guard ascii.first != "-", ascii.last != "-" else {
+            throw invalid("'\(label)' may not begin or end with '-'")
+        }
+        guard ascii.utf8.count <= maxLabelLength else {
+            throw invalid("'\(label)' is longer than \(maxLabelLength) characters")
+        }
+        return ascii
+    }
+
+    /// The IDNA 2008 shape of a Unicode label: letters, marks, digits and
+    /// hyphens, not starting with a combining mark.
+    private static func checkUnicodeLabel(_ scalars: [Unicode.Scalar], label: Substring, text: String) throws(GroupError) {
+        for scalar in scalars where !scalar.isASCII {
+            switch scalar.properties.generalCategory {
+            case .lowercaseLetter, .otherLetter, .modifierLetter, .titlecaseLetter, .uppercaseLetter,
+                 .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
+                continue
+            default:
+                throw .invalidTarget(text, reason: "'\(label)' contains '\(scalar)', which a domain name cannot hold")
+            }
+        }
+        if let first = scalars.first, [.nonspacingMark, .spacingMark, .enclosingMark].contains(first.properties.generalCategory) {
+            throw .invalidTarget(text, reason: "'\(label)' begins with a combining mark")
+        }
+    }
+
+    private static func isLetterDigitHyphen(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+    }
+}

@@ -1,0 +1,28 @@
+/// Something that uses a group and so keeps it from being deleted: the active
+/// session or a schedule. Described in plain terms so the Group context needs
+/// no Session types.
+public struct GroupUsage: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        case activeSession = "the active session"
+        case schedule = "schedule"
+    }
+
+    public var kind: Kind
+    /// The user's name for the thing (a schedule's name; the session's id).
+    public var name: String
+
+    public init(kind: Kind, name: String) {
+        self.kind = kind
+        self.name = name
+    }
+
+    public static func activeSession(_ id: String) -> GroupUsage { .init(kind: .activeSession, name: id) }
+    public static func schedule(_ name: String) -> GroupUsage { .init(kind: .schedule, name: name) }
+
+    public var description: String {
+        switch kind {
+        case .activeSession: "the active session (\(name))"
+        case .schedule: "schedule '\(name)'"
+        }
+    }
+}

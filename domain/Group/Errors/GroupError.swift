@@ -1,0 +1,45 @@
+/// Everything that can go wrong in the Group context.
+public enum GroupError: RetimeError, Equatable {
+    case notFound(name: String)
+    case alreadyExists(name: String)
+    case invalidName(String, reason: String)
+    case invalidTarget(String, reason: String)
+    case targetNotInGroup(target: String, group: String)
+    /// Deleting (or otherwise retiring) a group that something still uses.
+    case inUse(name: String, by: [GroupUsage])
+    /// A port the context depends on failed; the cause is kept.
+    case unavailable(String)
+
+    public var code: String {
+        switch self {
+        case .notFound: "group.notFound"
+        case .alreadyExists: "group.alreadyExists"
+        case .invalidName: "group.invalidName"
+        case .invalidTarget: "group.invalidTarget"
+        case .targetNotInGroup: "group.targetNotInGroup"
+        case .inUse: "group.inUse"
+        case .unavailable: "group.unavailable"
+        }
+    }
+
+    public var kind: ErrorKind {
+        switch self {
+        case .invalidName, .invalidTarget: .invalidInput
+        case .unavailable: .storage
+        case .notFound, .alreadyExists, .targetNotInGroup, .inUse: .domain
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notFound(let name): "no group named '\(name)'"
+        case .alreadyExists(let name): "a group named '\(name)' already exists"
+        case .invalidName(let name, let reason): "invalid group name '\(name)': \(reason)"
+        case .invalidTarget(let target, let reason): "invalid target '\(target)': \(reason)"
+        case .targetNotInGroup(let target, let group): "group '\(group)' does not block '\(target)'"
+        case .inUse(let name, let usages):
+            "group '\(name)' is in use by " + usages.map(\.description).joined(separator: ", ")
+        case .unavailable(let cause): "groups are unavailable: \(cause)"
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// Where groups live. Names are unique case-insensitively; the repository
+/// enforces that atomically, so two processes creating the same name at once
+/// cannot both succeed.
+///
+/// The contract every adapter keeps is `GroupRepositoryContract`.
+public protocol GroupRepository: Sendable {
+    /// Every group, ordered by name, case-insensitively.
+    func all() async throws -> [Group]
+    func group(id: GroupID) async throws -> Group?
+    /// The group whose name matches `name` case-insensitively.
+    func group(named name: String) async throws -> Group?
+    /// Adds a new group. Throws `GroupError.alreadyExists` if its name is taken.
+    func insert(_ group: Group) async throws
+    /// Replaces the group with the same id. Throws `GroupError.notFound` if
+    /// there is none, `GroupError.alreadyExists` if another group has the name.
+    func update(_ group: Group) async throws
+    /// Removes the group. Throws `GroupError.notFound` if there is none.
+    func delete(id: GroupID) async throws
+}

@@ -1,0 +1,19 @@
+/// Adds targets to a group. Targets it already blocks are left as they are.
+public struct BlockTargetsUseCase: Sendable {
+    private let groups: any GroupRepository
+    private let clock: any Clock
+
+    public init(groups: any GroupRepository, clock: any Clock) {
+        self.groups = groups
+        self.clock = clock
+    }
+
+    public func execute(group name: String, targets: [String]) async throws -> Group {
+        let parsed = try targets.map { text throws(GroupError) in try Target(parsing: text) }
+        var group = try await groups.existing(named: name)
+        guard !group.add(parsed).isEmpty else { return group }
+        group.updatedAt = clock.now()
+        try await groups.update(group)
+        return group
+    }
+}

@@ -1,0 +1,20 @@
+/// Removes targets from a group; every one must be in it, so a typo is
+/// reported rather than silently ignored.
+public struct UnblockTargetsUseCase: Sendable {
+    private let groups: any GroupRepository
+    private let clock: any Clock
+
+    public init(groups: any GroupRepository, clock: any Clock) {
+        self.groups = groups
+        self.clock = clock
+    }
+
+    public func execute(group name: String, targets: [String]) async throws -> Group {
+        let parsed = try targets.map { text throws(GroupError) in try Target(parsing: text) }
+        var group = try await groups.existing(named: name)
+        try group.remove(parsed)
+        group.updatedAt = clock.now()
+        try await groups.update(group)
+        return group
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A focus session on one group: when it started, when it is planned to end,
+/// its breaks and, once ended, how. Transitions are pure functions that return
+/// the next state, so use cases can compare-and-swap whole values.
+public struct Session: Identifiable, Hashable, Sendable, Codable {
+    public let id: SessionID
+    /// The group whose targets are blocked; a reference, never the group itself.
+    public let groupId: GroupID
+    public let startedAt: Date
+    /// Nil for an open-ended session.
+    public let plannedEnd: Date?
+    public private(set) var endedAt: Date?
+    public private(set) var outcome: SessionOutcome
+    public let strict: Bool
+    public private(set) var breaks: [Break]
+    public let tags: [String]
+    public let note: String?
+    public let origin: SessionOrigin
+
+    public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
+                strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual) {
+        self.id = id
+        self.groupId = groupId
+        self.startedAt = startedAt
+        self.plannedEnd = plannedEnd
+        self.endedAt = nil
+        self.outcome = .active
+        self.strict = strict
+        self.breaks = []
+        self.tags = tags
+        self.note = note
+        self.origin = origin
+    }
+
+    public var isActive: Bool { outcome == .active }
+    /// Whether a break is going on.
+    public var isPaused: Bool { breaks.last.map { $0.end == nil } ?? false }
+
+    /// Whether the planned end has come by `now`.
+    public func isExpired(at now: Date) -> Bool {
+        plannedEnd.map { $0 <= now } ?? false
+    }
+
+    /// The session with a break opened at `instant`.
+    public func pausing(at instant: Date) throws(SessionError) -> Session {
+        guard isActive else { throw .notActive }
+        guard !isPaused else { throw .alreadyPaused }
+        var next = self
+        next.breaks.append(Break(start: instant))
+        return next
+    }
+
+    /// The session with its open break closed at `instant`.
+    public func resuming(at instant: Date) throws(SessionError) -> Session {
+        guard isActive else { throw .notActive }
+        guard isPaused else { throw .notPaused }
+        var next = self
+        next.breaks[next.breaks.count - 1].end = max(instant, next.breaks[next.breaks.count - 1].start)
+        return next
+    }
+
+    /// The session ended at `instant` with `outcome`; an open break closes then too.
+    public func ending(at instant: Date, outcome: SessionOutcome) -> Session {
+        var next = self
+        let end = max(instant, startedAt)
+        if next.isPaused {
+            next.breaks[next.breaks.count - 1].end = max(end, next.breaks[next.breaks.count - 1].start)
+        }
+        next.endedAt = end
+        next.outcome = outcome
+        return next
+    }
+}
+
+extension Session {
+    /// Where the session's clock stops: its end, else its planned end if that
+    /// has passed, else `now`.
+    func effectiveEnd(at now: Date) -> Date {
+        if let endedAt { return endedAt }
+        if let plannedEnd, plannedEnd < now { return max(plannedEnd, startedAt) }
+        return max(now, startedAt)
+    }
+
+    /// Time since the start, up to the (effective) end.
+    public func elapsed(at now: Date) -> TimeInterval {
+        effectiveEnd(at: now).timeIntervalSince(startedAt)
+    }
+
+    /// Time spent in breaks, clipped to the session.
+    public func breakTime(at now: Date) -> TimeInterval {
+        let end = effectiveEnd(at: now)
+        return breaks.reduce(0) { total, pause in
+            let from = max(pause.start, startedAt)
+            let to = min(pause.end ?? end, end)
+            return total + max(0, to.timeIntervalSince(from))
+        }
+    }
+
+    /// Focused time: elapsed time without breaks.
+    public func focused(at now: Date) -> TimeInterval {
+        max(0, elapsed(at: now) - breakTime(at: now))
+    }
+
+    /// Time left until the planned end; nil for an open-ended session.
+    public func remaining(at now: Date) -> TimeInterval? {
+        guard let plannedEnd else { return nil }
+        return max(0, plannedEnd.timeIntervalSince(effectiveEnd(at: now)))
+    }
+}

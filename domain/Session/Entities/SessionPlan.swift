@@ -1,0 +1,78 @@
+import Foundation
+
+/// What a user asks for when starting a session, before validation.
+public struct SessionPlan: Sendable, Hashable {
+    public var groupName: String
+    public var length: SessionLength
+    public var strict: Bool
+    public var tags: [String]
+    public var note: String?
+    public var origin: SessionOrigin
+
+    public init(groupName: String, length: SessionLength = .openEnded, strict: Bool = false,
+                tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual) {
+        self.groupName = groupName
+        self.length = length
+        self.strict = strict
+        self.tags = tags
+        self.note = note
+        self.origin = origin
+    }
+}
+
+/// How long a session is meant to last.
+public enum SessionLength: Sendable, Hashable {
+    case openEnded
+    case duration(TimeInterval)
+    case until(Date)
+
+    /// Sessions last from one second to one day.
+    public static let allowed: ClosedRange<TimeInterval> = 1...86_400
+
+    /// The planned end for a session starting at `start`, validated.
+    public func plannedEnd(from start: Date) throws(SessionError) -> Date? {
+        let seconds: TimeInterval
+        switch self {
+        case .openEnded: return nil
+        case .duration(let value): seconds = value
+        case .until(let end):
+            seconds = end.timeIntervalSince(start)
+            guard seconds > 0 else { throw .invalidLength("\(end.formatted(.iso8601)) is not in the future") }
+        }
+        guard seconds.isFinite, Self.allowed.contains(seconds) else {
+            throw .invalidLength("a session lasts from 1 second to 24 hours")
+        }
+        return start.addingTimeInterval(seconds)
+    }
+}
+
+extension SessionPlan {
+    public static let maxTagLength = 64
+    public static let maxNoteLength = 1_000
+
+    /// Tags trimmed, checked and de-duplicated, in the order given.
+    func validatedTags() throws(SessionError) -> [String] {
+        var result: [String] = []
+        for tag in tags {
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { throw .invalidTag(tag, reason: "it is empty") }
+            guard trimmed.count <= Self.maxTagLength else {
+                throw .invalidTag(tag, reason: "it is longer than \(Self.maxTagLength) characters")
+            }
+            guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .invalidTag(tag, reason: "it contains a control character")
+            }
+            if !result.contains(trimmed) { result.append(trimmed) }
+        }
+        return result
+    }
+
+    /// The note trimmed, nil when blank.
+    func validatedNote() throws(SessionError) -> String? {
+        guard let trimmed = note?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= Self.maxNoteLength else {
+            throw .invalidNote(reason: "it is longer than \(Self.maxNoteLength) characters")
+        }
+        return trimmed
+    }
+}

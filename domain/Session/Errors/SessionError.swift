@@ -1,0 +1,64 @@
+import Foundation
+
+/// Everything that can go wrong in the Session context.
+public enum SessionError: RetimeError, Equatable {
+    case notActive
+    /// Another session is active; carries its id and group id.
+    case alreadyActive(SessionID)
+    case groupNotFound(name: String)
+    case invalidLength(String)
+    case strictNeedsEnd
+    case invalidTag(String, reason: String)
+    case invalidNote(reason: String)
+    case alreadyPaused
+    case notPaused
+    /// A strict session refuses to be ended or weakened before its planned end.
+    case strict(until: Date)
+    /// The session changed under us again and again (other processes racing).
+    case conflict
+    /// The shield could not raise or lower the block; the cause is kept.
+    case shieldFailed(String)
+
+    public var code: String {
+        switch self {
+        case .notActive: "session.notActive"
+        case .alreadyActive: "session.alreadyActive"
+        case .groupNotFound: "group.notFound"
+        case .invalidLength: "session.invalidDuration"
+        case .strictNeedsEnd: "session.strictNeedsEnd"
+        case .invalidTag: "session.invalidTag"
+        case .invalidNote: "session.invalidNote"
+        case .alreadyPaused: "session.alreadyPaused"
+        case .notPaused: "session.notPaused"
+        case .strict: "session.strict"
+        case .conflict: "session.conflict"
+        case .shieldFailed: "shield.failed"
+        }
+    }
+
+    public var kind: ErrorKind {
+        switch self {
+        case .invalidLength, .strictNeedsEnd, .invalidTag, .invalidNote: .invalidInput
+        case .strict: .authorization
+        case .shieldFailed: .storage
+        case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict: .domain
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notActive: "no session is active"
+        case .alreadyActive(let id): "a session is already active (\(id))"
+        case .groupNotFound(let name): "no group named '\(name)'"
+        case .invalidLength(let reason): "invalid session length: \(reason)"
+        case .strictNeedsEnd: "a strict session needs an end: give --for or --until"
+        case .invalidTag(let tag, let reason): "invalid tag '\(tag)': \(reason)"
+        case .invalidNote(let reason): "invalid note: \(reason)"
+        case .alreadyPaused: "the session is already paused"
+        case .notPaused: "the session is not paused"
+        case .strict(let until): "the session is strict until \(until.formatted(.iso8601))"
+        case .conflict: "the session kept changing while retime tried to update it; try again"
+        case .shieldFailed(let cause): "the shield failed: \(cause)"
+        }
+    }
+}

@@ -1,0 +1,8 @@
+/// How the Session context learns about groups without depending on the
+/// Group context's repository: the composition root adapts one to the other.
+public protocol SessionGroupLookup: Sendable {
+    /// The group named `name` (case-insensitively), or nil.
+    func blockList(named name: String) async throws -> BlockList?
+    /// The group with `id`, or nil if it has been deleted.
+    func blockList(id: GroupID) async throws -> BlockList?
+}

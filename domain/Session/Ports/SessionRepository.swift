@@ -1,0 +1,13 @@
+/// Holds the one current session: the active one, or one that has just ended
+/// and is on its way to history. Changes are compare-and-swap, so concurrent
+/// processes that notice the same expiry agree on a single winner.
+///
+/// The contract every adapter keeps is `SessionRepositoryContract`.
+public protocol SessionRepository: Sendable {
+    /// The session in the slot, or nil.
+    func current() async throws -> Session?
+
+    /// Puts `new` in the slot if it holds exactly `expected` (nil = empty),
+    /// and reports whether it did. Values read back equal values written.
+    func replace(_ expected: Session?, with new: Session?) async throws -> Bool
+}

@@ -1,0 +1,24 @@
+/// Enforces a block: while raised, the targets cannot be reached. The block
+/// belongs to one session, so a late "lower" from a session that has ended
+/// never lifts the block of the session that followed it.
+///
+/// The contract every adapter keeps is `ShieldContract`.
+public protocol Shield: Sendable {
+    /// Blocks exactly `targets` on behalf of `session`, replacing any block.
+    func raise(_ targets: [Target], for session: SessionID) async throws
+    /// Lifts the block if it belongs to `session`; otherwise does nothing.
+    func lower(for session: SessionID) async throws
+    /// What is blocked now, and for whom; nil when nothing is.
+    func state() async throws -> ShieldState?
+}
+
+/// A raised block.
+public struct ShieldState: Sendable, Hashable {
+    public var session: SessionID
+    public var targets: [Target]
+
+    public init(session: SessionID, targets: [Target]) {
+        self.session = session
+        self.targets = targets
+    }
+}

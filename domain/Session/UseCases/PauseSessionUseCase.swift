@@ -1,0 +1,30 @@
+/// Starts a break: the block is lifted, the planned end stays where it was.
+/// Strict sessions take no breaks.
+public struct PauseSessionUseCase: Sendable {
+    private let sessions: any SessionRepository
+    private let shield: any Shield
+    private let clock: any Clock
+    private let tracker: any Tracker
+    private let reconcile: ReconcileSessionUseCase
+
+    public init(sessions: any SessionRepository, shield: any Shield, clock: any Clock,
+                tracker: any Tracker, reconcile: ReconcileSessionUseCase) {
+        self.sessions = sessions
+        self.shield = shield
+        self.clock = clock
+        self.tracker = tracker
+        self.reconcile = reconcile
+    }
+
+    public func execute() async throws -> Session {
+        try await reconcile.execute()
+        let paused = try await sessions.retryingActive { current in
+            if current.strict, let plannedEnd = current.plannedEnd { throw SessionError.strict(until: plannedEnd) }
+            let next = try current.pausing(at: clock.now())
+            return try await sessions.replace(current, with: next) ? next : nil
+        }
+        try await shield.guarded { try await $0.lower(for: paused.id) }
+        tracker.track(.sessionEvent("session-paused", paused, at: paused.breaks.last?.start ?? clock.now()))
+        return paused
+    }
+}

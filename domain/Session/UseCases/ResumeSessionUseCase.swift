@@ -1,0 +1,31 @@
+/// Ends a break: the block goes up again with the group's current targets.
+public struct ResumeSessionUseCase: Sendable {
+    private let sessions: any SessionRepository
+    private let groups: any SessionGroupLookup
+    private let shield: any Shield
+    private let clock: any Clock
+    private let tracker: any Tracker
+    private let reconcile: ReconcileSessionUseCase
+
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shield: any Shield,
+                clock: any Clock, tracker: any Tracker, reconcile: ReconcileSessionUseCase) {
+        self.sessions = sessions
+        self.groups = groups
+        self.shield = shield
+        self.clock = clock
+        self.tracker = tracker
+        self.reconcile = reconcile
+    }
+
+    public func execute() async throws -> Session {
+        try await reconcile.execute()
+        let resumed = try await sessions.retryingActive { current in
+            let next = try current.resuming(at: clock.now())
+            return try await sessions.replace(current, with: next) ? next : nil
+        }
+        let targets = try await groups.blockList(id: resumed.groupId)?.targets ?? []
+        try await shield.guarded { try await $0.raise(targets, for: resumed.id) }
+        tracker.track(.sessionEvent("session-resumed", resumed, at: resumed.breaks.last?.end ?? clock.now()))
+        return resumed
+    }
+}

@@ -1,0 +1,46 @@
+/// Starts a focus session on a group: validates the plan, records the session
+/// and raises the shield before returning. If the shield cannot be raised,
+/// the session is withdrawn, so no session claims a block that is not up.
+public struct StartSessionUseCase: Sendable {
+    private let sessions: any SessionRepository
+    private let groups: any SessionGroupLookup
+    private let shield: any Shield
+    private let clock: any Clock
+    private let tracker: any Tracker
+    private let reconcile: ReconcileSessionUseCase
+
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shield: any Shield,
+                clock: any Clock, tracker: any Tracker, reconcile: ReconcileSessionUseCase) {
+        self.sessions = sessions
+        self.groups = groups
+        self.shield = shield
+        self.clock = clock
+        self.tracker = tracker
+        self.reconcile = reconcile
+    }
+
+    public func execute(_ plan: SessionPlan) async throws -> Session {
+        try await reconcile.execute()
+        let now = clock.now()
+        let plannedEnd = try plan.length.plannedEnd(from: now)
+        if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
+        let tags = try plan.validatedTags()
+        let note = try plan.validatedNote()
+        guard let group = try await groups.blockList(named: plan.groupName) else {
+            throw SessionError.groupNotFound(name: plan.groupName)
+        }
+        let session = Session(groupId: group.groupId, startedAt: now, plannedEnd: plannedEnd,
+                              strict: plan.strict, tags: tags, note: note, origin: plan.origin)
+        guard try await sessions.replace(nil, with: session) else {
+            throw SessionError.alreadyActive(try await sessions.current()?.id ?? session.id)
+        }
+        do {
+            try await shield.guarded { try await $0.raise(group.targets, for: session.id) }
+        } catch {
+            _ = try? await sessions.replace(session, with: nil)
+            throw error
+        }
+        tracker.track(.sessionEvent("session-started", session, at: now))
+        return session
+    }
+}

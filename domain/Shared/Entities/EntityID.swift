@@ -1,0 +1,30 @@
+import Foundation
+
+/// The identity of an entity of kind `Entity`, typed so that a group's id can
+/// never be passed where a session's is expected. Encodes as a bare UUID string.
+public struct EntityID<Entity>: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: UUID
+
+    public init(_ rawValue: UUID = UUID()) { self.rawValue = rawValue }
+
+    /// Parses the text form (any case); nil if it is not a UUID.
+    public init?(_ text: String) {
+        guard let uuid = UUID(uuidString: text) else { return nil }
+        rawValue = uuid
+    }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(UUID.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// Lower-case UUID text, as written in JSON and shown to users.
+    public var description: String { rawValue.uuidString.lowercased() }
+}
+
+/// Identifies a `Group`; the only way other contexts refer to one.
+public typealias GroupID = EntityID<Group>
