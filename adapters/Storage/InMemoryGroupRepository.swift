@@ -25,8 +25,8 @@ public final class InMemoryGroupRepository: GroupRepository {
 
     public func insert(_ group: Group) async throws {
         try groups.withLock { (all: inout [GroupID: Group]) throws(GroupError) in
-            if all[group.id] != nil || all.values.contains(where: { $0.name == group.name }) {
-                throw .alreadyExists(name: group.name.rawValue)
+            if let holder = all[group.id] ?? all.values.first(where: { $0.name == group.name }) {
+                throw .alreadyExists(name: holder.name.rawValue)
             }
             all[group.id] = group
         }

@@ -9,7 +9,8 @@ public protocol GroupRepository: Sendable {
     func group(id: GroupID) async throws -> Group?
     /// The group whose name matches `name` case-insensitively.
     func group(named name: String) async throws -> Group?
-    /// Adds a new group. Throws `GroupError.alreadyExists` if its name is taken.
+    /// Adds a new group. Throws `GroupError.alreadyExists`, naming the group
+    /// that holds the name (or the id), if either is taken.
     func insert(_ group: Group) async throws
     /// Replaces the group with the same id. Throws `GroupError.notFound` if
     /// there is none, `GroupError.alreadyExists` if another group has the name.

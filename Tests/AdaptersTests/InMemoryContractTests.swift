@@ -1,0 +1,83 @@
+import Adapters
+import Domain
+import PortContracts
+import Testing
+
+/// Every in-memory adapter against its port's contract verifier.
+@Suite("In-memory adapters keep their ports' contracts")
+struct InMemoryContractTests {
+    @Test(arguments: GroupRepositoryContract.checks)
+    func groupRepository(_ check: ContractCheck<GroupRepositoryContract.Factory>) async throws {
+        try await check.run { InMemoryGroupRepository() }
+    }
+
+    @Test(arguments: SessionRepositoryContract.checks)
+    func sessionRepository(_ check: ContractCheck<SessionRepositoryContract.Factory>) async throws {
+        try await check.run { InMemorySessionRepository() }
+    }
+
+    @Test(arguments: SessionHistoryContract.checks)
+    func sessionHistory(_ check: ContractCheck<SessionHistoryContract.Factory>) async throws {
+        try await check.run { InMemorySessionHistory() }
+    }
+
+    @Test(arguments: ShieldContract.checks)
+    func shield(_ check: ContractCheck<ShieldContract.Factory>) async throws {
+        try await check.run { InMemoryShield() }
+    }
+
+    @Test(arguments: LogHandlerContract.checks)
+    func inMemoryLogHandler(_ check: ContractCheck<LogHandlerContract.Factory>) async throws {
+        try await check.run { InMemoryLogHandler() }
+    }
+
+    @Test(arguments: LogHandlerContract.checks)
+    func multiplexLogHandler(_ check: ContractCheck<LogHandlerContract.Factory>) async throws {
+        try await check.run { MultiplexLogHandler([InMemoryLogHandler(), InMemoryLogHandler(logLevel: .error)]) }
+    }
+
+    @Test(arguments: TrackerContract.checks)
+    func inMemoryTracker(_ check: ContractCheck<TrackerContract.Factory>) async throws {
+        try await check.run {
+            let tracker = InMemoryTracker()
+            return .init(tracker: tracker, recorded: { tracker.events })
+        }
+    }
+
+    @Test(arguments: TrackerContract.checks)
+    func noOpTracker(_ check: ContractCheck<TrackerContract.Factory>) async throws {
+        try await check.run { .init(tracker: NoOpTracker(), recorded: nil) }
+    }
+}
+
+@Suite("Clocks keep the Clock contract")
+struct ClockContractTests {
+    @Test(arguments: ClockContract.checks)
+    func manualClock(_ check: ContractCheck<ClockContract.Factory>) async throws {
+        try await check.run {
+            let clock = ManualClock()
+            return .init(clock: clock, passTime: { clock.advance(by: $0) })
+        }
+    }
+
+    @Test(arguments: ClockContract.checks)
+    func systemClock(_ check: ContractCheck<ClockContract.Factory>) async throws {
+        try await check.run { .init(clock: SystemClock(), passTime: { _ in }) }
+    }
+}
+
+@Suite("Context bridges keep their ports' contracts")
+struct BridgeContractTests {
+    @Test(arguments: SessionGroupLookupContract.checks)
+    func groupRepositoryLookup(_ check: ContractCheck<SessionGroupLookupContract.Factory>) async throws {
+        try await check.run { groups in GroupRepositoryLookup(groups: InMemoryGroupRepository(groups)) }
+    }
+
+    @Test(arguments: GroupUsageQueryContract.checks)
+    func sessionGroupUsage(_ check: ContractCheck<GroupUsageQueryContract.Factory>) async throws {
+        try await check.run { group in
+            let sessions = InMemorySessionRepository(group.map { Fixtures.session(group: $0) })
+            return SessionGroupUsage(sessions: sessions)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Domain
+import Foundation
+
+/// Sample values for the verifiers. Instants carry sub-millisecond fractions
+/// so that an adapter which rounds dates fails the round-trip checks.
+public enum Fixtures {
+    public static let epoch = Date(timeIntervalSince1970: 1_800_000_000.123_456)
+
+    public static func instant(_ seconds: TimeInterval) -> Date {
+        epoch.addingTimeInterval(seconds)
+    }
+
+    public static func group(_ name: String, targets: [String] = ["example.com", "app:slack"],
+                             at seconds: TimeInterval = 0) -> Group {
+        Group(name: try! GroupName(name), targets: targets.map { try! Target(parsing: $0) },
+              createdAt: instant(seconds))
+    }
+
+    /// An active session with every optional field set.
+    public static func session(group: GroupID = GroupID(), startingAt seconds: TimeInterval = 0,
+                               length: TimeInterval? = 1_500, strict: Bool = false,
+                               origin: SessionOrigin = .schedule("mornings")) -> Session {
+        Session(groupId: group, startedAt: instant(seconds), plannedEnd: length.map { instant(seconds + $0) },
+                strict: strict, tags: ["deep work", "writing"], note: "chapter 3", origin: origin)
+    }
+
+    /// A session that ran from `seconds` for `length` with one break, and ended.
+    public static func endedSession(group: GroupID = GroupID(), startingAt seconds: TimeInterval,
+                                    length: TimeInterval = 600) -> Session {
+        try! session(group: group, startingAt: seconds, length: length)
+            .pausing(at: instant(seconds + 60)).resuming(at: instant(seconds + 90))
+            .ending(at: instant(seconds + length), outcome: .completed)
+    }
+}

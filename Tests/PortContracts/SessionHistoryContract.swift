@@ -1,0 +1,78 @@
+import Domain
+
+/// The rules every `SessionHistory` keeps: append-only, idempotent by id,
+/// queried newest first with `since` inclusive and `until` exclusive.
+public enum SessionHistoryContract {
+    public typealias Factory = @Sendable () async throws -> any SessionHistory
+
+    /// Three sessions starting at 0 s, 1000 s and 2000 s, in two groups.
+    static func seeded(_ make: Factory) async throws -> (any SessionHistory, [Session], GroupID, GroupID) {
+        let history = try await make()
+        let (a, b) = (GroupID(), GroupID())
+        let sessions = [
+            Fixtures.endedSession(group: a, startingAt: 0),
+            Fixtures.endedSession(group: b, startingAt: 1_000),
+            Fixtures.endedSession(group: a, startingAt: 2_000),
+        ]
+        for session in sessions.shuffled() { try await history.append(session) }
+        return (history, sessions, a, b)
+    }
+
+    public static let checks: [ContractCheck<Factory>] = [
+        ContractCheck("an empty history returns nothing") { make in
+            try requireEqual(try await make().sessions(matching: .all), [], "sessions(matching: .all)")
+        },
+        ContractCheck("an appended session reads back equal in every field") { make in
+            let history = try await make()
+            let session = Fixtures.endedSession(startingAt: 0)
+            try await history.append(session)
+            try requireEqual(try await history.sessions(matching: .all), [session], "history")
+        },
+        ContractCheck("sessions come newest start first") { make in
+            let (history, sessions, _, _) = try await seeded(make)
+            try requireEqual(try await history.sessions(matching: .all), sessions.reversed(), "order")
+        },
+        ContractCheck("since is inclusive and until exclusive, on the exact instant") { make in
+            let (history, s, _, _) = try await seeded(make)
+            let at1000 = Fixtures.instant(1_000)
+            try requireEqual(try await history.sessions(matching: .init(since: at1000)), [s[2], s[1]], "since 1000")
+            try requireEqual(try await history.sessions(matching: .init(until: at1000)), [s[0]], "until 1000")
+            try requireEqual(try await history.sessions(matching: .init(since: at1000, until: Fixtures.instant(2_000))),
+                             [s[1]], "since 1000 until 2000")
+            try requireEqual(try await history.sessions(matching: .init(since: at1000.addingTimeInterval(0.001))),
+                             [s[2]], "since just after 1000")
+            try requireEqual(try await history.sessions(matching: .init(since: at1000, until: at1000)), [], "empty range")
+        },
+        ContractCheck("the group filter keeps only that group's sessions") { make in
+            let (history, s, a, b) = try await seeded(make)
+            try requireEqual(try await history.sessions(matching: .init(groupId: a)), [s[2], s[0]], "group a")
+            try requireEqual(try await history.sessions(matching: .init(groupId: b)), [s[1]], "group b")
+            try requireEqual(try await history.sessions(matching: .init(groupId: GroupID())), [], "unknown group")
+        },
+        ContractCheck("limit keeps the newest, after filtering") { make in
+            let (history, s, a, _) = try await seeded(make)
+            try requireEqual(try await history.sessions(matching: .init(limit: 2)), [s[2], s[1]], "limit 2")
+            try requireEqual(try await history.sessions(matching: .init(limit: 0)), [], "limit 0")
+            try requireEqual(try await history.sessions(matching: .init(limit: 10)).count, 3, "limit above count")
+            try requireEqual(try await history.sessions(matching: .init(groupId: a, limit: 1)), [s[2]], "group a, limit 1")
+            try requireEqual(try await history.sessions(matching: .init(until: Fixtures.instant(2_000), limit: 1)),
+                             [s[1]], "until 2000, limit 1")
+        },
+        ContractCheck("appending a session already recorded changes nothing") { make in
+            let history = try await make()
+            let session = Fixtures.endedSession(startingAt: 0)
+            try await history.append(session)
+            try await history.append(session)
+            try requireEqual(try await history.sessions(matching: .all), [session], "history after a repeated append")
+        },
+        ContractCheck("concurrent appends are all kept") { make in
+            let history = try await make()
+            let sessions = (0..<50).map { Fixtures.endedSession(startingAt: Double($0) * 700) }
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                for session in sessions { tasks.addTask { try await history.append(session) } }
+                try await tasks.waitForAll()
+            }
+            try requireEqual(Set(try await history.sessions(matching: .all)), Set(sessions), "history")
+        },
+    ]
+}

@@ -1,0 +1,59 @@
+import Domain
+
+/// The rules every `Shield` keeps: one block at a time, owned by a session.
+public enum ShieldContract {
+    public typealias Factory = @Sendable () async throws -> any Shield
+
+    static let targets = ["example.com", "news.example.org", "xn--bcher-kva.de", "app:slack"].map { try! Target(parsing: $0) }
+
+    public static let checks: [ContractCheck<Factory>] = [
+        ContractCheck("a new shield blocks nothing") { make in
+            try require(try await make().state() == nil, "state() of a new shield")
+        },
+        ContractCheck("raise blocks exactly the targets, for the session") { make in
+            let shield = try await make()
+            let session = SessionID()
+            try await shield.raise(targets, for: session)
+            let state = try await shield.state()
+            try requireEqual(state?.session, session, "owner")
+            try requireEqual(Set(state?.targets ?? []), Set(targets), "targets")
+        },
+        ContractCheck("raising again replaces the block") { make in
+            let shield = try await make()
+            let (first, second) = (SessionID(), SessionID())
+            try await shield.raise(targets, for: first)
+            try await shield.raise([targets[0]], for: second)
+            try requireEqual(try await shield.state(), ShieldState(session: second, targets: [targets[0]]), "state")
+        },
+        ContractCheck("lower lifts the block of its session") { make in
+            let shield = try await make()
+            let session = SessionID()
+            try await shield.raise(targets, for: session)
+            try await shield.lower(for: session)
+            try require(try await shield.state() == nil, "state after lower")
+        },
+        ContractCheck("lower for another session leaves the block up") { make in
+            let shield = try await make()
+            let session = SessionID()
+            try await shield.raise(targets, for: session)
+            try await shield.lower(for: SessionID())
+            try requireEqual(try await shield.state()?.session, session, "owner after a stranger's lower")
+        },
+        ContractCheck("lowering when nothing is raised is harmless, and so is lowering twice") { make in
+            let shield = try await make()
+            let session = SessionID()
+            try await shield.lower(for: session)
+            try await shield.raise(targets, for: session)
+            try await shield.lower(for: session)
+            try await shield.lower(for: session)
+            try require(try await shield.state() == nil, "state")
+        },
+        ContractCheck("an empty block can be raised and reads back empty") { make in
+            let shield = try await make()
+            let session = SessionID()
+            try await shield.raise([], for: session)
+            let state = try await shield.state()
+            try require(state == nil || state == ShieldState(session: session, targets: []), "state: \(String(describing: state))")
+        },
+    ]
+}

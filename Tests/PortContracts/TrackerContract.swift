@@ -1,0 +1,43 @@
+import Domain
+
+/// The rules every `Tracker` keeps. Trackers that keep events can hand them
+/// back through `recorded`, and are then checked for order and fidelity.
+public enum TrackerContract {
+    public struct Subject: Sendable {
+        public var tracker: any Tracker
+        /// The events kept so far, or nil for a tracker that keeps none.
+        public var recorded: (@Sendable () async throws -> [TrackedEvent])?
+
+        public init(tracker: any Tracker, recorded: (@Sendable () async throws -> [TrackedEvent])?) {
+            self.tracker = tracker
+            self.recorded = recorded
+        }
+    }
+
+    public typealias Factory = @Sendable () async throws -> Subject
+
+    static let sample = TrackedEvent(name: "session-started", at: Fixtures.instant(0), properties: [
+        "sessionId": "abc", "count": 3, "ratio": .double(0.25), "strict": true, "plannedEnd": .date(Fixtures.instant(1_500)),
+    ])
+
+    public static let checks: [ContractCheck<Factory>] = [
+        ContractCheck("events are kept in order, every property intact") { make in
+            let subject = try await make()
+            let second = TrackedEvent(name: "session-ended", at: Fixtures.instant(1_500))
+            subject.tracker.track(sample)
+            subject.tracker.track(second)
+            guard let recorded = subject.recorded else { return }
+            try requireEqual(try await recorded(), [sample, second], "recorded events")
+        },
+        ContractCheck("events tracked from many tasks at once are all kept") { make in
+            let subject = try await make()
+            await withTaskGroup(of: Void.self) { tasks in
+                for index in 0..<100 {
+                    tasks.addTask { subject.tracker.track(TrackedEvent(name: "e\(index)", at: Fixtures.instant(Double(index)))) }
+                }
+            }
+            guard let recorded = subject.recorded else { return }
+            try requireEqual(Set(try await recorded().map(\.name)), Set((0..<100).map { "e\($0)" }), "names")
+        },
+    ]
+}
