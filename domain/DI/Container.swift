@@ -15,7 +15,7 @@ import Synchronization
 ///   replaced and its own singletons; the parent is untouched.
 public final class Container: Sendable {
     private let registry: Registry
-    private let slots: [ServiceKey: any ServiceSlot]
+    @usableFromInline let slots: [ServiceKey: any ServiceSlot]
     /// Held while a singleton is built; recursive because factories resolve.
     private let buildLock = NSRecursiveLock()
     private let tornDown = Mutex(false)
@@ -32,21 +32,30 @@ public final class Container: Sendable {
         self.init(registry)
     }
 
+    // Inlinable so that callers get a specialised fast path for built
+    // singletons, free of runtime generic-metadata look-ups.
+    @inlinable
     public func resolve<T: Sendable>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
         try resolve(ServiceKey(type, name: name), path: [])
     }
 
+    @inlinable
     func resolve<T: Sendable>(_ key: ServiceKey, path: [ServiceKey]) throws(ResolutionError) -> T {
-        guard let slot = slots[key] else {
-            throw .notRegistered(key, path: path, registered: registry.keys)
-        }
+        guard let slot = slots[key] else { throw notRegistered(key, path: path) }
         // The key was made from T, so the slot holds a T.
-        return try resolve(unsafeDowncast(slot, to: Slot<T>.self), path: path)
+        let typed = unsafeDowncast(slot, to: Slot<T>.self)
+        if typed.lifetime == .singleton, let value = typed.built { return value }
+        return try build(typed, path: path)
     }
 
-    func resolve<T: Sendable>(_ slot: Slot<T>, path: [ServiceKey]) throws(ResolutionError) -> T {
-        let key = slot.registration.key
-        if slot.lifetime == .singleton, let value = slot.built { return value }
+    @usableFromInline
+    func notRegistered(_ key: ServiceKey, path: [ServiceKey]) -> ResolutionError {
+        .notRegistered(key, path: path, registered: registry.keys)
+    }
+
+    @usableFromInline
+    func build<T: Sendable>(_ slot: Slot<T>, path: [ServiceKey]) throws(ResolutionError) -> T {
+        let key = slot.key
         guard !path.contains(key) else { throw .cycle(path: path + [key]) }
         let resolver = Resolver(container: self, path: path + [key])
         guard slot.lifetime == .singleton else { return try slot.build(resolver) }

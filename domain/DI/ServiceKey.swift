@@ -1,23 +1,26 @@
 /// Names a registration: a type, and optionally a name to tell apart several
 /// registrations of the same type (`Logger` named `daemon`).
 public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
-    private let type: ObjectIdentifier
-    /// The type's name, for messages; not part of the identity.
-    public let typeName: String
+    @usableFromInline let type: any Any.Type
     public let name: String?
 
+    @inlinable
     public init<T>(_ type: T.Type, name: String? = nil) {
-        self.type = ObjectIdentifier(type)
-        self.typeName = String(reflecting: type).replacingOccurrences(of: "Swift.", with: "")
+        self.type = type
         self.name = name
     }
 
+    /// The type's name, for messages. Computed on demand: resolving is hot.
+    public var typeName: String {
+        String(reflecting: type).replacingOccurrences(of: "Swift.", with: "")
+    }
+
     public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
-        lhs.type == rhs.type && lhs.name == rhs.name
+        ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.name == rhs.name
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(type)
+        hasher.combine(ObjectIdentifier(type))
         hasher.combine(name)
     }
 

@@ -2,6 +2,7 @@ import Synchronization
 
 /// One container's holder for one registration: the factory and, for a
 /// singleton, the instance once built.
+@usableFromInline
 protocol ServiceSlot: AnyObject, Sendable {
     /// Resolves without knowing the type statically (for `validate()`).
     func resolveErased(in container: Container, path: [ServiceKey]) throws(ResolutionError) -> Any
@@ -9,18 +10,22 @@ protocol ServiceSlot: AnyObject, Sendable {
     func pendingTeardown() -> (@Sendable () async -> Void)?
 }
 
+@usableFromInline
 final class Slot<T: Sendable>: ServiceSlot {
     let registration: Registration<T>
-    private let instance = Mutex<T?>(nil)
+    // Copied out of the registration: read on every resolve.
+    @usableFromInline let key: ServiceKey
+    @usableFromInline let lifetime: Lifetime
+    @usableFromInline let instance = Mutex<T?>(nil)
 
     init(_ registration: Registration<T>) {
         self.registration = registration
+        self.key = registration.key
+        self.lifetime = registration.lifetime
     }
 
-    var lifetime: Lifetime { registration.lifetime }
-
     /// The singleton if it has been built.
-    var built: T? { instance.withLock { $0 } }
+    @inlinable var built: T? { instance.withLock { $0 } }
 
     func store(_ value: T) { instance.withLock { $0 = value } }
 
@@ -31,14 +36,17 @@ final class Slot<T: Sendable>: ServiceSlot {
         } catch let error as ResolutionError {
             throw error
         } catch {
-            throw .factoryFailed(registration.key, path: resolver.path, underlying: error)
+            throw .factoryFailed(key, path: resolver.path, underlying: error)
         }
     }
 
+    @usableFromInline
     func resolveErased(in container: Container, path: [ServiceKey]) throws(ResolutionError) -> Any {
-        try container.resolve(self, path: path)
+        if lifetime == .singleton, let value = built { return value }
+        return try container.build(self, path: path)
     }
 
+    @usableFromInline
     func pendingTeardown() -> (@Sendable () async -> Void)? {
         guard let teardown = registration.teardown, let value = built else { return nil }
         return { await teardown(value) }

@@ -11,7 +11,7 @@ public enum Target: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(GroupError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix(Self.appPrefix) else {
-            self = .domain(try DomainName(trimmed))
+            self = .domain(try DomainName(text))
             return
         }
         let name = trimmed.dropFirst(Self.appPrefix.count).trimmingCharacters(in: .whitespaces)

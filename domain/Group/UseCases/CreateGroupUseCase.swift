@@ -11,8 +11,8 @@ public struct CreateGroupUseCase: Sendable {
     public func execute(name: String, targets: [String] = []) async throws -> Group {
         let name = try GroupName(name)
         let parsed = try targets.map { text throws(GroupError) in try Target(parsing: text) }
-        if try await groups.group(named: name.rawValue) != nil {
-            throw GroupError.alreadyExists(name: name.rawValue)
+        if let holder = try await groups.group(named: name.rawValue) {
+            throw GroupError.alreadyExists(name: holder.name.rawValue)
         }
         let group = Group(name: name, targets: parsed, createdAt: clock.now())
         try await groups.insert(group)

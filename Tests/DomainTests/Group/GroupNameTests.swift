@@ -1,0 +1,25 @@
+import Domain
+import Testing
+
+@Suite("GroupName: validation and comparison")
+struct GroupNameTests {
+    @Test("valid names keep their spelling, trimmed", arguments: ["work", "Deep Work", "Ünïcødé", "a", String(repeating: "x", count: 64)])
+    func valid(name: String) throws {
+        #expect(try GroupName(" \(name) ").rawValue == name)
+    }
+
+    @Test("invalid names are refused", arguments: ["", "  ", "a/b", "tab\there", "bell\u{7}", String(repeating: "x", count: 65)])
+    func invalid(name: String) throws {
+        let error = try #require(throws: GroupError.self) { try GroupName(name) }
+        #expect(error.code == "group.invalidName")
+        #expect(error.kind == .invalidInput)
+    }
+
+    @Test("names compare case-insensitively")
+    func caseInsensitive() throws {
+        #expect(try GroupName("Work") == GroupName("WORK"))
+        #expect(try GroupName("Ärger") == GroupName("ärger"))
+        #expect(try GroupName("Work") != GroupName("Play"))
+        #expect(try Set([GroupName("Work"), GroupName("work")]).count == 1)
+    }
+}

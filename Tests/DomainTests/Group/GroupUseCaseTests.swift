@@ -1,0 +1,104 @@
+import Adapters
+import Domain
+import PortContracts
+import Testing
+
+/// A usage query that reports whatever the test says uses a group.
+struct StubUsage: GroupUsageQuery {
+    var usages: [GroupUsage]
+    func usages(of group: GroupID) async throws -> [GroupUsage] { usages }
+}
+
+@Suite("Group use cases")
+struct GroupUseCaseTests {
+    let groups = InMemoryGroupRepository()
+    let clock = ManualClock()
+
+    @Test("create stores a named group with its targets, stamped now")
+    func create() async throws {
+        let group = try await CreateGroupUseCase(groups: groups, clock: clock)
+            .execute(name: "Work", targets: ["slack.com", "News.example.org", "slack.com", "app:mail"])
+        #expect(group.name.rawValue == "Work")
+        #expect(group.targets.map(\.description) == ["slack.com", "news.example.org", "app:mail"])
+        #expect(group.createdAt == clock.now())
+        #expect(try await groups.group(named: "work") == group)
+    }
+
+    @Test("create refuses a taken name in any case, a bad name and a bad target, storing nothing")
+    func createRefusals() async throws {
+        let create = CreateGroupUseCase(groups: groups, clock: clock)
+        _ = try await create.execute(name: "Work")
+        await #expect(throws: GroupError.alreadyExists(name: "Work")) { try await create.execute(name: "WORK") }
+        await #expect(throws: GroupError.invalidName("a/b", reason: "it contains '/'")) { try await create.execute(name: "a/b") }
+        await #expect(throws: GroupError.self) { try await create.execute(name: "Play", targets: ["ok.com", "not a domain"]) }
+        #expect(try await groups.all().map(\.name.rawValue) == ["Work"])
+    }
+
+    @Test("rename keeps the id and moves updatedAt; a taken name is refused")
+    func rename() async throws {
+        let original = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
+        _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Play")
+        clock.advance(by: 60)
+        let rename = RenameGroupUseCase(groups: groups, clock: clock)
+        let renamed = try await rename.execute(name: "work", to: "Deep Work")
+        #expect(renamed.id == original.id)
+        #expect(renamed.updatedAt == clock.now())
+        #expect(try await groups.group(named: "Deep Work")?.id == original.id)
+        await #expect(throws: GroupError.alreadyExists(name: "Play")) { try await rename.execute(name: "Deep Work", to: "play") }
+        await #expect(throws: GroupError.notFound(name: "Ghost")) { try await rename.execute(name: "Ghost", to: "x") }
+        #expect(try await rename.execute(name: "deep work", to: "DEEP WORK").name.rawValue == "DEEP WORK")
+    }
+
+    @Test("block adds new targets only; unblock removes and refuses what is not there")
+    func blockAndUnblock() async throws {
+        _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work", targets: ["a.com"])
+        let block = BlockTargetsUseCase(groups: groups, clock: clock)
+        let unblock = UnblockTargetsUseCase(groups: groups, clock: clock)
+        #expect(try await block.execute(group: "work", targets: ["b.com", "A.com"]).targets.map(\.description) == ["a.com", "b.com"])
+        await #expect(throws: GroupError.targetNotInGroup(target: "c.com", group: "Work")) {
+            try await unblock.execute(group: "Work", targets: ["a.com", "c.com"])
+        }
+        #expect(try await groups.group(named: "Work")?.targets.count == 2)
+        #expect(try await unblock.execute(group: "Work", targets: ["A.COM"]).targets.map(\.description) == ["b.com"])
+        await #expect(throws: GroupError.notFound(name: "nope")) { try await block.execute(group: "nope", targets: ["x.com"]) }
+    }
+
+    @Test("delete removes an unused group")
+    func delete() async throws {
+        _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
+        try await DeleteGroupUseCase(groups: groups, usage: StubUsage(usages: [])).execute(name: "WORK")
+        #expect(try await groups.all().isEmpty)
+    }
+
+    @Test("delete is refused while in use, naming every user; the group stays")
+    func deleteInUse() async throws {
+        _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
+        let usage = StubUsage(usages: [.activeSession("s-1"), .schedule("mornings")])
+        let error = await #expect(throws: GroupError.self) {
+            try await DeleteGroupUseCase(groups: groups, usage: usage).execute(name: "Work")
+        }
+        #expect(error?.description == "group 'Work' is in use by the active session (s-1), schedule 'mornings'")
+        #expect(error?.code == "group.inUse")
+        #expect(try await groups.all().count == 1)
+    }
+
+    @Test("delete through the real bridge sees the active session")
+    func deleteUsedByActiveSession() async throws {
+        let group = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
+        let sessions = InMemorySessionRepository(Fixtures.session(group: group.id))
+        await #expect(throws: GroupError.self) {
+            try await DeleteGroupUseCase(groups: groups, usage: SessionGroupUsage(sessions: sessions)).execute(name: "Work")
+        }
+    }
+
+    @Test("every error has a code in its context and a description")
+    func errorDescriptions() {
+        let errors: [GroupError] = [.notFound(name: "a"), .alreadyExists(name: "a"), .invalidName("a", reason: "r"),
+                                    .invalidTarget("a", reason: "r"), .targetNotInGroup(target: "t", group: "g"),
+                                    .inUse(name: "a", by: [.schedule("s")]), .unavailable("disk")]
+        for error in errors {
+            #expect(error.code.hasPrefix("group."))
+            #expect(!error.description.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Domain
+import Foundation
+import Testing
+
+@Suite("Ending a session: stop and exact completion")
+struct EndingSessionTests {
+    @Test("a session past its planned end is completed at exactly the planned end")
+    func exactCompletion() async throws {
+        let world = try await SessionWorld()
+        let session = try await world.startWork(.duration(1_500))
+        world.clock.advance(by: 1_500 + 3_600 + 0.25)
+        let completed = try #require(try await world.reconcile.execute())
+        #expect(completed.endedAt == session.plannedEnd)
+        #expect(completed.outcome == .completed)
+        #expect(completed.focused(at: world.clock.now()) == 1_500)
+        #expect(try await world.ended == [completed])
+        #expect(try await world.sessions.current() == nil)
+        #expect(try await world.shieldState == nil)
+        #expect(world.eventNames == ["session-started", "session-ended"])
+    }
+
+    @Test("before its planned end a session is left alone", arguments: [0.0, 1_499.999])
+    func notYet(after seconds: TimeInterval) async throws {
+        let world = try await SessionWorld()
+        let session = try await world.startWork(.duration(1_500))
+        world.clock.advance(by: seconds)
+        #expect(try await world.reconcile.execute() == nil)
+        #expect(try await world.sessions.current() == session)
+        #expect(try await world.ended.isEmpty)
+    }
+
+    @Test("on the planned end itself the session completes")
+    func onTheInstant() async throws {
+        let world = try await SessionWorld()
+        try await world.startWork(.duration(1_500))
+        world.clock.advance(by: 1_500)
+        #expect(try await world.reconcile.execute() != nil)
+    }
+
+    @Test("an open-ended session never completes by itself")
+    func openEnded() async throws {
+        let world = try await SessionWorld()
+        try await world.startWork(.openEnded)
+        world.clock.advance(by: 7 * 86_400)
+        #expect(try await world.reconcile.execute() == nil)
+        #expect(try await world.sessions.current()?.isActive == true)
+    }
+
+    @Test("a hundred concurrent reconciles produce exactly one history entry")
+    func concurrentReconciles() async throws {
+        let world = try await SessionWorld()
+        try await world.startWork(.duration(60))
+        world.clock.advance(by: 120)
+        let reconcile = world.reconcile
+        let completions = try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            for _ in 0..<100 { tasks.addTask { try await reconcile.execute() != nil } }
+            return try await tasks.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(completions == 1)
+        #expect(try await world.ended.count == 1)
+        #expect(world.eventNames.filter { $0 == "session-ended" }.count == 1)
+    }
+
+    @Test("an archival cut short by a crash is finished by the next reconcile, once")
+    func crashRecovery() async throws {
+        let world = try await SessionWorld()
+        let session = try await world.startWork(.duration(60))
+        let ended = session.ending(at: session.plannedEnd!, outcome: .completed)
+        _ = try await world.sessions.replace(session, with: ended)   // the crash: marked, not archived
+        try await world.history.append(ended)                          // ...or even appended already
+        world.clock.advance(by: 3_600)
+        #expect(try await world.reconcile.execute() == ended)
+        #expect(try await world.ended == [ended])
+        #expect(try await world.sessions.current() == nil)
+        #expect(try await world.shieldState == nil)
+    }
+
+    @Test("stop ends the session now, lowers the block and records it as stopped")
+    func stop() async throws {
+        let world = try await SessionWorld()
+        let session = try await world.startWork(.duration(1_500))
+        world.clock.advance(by: 600)
+        let stopped = try await world.stop.execute()
+        #expect(stopped.id == session.id)
+        #expect(stopped.endedAt == world.clock.now())
+        #expect(stopped.outcome == .stopped)
+        #expect(try await world.ended == [stopped])
+        #expect(try await world.shieldState == nil)
+        #expect(try await world.sessions.current() == nil)
+    }
+
+    @Test("stop with nothing active says so")
+    func stopNothing() async throws {
+        let world = try await SessionWorld()
+        let error = await #expect(throws: SessionError.notActive) { try await world.stop.execute() }
+        #expect(error?.code == "session.notActive")
+        #expect(error?.kind == .domain)
+    }
+
+    @Test("stop after the planned end finds the session already completed at its end")
+    func stopTooLate() async throws {
+        let world = try await SessionWorld()
+        let session = try await world.startWork(.duration(60))
+        world.clock.advance(by: 90)
+        await #expect(throws: SessionError.notActive) { try await world.stop.execute() }
+        #expect(try await world.ended.map(\.endedAt) == [session.plannedEnd])
+        #expect(try await world.ended.map(\.outcome) == [.completed])
+    }
+
+    @Test("a strict session cannot be stopped before its end; the block stays up")
+    func strictStop() async throws {
+        let world = try await SessionWorld()
+        let session = try await world.startWork(.duration(3_600), strict: true)
+        world.clock.advance(by: 3_599)
+        let error = await #expect(throws: SessionError.strict(until: session.plannedEnd!)) { try await world.stop.execute() }
+        #expect(error?.kind == .authorization)
+        #expect(try await world.sessions.current() == session)
+        #expect(try await world.shieldState?.session == session.id)
+        world.clock.advance(by: 1)
+        #expect(try await world.reconcile.execute()?.outcome == .completed)
+    }
+
+    @Test("a late lower from an ended session does not lift the next session's block")
+    func lateLower() async throws {
+        let world = try await SessionWorld()
+        let first = try await world.startWork(.duration(60))
+        world.clock.advance(by: 60)
+        let second = try await world.startWork(.duration(60))
+        try await world.shield.lower(for: first.id)
+        #expect(try await world.shieldState?.session == second.id)
+    }
+}

@@ -1,0 +1,65 @@
+import Adapters
+import Domain
+import Foundation
+
+/// The Session context wired to in-memory adapters and a hand-driven clock:
+/// what each use-case test starts from.
+struct SessionWorld {
+    let clock = ManualClock()
+    let groups = InMemoryGroupRepository()
+    let sessions = InMemorySessionRepository()
+    let history = InMemorySessionHistory()
+    let shield: any Shield
+    let spy = InMemoryShield()
+    let tracker = InMemoryTracker()
+    let logs = InMemoryLogHandler()
+    let work: Group
+
+    init(shield: (any Shield)? = nil) async throws {
+        self.shield = shield ?? spy
+        work = Group(name: try GroupName("work"), targets: try ["slack.com", "app:mail"].map { try Target(parsing: $0) },
+                     createdAt: clock.now())
+        try await groups.insert(work)
+    }
+
+    var reconcile: ReconcileSessionUseCase {
+        ReconcileSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, tracker: tracker,
+                                logger: Logger(label: "test", handler: logs))
+    }
+    var start: StartSessionUseCase {
+        StartSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,
+                            clock: clock, tracker: tracker, reconcile: reconcile)
+    }
+    var stop: StopSessionUseCase {
+        StopSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, tracker: tracker,
+                           reconcile: reconcile)
+    }
+    var pause: PauseSessionUseCase {
+        PauseSessionUseCase(sessions: sessions, shield: shield, clock: clock, tracker: tracker, reconcile: reconcile)
+    }
+    var resume: ResumeSessionUseCase {
+        ResumeSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,
+                             clock: clock, tracker: tracker, reconcile: reconcile)
+    }
+    var status: SessionStatusUseCase {
+        SessionStatusUseCase(sessions: sessions, clock: clock, reconcile: reconcile)
+    }
+
+    /// Starts a session on `work`.
+    @discardableResult
+    func startWork(_ length: SessionLength = .duration(25 * 60), strict: Bool = false) async throws -> Session {
+        try await start.execute(SessionPlan(groupName: "work", length: length, strict: strict))
+    }
+
+    var shieldState: ShieldState? { get async throws { try await spy.state() } }
+    var ended: [Session] { get async throws { try await history.sessions(matching: .all) } }
+    var eventNames: [String] { tracker.events.map(\.name) }
+}
+
+/// A shield whose every request fails, as a hosts file without write access would.
+struct FailingShield: Shield {
+    struct Refused: Error, CustomStringConvertible { var description: String { "permission denied" } }
+    func raise(_ targets: [Target], for session: SessionID) async throws { throw Refused() }
+    func lower(for session: SessionID) async throws { throw Refused() }
+    func state() async throws -> ShieldState? { nil }
+}
