@@ -1,0 +1,160 @@
+import Foundation
+
+/// Reads and writes instants as ISO-8601 / RFC 3339 text. Writing in UTC
+/// with nine fractional digits is exactly reversible for any instant after
+/// early 2001 (a `Date`'s resolution there is coarser than a nanosecond), so
+/// a value stored and read back compares equal.
+public enum Timestamp {
+    private static let unixToReference: Int64 = 978_307_200
+
+    /// `2026-11-22T06:15:51.123456789Z`, or with `offset` seconds east of UTC
+    /// `2026-11-22T07:15:51+01:00` (fraction omitted when `fraction` is false).
+    public static func format(_ date: Date, offset: Int = 0, fraction: Bool = true) -> String {
+        let t = date.timeIntervalSinceReferenceDate
+        guard t.isFinite, abs(t) < 1e13 else { return "1970-01-01T00:00:00Z" }
+        var whole = Int64(t.rounded(.down))
+        var nanos = Int64(((t - Double(whole)) * 1e9).rounded())
+        if nanos >= 1_000_000_000 { whole += 1; nanos -= 1_000_000_000 }
+        let local = whole + unixToReference + Int64(offset)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let secondOfDay = local - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+            + pad(secondOfDay / 3_600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if fraction && nanos != 0 { text += "." + pad(nanos, 9) }
+        guard offset != 0 else { return text + "Z" }
+        let minutes = abs(offset) / 60
+        return text + (offset < 0 ? "-" : "+") + pad(Int64(minutes / 60), 2) + ":" + pad(Int64(minutes % 60), 2)
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM[:SS[.fraction]](Z|±HH:MM|±HHMM)`; nil if malformed.
+    public static func parse(_ text: some StringProtocol) -> Date? {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(4), scanner.take(UInt8(ascii: "-")),
+              let month = scanner.number(2), scanner.take(UInt8(ascii: "-")),
+              let day = scanner.number(2), scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")),
+              let hour = scanner.number(2), scanner.take(UInt8(ascii: ":")),
+              let minute = scanner.number(2) else { return nil }
+        var second: Int64 = 0, nanos: Int64 = 0
+        if scanner.take(UInt8(ascii: ":")) {
+            guard let value = scanner.number(2) else { return nil }
+            second = value
+            if scanner.take(UInt8(ascii: ".")) {
+                guard let (digits, count) = scanner.fraction() else { return nil }
+                nanos = digits
+                for _ in count..<9 { nanos *= 10 }
+            }
+        }
+        var offset: Int64 = 0
+        if !(scanner.take(UInt8(ascii: "Z")) || scanner.take(UInt8(ascii: "z"))) {
+            let sign: Int64
+            if scanner.take(UInt8(ascii: "+")) { sign = 1 } else if scanner.take(UInt8(ascii: "-")) { sign = -1 } else { return nil }
+            guard let hours = scanner.number(2) else { return nil }
+            _ = scanner.take(UInt8(ascii: ":"))
+            guard let minutes = scanner.number(2), hours < 24, minutes < 60 else { return nil }
+            offset = sign * (hours * 3_600 + minutes * 60)
+        }
+        guard scanner.atEnd, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let unix = days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
+        return Date(timeIntervalSinceReferenceDate: Double(unix - unixToReference) + Double(nanos) / 1e9)
+    }
+
+    /// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+/// Reads fixed-width decimal fields from ASCII bytes.
+private struct DigitScanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func number(_ width: Int) -> Int64? {
+        guard index + width <= bytes.count else { return nil }
+        var value: Int64 = 0
+        for byte in bytes[index..<index + width] {
+            guard (48...57).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - 48)
+        }
+        index += width
+        return value
+    }
+
+    /// One to nine fraction digits (more are read and ignored): value and count kept.
+    mutating func fraction() -> (Int64, Int)? {
+        var value: Int64 = 0, count = 0
+        while index < bytes.count, (48...57).contains(bytes[index]) {
+            if count < 9 { value = value * 10 + Int64(bytes[index] - 48); count += 1 }
+            index += 1
+        }
+        return count == 0 ? nil : (value, count)
+    }
+}
+
+/// The JSON coders every stored file uses: sorted keys, dates as `Timestamp`.
+public enum StoreJSON {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.format(date))
+        }
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = Timestamp.parse(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO-8601 date-time")
+            }
+            return date
+        }
+        return decoder
+    }
+}

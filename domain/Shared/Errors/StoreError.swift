@@ -1,0 +1,48 @@
+/// What can go wrong reading or writing stored data. Every case names the
+/// file, so a user knows what to look at; the file itself is left as it was.
+public enum StoreError: RetimeError, Equatable {
+    /// The file exists but cannot be understood: empty, truncated, not JSON,
+    /// NUL-filled, or a value that does not decode.
+    case corrupted(path: String, reason: String)
+    /// Written by a newer retime: the format version is higher than known.
+    case unsupportedVersion(path: String, version: Int)
+    case unreadable(path: String, reason: String)
+    case notWritable(path: String, reason: String)
+    /// Another process held the lock longer than the timeout.
+    case lockTimeout(path: String, seconds: Double)
+    /// A symbolic link stands where a data file should be.
+    case symlinkRefused(path: String)
+    case invalidSuiteName(String)
+    /// A value could not be encoded or decoded as the type asked for.
+    case typeMismatch(key: String, reason: String)
+
+    public var code: String {
+        switch self {
+        case .corrupted: "store.corrupted"
+        case .unsupportedVersion: "store.unsupportedVersion"
+        case .unreadable: "store.unreadable"
+        case .notWritable: "store.notWritable"
+        case .lockTimeout: "store.lockTimeout"
+        case .symlinkRefused: "store.symlinkRefused"
+        case .invalidSuiteName: "store.invalidSuiteName"
+        case .typeMismatch: "store.typeMismatch"
+        }
+    }
+
+    public var kind: ErrorKind { .storage }
+
+    public var description: String {
+        switch self {
+        case .corrupted(let path, let reason): "\(path) is corrupted (\(reason)); it was left untouched"
+        case .unsupportedVersion(let path, let version):
+            "\(path) has format version \(version), newer than this retime understands; upgrade retime"
+        case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        case .notWritable(let path, let reason): "cannot write \(path): \(reason)"
+        case .lockTimeout(let path, let seconds):
+            "\(path) stayed locked by another retime process for \(seconds) s; try again"
+        case .symlinkRefused(let path): "\(path) is a symbolic link; retime does not follow links to data files"
+        case .invalidSuiteName(let name): "invalid suite name '\(name)'"
+        case .typeMismatch(let key, let reason): "the value of '\(key)' has an unexpected shape: \(reason)"
+        }
+    }
+}

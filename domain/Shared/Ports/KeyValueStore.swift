@@ -1,0 +1,75 @@
+import Foundation
+
+/// A UserDefaults-like store shared by every retime process: named suites,
+/// each a set of JSON values by key. Reads see either the old or the new
+/// content of a suite, never a mixture; `update` is an atomic
+/// read-modify-write, also across processes.
+///
+/// The contract every adapter keeps is `KeyValueStoreContract`. Typed
+/// `Codable` access is built on these primitives (see the extension below).
+public protocol KeyValueStore: Sendable {
+    /// The values stored in `suite` (defaults not included); empty if the
+    /// suite was never written.
+    func values(of suite: String) throws -> [String: JSONValue]
+
+    /// Runs `body` on the suite's current values under an exclusive lock and
+    /// stores what it leaves, if anything changed. If `body` throws, nothing
+    /// is stored and the error is rethrown.
+    func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result
+
+    /// Values returned for keys the suite does not hold. Never persisted.
+    func register(defaults: [String: JSONValue], in suite: String)
+
+    /// The defaults registered for `suite`.
+    func defaults(of suite: String) -> [String: JSONValue]
+
+    /// Names of suites changed through this store, as they change (in-process).
+    func changes() -> AsyncStream<String>
+}
+
+/// Typed access, as `UserDefaults` offers it.
+extension KeyValueStore {
+    public func value<T: Decodable>(_ type: T.Type, forKey key: String, in suite: String) throws -> T? {
+        guard let raw = try values(of: suite)[key] ?? defaults(of: suite)[key] else { return nil }
+        return try JSONValueCoding.decode(type, from: raw, key: key)
+    }
+
+    public func set<T: Encodable>(_ value: T, forKey key: String, in suite: String) throws {
+        let raw = try JSONValueCoding.encode(value, key: key)
+        try update(suite) { $0[key] = raw }
+    }
+
+    public func removeValue(forKey key: String, in suite: String) throws {
+        try update(suite) { $0.removeValue(forKey: key) }
+    }
+
+    /// Keys stored in the suite, sorted (defaults not included).
+    public func keys(in suite: String) throws -> [String] {
+        try values(of: suite).keys.sorted()
+    }
+
+    /// The suite as a reader sees it: defaults overlaid by stored values.
+    public func dictionaryRepresentation(of suite: String) throws -> [String: JSONValue] {
+        defaults(of: suite).merging(try values(of: suite)) { _, stored in stored }
+    }
+}
+
+/// Converts between typed values and `JSONValue` with the store's encoding
+/// (dates as ISO-8601 text with nanoseconds, exactly reversible).
+public enum JSONValueCoding {
+    public static func encode<T: Encodable>(_ value: T, key: String = "") throws -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: StoreJSON.encoder().encode(value))
+        } catch {
+            throw StoreError.typeMismatch(key: key, reason: "\(error)")
+        }
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, key: String = "") throws -> T {
+        do {
+            return try StoreJSON.decoder().decode(type, from: JSONEncoder().encode(value))
+        } catch {
+            throw StoreError.typeMismatch(key: key, reason: "\(error)")
+        }
+    }
+}
