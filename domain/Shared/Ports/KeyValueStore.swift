@@ -27,6 +27,22 @@ public protocol KeyValueStore: Sendable {
     func changes() -> AsyncStream<String>
 }
 
+/// The rule for suite names, the same for every adapter: a plain file name
+/// of lower-case letters, digits, `.`, `-` and `_`, not starting with a dot.
+public enum SuiteName {
+    public static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.first != "." && name.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+        }
+    }
+
+    /// Throws `StoreError.invalidSuiteName` unless `name` is valid.
+    public static func check(_ name: String) throws {
+        guard isValid(name) else { throw StoreError.invalidSuiteName(name) }
+    }
+}
+
 /// Typed access, as `UserDefaults` offers it.
 extension KeyValueStore {
     public func value<T: Decodable>(_ type: T.Type, forKey key: String, in suite: String) throws -> T? {

@@ -1,0 +1,53 @@
+import Adapters
+import Domain
+import PortContracts
+import Testing
+
+/// The file-backed adapters against the same verifiers as the in-memory ones.
+@Suite("File-backed adapters keep their ports' contracts")
+struct FileContractTests {
+    static func store() -> JSONFileStore { JSONFileStore(directory: TemporaryDirectory().file("store")) }
+
+    @Test(arguments: KeyValueStoreContract.checks)
+    func jsonFileStore(_ check: ContractCheck<KeyValueStoreContract.Factory>) async throws {
+        try await check.run { Self.store() }
+    }
+
+    @Test(arguments: GroupRepositoryContract.checks)
+    func groupRepository(_ check: ContractCheck<GroupRepositoryContract.Factory>) async throws {
+        try await check.run { StoreGroupRepository(store: Self.store()) }
+    }
+
+    @Test(arguments: SessionRepositoryContract.checks)
+    func sessionRepository(_ check: ContractCheck<SessionRepositoryContract.Factory>) async throws {
+        try await check.run { StoreSessionRepository(store: Self.store()) }
+    }
+
+    @Test(arguments: SettingsStoreContract.checks)
+    func settings(_ check: ContractCheck<SettingsStoreContract.Factory>) async throws {
+        try await check.run { StoreSettings(store: Self.store()) }
+    }
+}
+
+@Suite("Store-backed repositories over the in-memory store keep the same contracts")
+struct InMemoryStoreContractTests {
+    @Test(arguments: KeyValueStoreContract.checks)
+    func inMemoryStore(_ check: ContractCheck<KeyValueStoreContract.Factory>) async throws {
+        try await check.run { InMemoryKeyValueStore() }
+    }
+
+    @Test(arguments: GroupRepositoryContract.checks)
+    func groupRepository(_ check: ContractCheck<GroupRepositoryContract.Factory>) async throws {
+        try await check.run { StoreGroupRepository(store: InMemoryKeyValueStore()) }
+    }
+
+    @Test(arguments: SessionRepositoryContract.checks)
+    func sessionRepository(_ check: ContractCheck<SessionRepositoryContract.Factory>) async throws {
+        try await check.run { StoreSessionRepository(store: InMemoryKeyValueStore()) }
+    }
+
+    @Test(arguments: SettingsStoreContract.checks)
+    func settings(_ check: ContractCheck<SettingsStoreContract.Factory>) async throws {
+        try await check.run { StoreSettings(store: InMemoryKeyValueStore()) }
+    }
+}

@@ -1,0 +1,48 @@
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An exclusive advisory lock (`flock`) on a lock file, taken with a timeout:
+/// a process that holds it too long produces a clear error, never a hang.
+/// The lock is released when the holder unlocks, exits or is killed.
+struct FileLock: ~Copyable {
+    private let fd: Int32
+
+    /// Waits up to `timeout` seconds for the lock on `path` (created 0600).
+    init(path: String, timeout: Double) throws {
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw StoreError.symlinkRefused(path: path) }
+            throw StoreError.notWritable(path: path, reason: POSIXFiles.reason())
+        }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
+        var pause: UInt32 = 200
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                close(fd)
+                throw StoreError.notWritable(path: path, reason: "flock: \(POSIXFiles.reason(code))")
+            }
+            guard DispatchTime.now().uptimeNanoseconds < deadline else {
+                close(fd)
+                throw StoreError.lockTimeout(path: path, seconds: timeout)
+            }
+            // Contention is short (one small write); back off up to 10 ms.
+            usleep(pause)
+            pause = min(pause * 2, 10_000)
+        }
+        self.fd = fd
+    }
+
+    /// The open lock file, for holders that keep data in it.
+    var descriptor: Int32 { fd }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

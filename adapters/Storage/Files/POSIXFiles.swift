@@ -1,0 +1,128 @@
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few file-system operations the store is built on, with the durability
+/// rules of docs/storage.md: data files 0600, directories 0700, no symlinks
+/// followed where a data file should be, writes made durable with fsync.
+enum POSIXFiles {
+    /// Why a system call failed, for messages.
+    static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+    /// Creates `path` and its missing parents with mode 0700.
+    static func ensureDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw StoreError.notWritable(path: path, reason: "it is not a directory") }
+            return
+        }
+        try ensureDirectory((path as NSString).deletingLastPathComponent)
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            throw StoreError.notWritable(path: path, reason: reason())
+        }
+    }
+
+    /// The whole content of a data file, or nil if there is none. A symlink is refused.
+    static func read(_ path: String) throws -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP { throw StoreError.symlinkRefused(path: path) }
+            throw StoreError.unreadable(path: path, reason: reason(code))
+        }
+        defer { close(fd) }
+        return try readAll(fd, path: path)
+    }
+
+    static func readAll(_ fd: Int32, path: String) throws -> [UInt8] {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: reason()) }
+        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4_096, bytes.count))) }
+            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(filled)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.unreadable(path: path, reason: reason())
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// Replaces `path` with `bytes` so that a crash at any instant leaves the
+    /// old or the new content: temp file beside it, fsync, rename, fsync dir.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
+        do {
+            try writeAll(fd, bytes, path: path)
+            guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(reason())") }
+            close(fd)
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
+        }
+        if let existing = try? linkStatus(path), existing.isSymlink {
+            unlink(temp)
+            throw StoreError.symlinkRefused(path: path)
+        }
+        guard rename(temp, path) == 0 else {
+            let why = reason()
+            unlink(temp)
+            throw StoreError.notWritable(path: path, reason: why)
+        }
+        syncDirectory(directory)
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.notWritable(path: path, reason: reason())
+            }
+            written += count
+        }
+    }
+
+    /// Makes a rename or a new file in `directory` durable.
+    static func syncDirectory(_ directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    struct LinkStatus {
+        var isSymlink: Bool
+        var inode: UInt64
+        var size: Int64
+        var modifiedNanoseconds: Int64
+        var mode: UInt32
+    }
+
+    /// `lstat` of `path`, nil if it does not exist.
+    static func linkStatus(_ path: String) throws -> LinkStatus? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw StoreError.unreadable(path: path, reason: reason())
+        }
+        return LinkStatus(isSymlink: (info.st_mode & S_IFMT) == S_IFLNK, inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                          modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                          mode: UInt32(info.st_mode))
+    }
+}

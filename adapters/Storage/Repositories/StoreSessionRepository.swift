@@ -1,0 +1,27 @@
+import Domain
+
+/// The current-session slot kept under `current` in the `session` suite. The
+/// compare-and-swap runs inside the store's atomic update, so it holds across
+/// processes.
+public struct StoreSessionRepository: SessionRepository {
+    public static let suite = "session"
+    static let key = "current"
+    private let store: any KeyValueStore
+
+    public init(store: any KeyValueStore) {
+        self.store = store
+    }
+
+    public func current() async throws -> Session? {
+        try store.value(Session.self, forKey: Self.key, in: Self.suite)
+    }
+
+    public func replace(_ expected: Session?, with new: Session?) async throws -> Bool {
+        try store.update(Self.suite) { values in
+            let stored = try values[Self.key].map { try JSONValueCoding.decode(Session.self, from: $0, key: "\(Self.suite)/\(Self.key)") }
+            guard stored == expected else { return false }
+            values[Self.key] = try new.map { try JSONValueCoding.encode($0, key: Self.key) }
+            return true
+        }
+    }
+}
