@@ -20,7 +20,10 @@ let package = Package(
         .target(name: "PortContracts", dependencies: ["Domain"], path: "Tests/PortContracts"),
 
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Adapters", "PortContracts"], path: "Tests/DomainTests"),
-        .testTarget(name: "AdaptersTests", dependencies: ["Domain", "Adapters", "PortContracts"], path: "Tests/AdaptersTests"),
+        .testTarget(name: "AdaptersTests", dependencies: ["Domain", "Adapters", "PortContracts", "StoreProbe"],
+                    path: "Tests/AdaptersTests"),
+        // A helper process for the multi-process storage tests.
+        .executableTarget(name: "StoreProbe", dependencies: ["Domain", "Adapters"], path: "Tests/Helpers/StoreProbe"),
         .testTarget(name: "RetimeCLITests", dependencies: ["RetimeCLI", "Domain", "Adapters"], path: "Tests/RetimeCLITests"),
 
         // Benchmarks: run by the scripts in bench/, never by `swift test`.

@@ -12,9 +12,10 @@ import Darwin
 struct FileLock: ~Copyable {
     private let fd: Int32
 
-    /// Waits up to `timeout` seconds for the lock on `path` (created 0600).
-    init(path: String, timeout: Double) throws {
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    /// Waits up to `timeout` seconds for the lock on `path` (created 0600,
+    /// opened with `flags`).
+    init(path: String, timeout: Double, flags: Int32 = O_RDWR | O_CREAT) throws {
+        let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             if errno == ELOOP { throw StoreError.symlinkRefused(path: path) }
             throw StoreError.notWritable(path: path, reason: POSIXFiles.reason())

@@ -33,6 +33,24 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.origin = origin
     }
 
+    /// Rebuilds a session exactly as it was stored, for adapters that read
+    /// persisted sessions back. New sessions start through the other init.
+    public init(id: SessionID, groupId: GroupID, startedAt: Date, plannedEnd: Date?, endedAt: Date?,
+                outcome: SessionOutcome, strict: Bool, breaks: [Break], tags: [String], note: String?,
+                origin: SessionOrigin) {
+        self.id = id
+        self.groupId = groupId
+        self.startedAt = startedAt
+        self.plannedEnd = plannedEnd
+        self.endedAt = endedAt
+        self.outcome = outcome
+        self.strict = strict
+        self.breaks = breaks
+        self.tags = tags
+        self.note = note
+        self.origin = origin
+    }
+
     public var isActive: Bool { outcome == .active }
     /// Whether a break is going on.
     public var isPaused: Bool { breaks.last.map { $0.end == nil } ?? false }

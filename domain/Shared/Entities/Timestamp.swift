@@ -29,7 +29,14 @@ public enum Timestamp {
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fraction]](Z|±HH:MM|±HHMM)`; nil if malformed.
     public static func parse(_ text: some StringProtocol) -> Date? {
-        var scanner = DigitScanner(Array(text.utf8))
+        var text = String(text)
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse(_:)` over UTF-8 bytes, for readers that scan files without
+    /// making strings.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = DigitScanner(bytes)
         guard let year = scanner.number(4), scanner.take(UInt8(ascii: "-")),
               let month = scanner.number(2), scanner.take(UInt8(ascii: "-")),
               let day = scanner.number(2), scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")),
@@ -98,10 +105,10 @@ public enum Timestamp {
 
 /// Reads fixed-width decimal fields from ASCII bytes.
 private struct DigitScanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var atEnd: Bool { index == bytes.count }
 

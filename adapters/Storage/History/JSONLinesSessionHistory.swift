@@ -1,0 +1,136 @@
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ended sessions as append-only JSON-lines segments, one folder per device
+/// and one file per month of the sessions' start (UTC):
+/// `history/<device-id>/2026-11.jsonl`. See docs/storage.md.
+///
+/// - Appending writes one line with `O_APPEND` and `fsync`s it; other lines
+///   are never rewritten, so the cost does not grow with history.
+/// - A session already among the segment's recent lines is not appended
+///   again; reads also keep each id once (copies from synced devices too).
+/// - A torn last line (a crash mid-write) is skipped with a warning and the
+///   next append starts on a fresh line, so no complete line is lost.
+public struct JSONLinesSessionHistory: SessionHistory {
+    public let directory: String
+    public let deviceID: String
+    private let lockTimeout: Double
+    private let logger: Logger
+
+    /// How far back from the end of a segment an append looks for its id.
+    static let recentWindow = 64 * 1_024
+
+    public init(directory: String, deviceID: String, lockTimeout: Double = 5, logger: Logger) {
+        self.directory = directory
+        self.deviceID = deviceID
+        self.lockTimeout = lockTimeout
+        self.logger = logger
+    }
+
+    public func append(_ session: Session) async throws {
+        let line = try SessionLineCodec.encode(session)
+        let folder = directory + "/" + deviceID
+        try POSIXFiles.ensureDirectory(folder)
+        let path = folder + "/" + SegmentName.month(of: session.startedAt) + ".jsonl"
+        let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
+        let fd = lock.descriptor
+        let tail = try Self.tail(of: fd, path: path)
+        if Self.contains(id: session.id, in: tail) { return }
+        var bytes = line
+        if let last = tail.last, last != UInt8(ascii: "\n") { bytes.insert(UInt8(ascii: "\n"), at: 0) }
+        try POSIXFiles.writeAll(fd, bytes, path: path)
+        guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
+        if tail.isEmpty { POSIXFiles.syncDirectory(folder) }
+        _ = consume lock
+    }
+
+    public func sessions(matching query: HistoryQuery) async throws -> [Session] {
+        var seen = Set<SessionID>()
+        var matches: [Session] = []
+        // Newest month first: with a limit, older months are read only if needed.
+        for (month, paths) in try segmentsByMonth().sorted(by: { $0.key > $1.key }) {
+            guard SegmentName.month(month, overlaps: query) else { continue }
+            for path in paths {
+                try read(path) { session in
+                    if query.matches(session), seen.insert(session.id).inserted { matches.append(session) }
+                }
+            }
+            if let limit = query.limit, matches.count >= limit { break }
+        }
+        return query.arrange(matches)
+    }
+
+    /// Every segment of every device, by month key (`2026-11`).
+    func segmentsByMonth() throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        let devices = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for device in devices where !device.hasPrefix(".") {
+            let folder = directory + "/" + device
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                guard file.hasSuffix(".jsonl"), !file.hasPrefix(".") else { continue }
+                result[String(file.dropLast(6)), default: []].append(folder + "/" + file)
+            }
+        }
+        return result
+    }
+
+    /// Decodes every complete line of a segment; malformed lines are skipped
+    /// with a warning naming the file and line.
+    func read(_ path: String, _ each: (Session) -> Void) throws {
+        guard let bytes = try POSIXFiles.read(path) else { return }
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0, number = 0
+            while start < all.count {
+                number += 1
+                let end = all[start...].firstIndex(of: UInt8(ascii: "\n")) ?? all.count
+                let line = UnsafeBufferPointer(rebasing: all[start..<end])
+                start = end + 1
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
+                do {
+                    each(try SessionLineCodec.decode(line))
+                } catch {
+                    let torn = end == all.count
+                    logger.warning("skipping \(torn ? "a torn last line" : "a malformed line")",
+                                   metadata: ["file": "\(path)", "line": "\(number)", "reason": "\(error)"])
+                }
+            }
+        }
+    }
+
+    private static func tail(of fd: Int32, path: String) throws -> [UInt8] {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: POSIXFiles.reason()) }
+        let size = Int(info.st_size)
+        let count = min(size, recentWindow)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(size - count)) }
+        guard read == count else { throw StoreError.unreadable(path: path, reason: POSIXFiles.reason()) }
+        return bytes
+    }
+
+    private static func contains(id: SessionID, in tail: [UInt8]) -> Bool {
+        tail.firstRange(of: Array("\"id\":\"\(id)\"".utf8)) != nil
+    }
+}
+
+/// Month keys of history segments.
+enum SegmentName {
+    /// `2026-11` for an instant in November 2026, UTC.
+    static func month(of date: Date) -> String {
+        String(Timestamp.format(date, fraction: false).prefix(7))
+    }
+
+    /// Whether sessions starting in `month` can match the query's range.
+    static func month(_ month: String, overlaps query: HistoryQuery) -> Bool {
+        guard let start = Timestamp.parse(month + "-01T00:00:00Z") else { return true }
+        let parts = month.split(separator: "-").compactMap { Int($0) }
+        let next = parts[1] == 12 ? String(format: "%04d-01", parts[0] + 1) : String(format: "%04d-%02d", parts[0], parts[1] + 1)
+        guard let end = Timestamp.parse(next + "-01T00:00:00Z") else { return true }
+        if let since = query.since, end <= since { return false }
+        if let until = query.until, start >= until { return false }
+        return true
+    }
+}
