@@ -1,0 +1,64 @@
+import Domain
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An append-only file that rotates by size: when it passes `maxBytes`,
+/// `name` becomes `name.1`, `name.1` becomes `name.2`, ... up to `keep`.
+/// Shared by every copy of the handler or tracker that writes through it.
+/// Writing never throws: logging must not break what it records.
+public final class RotatingFile: Sendable {
+    public let path: String
+    public let maxBytes: Int
+    public let keep: Int
+    private let state = Mutex<(fd: Int32, size: Int)?>(nil)
+
+    public init(path: String, maxBytes: Int = 1_048_576, keep: Int = 3) {
+        self.path = path
+        self.maxBytes = maxBytes
+        self.keep = keep
+    }
+
+    deinit {
+        state.withLock { if let open = $0 { close(open.fd) } }
+    }
+
+    public func append(_ text: String) {
+        let bytes = Array(text.utf8)
+        state.withLock { state in
+            if state == nil { state = open() }
+            guard var current = state else { return }
+            if current.size > 0, current.size + bytes.count > maxBytes {
+                close(current.fd)
+                rotate()
+                guard let fresh = open() else { state = nil; return }
+                current = fresh
+            }
+            if (try? POSIXFiles.writeAll(current.fd, bytes, path: path)) != nil { current.size += bytes.count }
+            state = current
+        }
+    }
+
+    /// The rotated files that exist, newest first (`name.1`, `name.2`, ...).
+    public var rotatedPaths: [String] {
+        (1...max(1, keep)).map { "\(path).\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    private func open() -> (fd: Int32, size: Int)? {
+        try? POSIXFiles.ensureDirectory((path as NSString).deletingLastPathComponent)
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        fstat(fd, &info)
+        return (fd, Int(info.st_size))
+    }
+
+    private func rotate() {
+        for generation in stride(from: keep - 1, through: 1, by: -1) {
+            rename("\(path).\(generation)", "\(path).\(generation + 1)")
+        }
+        if keep > 0 { rename(path, "\(path).1") } else { unlink(path) }
+    }
+}

@@ -1,0 +1,38 @@
+import Domain
+import Foundation
+
+/// Appends each event as one JSON line to `events.jsonl`, rotated by size:
+/// a record hooks and insight can read back.
+public struct JSONLinesTracker: Tracker {
+    public let file: RotatingFile
+
+    public init(file: RotatingFile) {
+        self.file = file
+    }
+
+    public func track(_ event: TrackedEvent) {
+        guard let data = try? StoreJSON.encoder().encode(event) else { return }
+        file.append(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// The events in the current file, oldest first; unreadable lines skipped.
+    public func recorded() throws -> [TrackedEvent] {
+        guard let bytes = try POSIXFiles.read(file.path) else { return [] }
+        let decoder = StoreJSON.decoder()
+        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(TrackedEvent.self, from: Data($0)) }
+    }
+}
+
+/// Reports each event to a logger at `info`, properties as metadata: for
+/// roots that keep no event file.
+public struct LoggingTracker: Tracker {
+    private let logger: Logger
+
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    public func track(_ event: TrackedEvent) {
+        logger.info("\(event.name)", metadata: event.properties.mapValues { .string($0.description) })
+    }
+}
