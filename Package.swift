@@ -28,6 +28,7 @@ let package = Package(
 
         // Benchmarks: run by the scripts in bench/, never by `swift test`.
         .executableTarget(name: "DIBenchmark", dependencies: ["Domain"], path: "bench/DIBenchmark"),
+        .executableTarget(name: "StoreBenchmark", dependencies: ["Domain", "Adapters"], path: "bench/StoreBenchmark"),
     ],
     swiftLanguageModes: [.v6]
 )

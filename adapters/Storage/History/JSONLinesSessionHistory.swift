@@ -48,19 +48,26 @@ public struct JSONLinesSessionHistory: SessionHistory {
     }
 
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
-        var seen = Set<SessionID>()
-        var matches: [Session] = []
-        // Newest month first: with a limit, older months are read only if needed.
-        for (month, paths) in try segmentsByMonth().sorted(by: { $0.key > $1.key }) {
-            guard SegmentName.month(month, overlaps: query) else { continue }
-            for path in paths {
-                try read(path) { session in
-                    if query.matches(session), seen.insert(session.id).inserted { matches.append(session) }
-                }
+        let months = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.sorted { $0.key > $1.key }
+        guard let limit = query.limit else {
+            // Everything is wanted: decode the segments in parallel.
+            let segments = try await withThrowingTaskGroup(of: [Session].self) { tasks in
+                for path in months.flatMap(\.value) { tasks.addTask { try read(path, matching: query) } }
+                return try await tasks.reduce(into: [[Session]]()) { $0.append($1) }
             }
-            if let limit = query.limit, matches.count >= limit { break }
+            return query.order(Array(segments.joined()))
         }
-        return query.arrange(matches)
+        // Newest month first: older months are read only while the newer
+        // ones hold too few sessions.
+        var matches: [Session] = []
+        for (position, (_, paths)) in months.enumerated() {
+            for path in paths { matches += try read(path, matching: query) }
+            if matches.count >= limit {
+                let ordered = query.order(matches)
+                if ordered.count >= limit || position == months.count - 1 { return ordered }
+            }
+        }
+        return query.order(matches)
     }
 
     /// Every segment of every device, by month key (`2026-11`).
@@ -77,20 +84,25 @@ public struct JSONLinesSessionHistory: SessionHistory {
         return result
     }
 
-    /// Decodes every complete line of a segment; malformed lines are skipped
-    /// with a warning naming the file and line.
-    func read(_ path: String, _ each: (Session) -> Void) throws {
-        guard let bytes = try POSIXFiles.read(path) else { return }
+    /// Decodes every complete line of a segment and keeps those matching the
+    /// query (its limit aside); malformed lines are skipped with a warning
+    /// naming the file and line.
+    func read(_ path: String, matching query: HistoryQuery = .all) throws -> [Session] {
+        guard let bytes = try POSIXFiles.read(path) else { return [] }
+        var sessions: [Session] = []
+        sessions.reserveCapacity(bytes.count / 256)
         bytes.withUnsafeBufferPointer { all in
             var start = 0, number = 0
             while start < all.count {
                 number += 1
-                let end = all[start...].firstIndex(of: UInt8(ascii: "\n")) ?? all.count
+                let end = memchr(all.baseAddress! + start, 0x0A, all.count - start)
+                    .map { all.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
                 let line = UnsafeBufferPointer(rebasing: all[start..<end])
                 start = end + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
                 do {
-                    each(try SessionLineCodec.decode(line))
+                    let session = try SessionLineCodec.decode(line)
+                    if query.matches(session) { sessions.append(session) }
                 } catch {
                     let torn = end == all.count
                     logger.warning("skipping \(torn ? "a torn last line" : "a malformed line")",
@@ -98,6 +110,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
                 }
             }
         }
+        return sessions
     }
 
     private static func tail(of fd: Int32, path: String) throws -> [UInt8] {
@@ -112,7 +125,22 @@ public struct JSONLinesSessionHistory: SessionHistory {
     }
 
     private static func contains(id: SessionID, in tail: [UInt8]) -> Bool {
-        tail.firstRange(of: Array("\"id\":\"\(id)\"".utf8)) != nil
+        let needle = Array("\"id\":\"\(id)\"".utf8)
+        guard tail.count >= needle.count else { return false }
+        return tail.withUnsafeBufferPointer { haystack in
+            needle.withUnsafeBufferPointer { needle in
+                var position = 0
+                while position <= haystack.count - needle.count {
+                    guard let hit = memchr(haystack.baseAddress! + position, Int32(needle[0]), haystack.count - needle.count - position + 1) else {
+                        return false
+                    }
+                    let offset = haystack.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(haystack.baseAddress! + offset, needle.baseAddress!, needle.count) == 0 { return true }
+                    position = offset + 1
+                }
+                return false
+            }
+        }
     }
 }
 

@@ -1,5 +1,8 @@
 import Domain
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One history line: a session as one JSON object with sorted keys, ending in
 /// a newline. Encoding uses the store's JSON coder; decoding scans bytes
@@ -17,24 +20,21 @@ enum SessionLineCodec {
         try reader.expect(UInt8(ascii: "{"))
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
-                let key = try reader.readString()
+                let key = try reader.withString(Key.init)
                 try reader.expect(UInt8(ascii: ":"))
                 switch key {
-                case "id": id = SessionID(try reader.withString(uuid))
-                case "groupId": groupId = GroupID(try reader.withString(uuid))
-                case "startedAt": startedAt = try date(&reader)
-                case "plannedEnd": plannedEnd = try optionalDate(&reader)
-                case "endedAt": endedAt = try optionalDate(&reader)
-                case "outcome": outcome = SessionOutcome(rawValue: try reader.readString())
-                case "strict": strict = try reader.readBool()
-                case "breaks": breaks = try readBreaks(&reader)
-                case "tags": tags = try readStrings(&reader)
-                case "note": note = reader.takeNull() ? nil : try reader.readString()
-                case "origin":
-                    let text = try reader.readString()
-                    guard let parsed = SessionOrigin(text) else { throw JSONByteReader.Malformed(description: "bad origin") }
-                    origin = parsed
-                default: try reader.skipValue()
+                case .id: id = SessionID(try reader.withString(uuid))
+                case .groupId: groupId = GroupID(try reader.withString(uuid))
+                case .startedAt: startedAt = try date(&reader)
+                case .plannedEnd: plannedEnd = try optionalDate(&reader)
+                case .endedAt: endedAt = try optionalDate(&reader)
+                case .outcome: outcome = try reader.withString(Self.outcome)
+                case .strict: strict = try reader.readBool()
+                case .breaks: breaks = try readBreaks(&reader)
+                case .tags: tags = try readStrings(&reader)
+                case .note: note = reader.takeNull() ? nil : try reader.readString()
+                case .origin: origin = try reader.withString(Self.origin)
+                case .start, .end, nil: try reader.skipValue()
                 }
             } while reader.take(UInt8(ascii: ","))
             try reader.expect(UInt8(ascii: "}"))
@@ -76,11 +76,11 @@ enum SessionLineCodec {
             try reader.expect(UInt8(ascii: "{"))
             if !reader.take(UInt8(ascii: "}")) {
                 repeat {
-                    let key = try reader.readString()
+                    let key = try reader.withString(Key.init)
                     try reader.expect(UInt8(ascii: ":"))
                     switch key {
-                    case "start": start = try date(&reader)
-                    case "end": end = try optionalDate(&reader)
+                    case .start: start = try date(&reader)
+                    case .end: end = try optionalDate(&reader)
                     default: try reader.skipValue()
                     }
                 } while reader.take(UInt8(ascii: ","))
@@ -93,27 +93,80 @@ enum SessionLineCodec {
         return breaks
     }
 
+    /// The keys a session line may hold, matched on raw bytes: making a
+    /// string per key costs more than the rest of the line.
+    private enum Key {
+        case id, groupId, startedAt, plannedEnd, endedAt, outcome, strict, breaks, tags, note, origin, start, end
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            func equals(_ text: StaticString) -> Bool {
+                text.utf8CodeUnitCount == bytes.count && memcmp(text.utf8Start, bytes.baseAddress!, bytes.count) == 0
+            }
+            guard !bytes.isEmpty else { return nil }
+            switch bytes[0] {
+            case UInt8(ascii: "i") where equals("id"): self = .id
+            case UInt8(ascii: "g") where equals("groupId"): self = .groupId
+            case UInt8(ascii: "s") where equals("startedAt"): self = .startedAt
+            case UInt8(ascii: "s") where equals("strict"): self = .strict
+            case UInt8(ascii: "s") where equals("start"): self = .start
+            case UInt8(ascii: "p") where equals("plannedEnd"): self = .plannedEnd
+            case UInt8(ascii: "e") where equals("endedAt"): self = .endedAt
+            case UInt8(ascii: "e") where equals("end"): self = .end
+            case UInt8(ascii: "o") where equals("outcome"): self = .outcome
+            case UInt8(ascii: "o") where equals("origin"): self = .origin
+            case UInt8(ascii: "b") where equals("breaks"): self = .breaks
+            case UInt8(ascii: "t") where equals("tags"): self = .tags
+            case UInt8(ascii: "n") where equals("note"): self = .note
+            default: return nil
+            }
+        }
+    }
+
+    private static func outcome(_ bytes: UnsafeBufferPointer<UInt8>) throws -> SessionOutcome {
+        switch bytes.count {
+        case 9 where bytes[0] == UInt8(ascii: "c"): return .completed
+        case 7 where bytes[0] == UInt8(ascii: "s"): return .stopped
+        case 6 where bytes[0] == UInt8(ascii: "a"): return .active
+        default:
+            guard let outcome = SessionOutcome(rawValue: String(decoding: bytes, as: UTF8.self)) else {
+                throw JSONByteReader.Malformed(description: "bad outcome")
+            }
+            return outcome
+        }
+    }
+
+    private static func origin(_ bytes: UnsafeBufferPointer<UInt8>) throws -> SessionOrigin {
+        if bytes.count == 6, memcmp(bytes.baseAddress!, "manual", 6) == 0 { return .manual }
+        guard let origin = SessionOrigin(String(decoding: bytes, as: UTF8.self)) else {
+            throw JSONByteReader.Malformed(description: "bad origin")
+        }
+        return origin
+    }
+
     /// Parses the 36-character text form of a UUID from bytes.
     private static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UUID {
-        guard bytes.count == 36 else { throw JSONByteReader.Malformed(description: "bad UUID") }
-        var raw = [UInt8](repeating: 0, count: 16)
-        var out = 0, index = 0
-        while index < 36 {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard bytes[index] == UInt8(ascii: "-") else { throw JSONByteReader.Malformed(description: "bad UUID") }
-                index += 1
-                continue
-            }
-            guard let high = hex(bytes[index]), let low = hex(bytes[index + 1]) else {
-                throw JSONByteReader.Malformed(description: "bad UUID")
-            }
-            raw[out] = high << 4 | low
-            out += 1
-            index += 2
+        guard bytes.count == 36, bytes[8] == 0x2D, bytes[13] == 0x2D, bytes[18] == 0x2D, bytes[23] == 0x2D else {
+            throw JSONByteReader.Malformed(description: "bad UUID")
         }
-        return UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                           raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var invalid: UInt8 = 0
+        withUnsafeMutableBytes(of: &raw) { out in
+            for position in 0..<16 {
+                let index = uuidDigitOffsets[position]
+                let high = hexValues[Int(bytes[index])], low = hexValues[Int(bytes[index + 1])]
+                invalid |= (high | low) & 0xF0
+                out[position] = high << 4 | low
+            }
+        }
+        guard invalid == 0 else { throw JSONByteReader.Malformed(description: "bad UUID") }
+        return UUID(uuid: raw)
     }
+
+    /// Where each byte's two hex digits start in the text form.
+    private static let uuidDigitOffsets = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
+
+    /// Hex digit values by ASCII byte; 0xFF marks a byte that is not one.
+    private static let hexValues: [UInt8] = (0...255).map { hex(UInt8($0)) ?? 0xFF }
 
     private static func hex(_ byte: UInt8) -> UInt8? {
         switch byte {

@@ -36,6 +36,7 @@ public enum Timestamp {
     /// `parse(_:)` over UTF-8 bytes, for readers that scan files without
     /// making strings.
     public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if let date = parseCanonical(bytes) { return date }
         var scanner = DigitScanner(bytes)
         guard let year = scanner.number(4), scanner.take(UInt8(ascii: "-")),
               let month = scanner.number(2), scanner.take(UInt8(ascii: "-")),
@@ -64,6 +65,40 @@ public enum Timestamp {
         guard scanner.atEnd, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
         let unix = days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
+        return Date(timeIntervalSinceReferenceDate: Double(unix - unixToReference) + Double(nanos) / 1e9)
+    }
+
+    /// The shape `format` writes (`YYYY-MM-DDTHH:MM:SS[.fraction]Z`), read
+    /// at fixed positions: history files hold hundreds of thousands of these.
+    /// Nil for any other shape, which the general scanner then reads.
+    private static func parseCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        let count = bytes.count
+        guard count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+              bytes[16] == 0x3A, bytes[count - 1] == 0x5A else { return nil }
+        var bad: UInt8 = 0
+        func digits(_ start: Int, _ width: Int) -> Int64 {
+            var value: Int64 = 0
+            for index in start..<start + width {
+                let digit = bytes[index] &- 48
+                bad |= digit > 9 ? 1 : 0
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        let year = digits(0, 4), month = digits(5, 2), day = digits(8, 2)
+        let hour = digits(11, 2), minute = digits(14, 2), second = digits(17, 2)
+        var nanos: Int64 = 0
+        if count > 20 {
+            let width = count - 21
+            guard bytes[19] == 0x2E, (1...9).contains(width) else { return nil }
+            nanos = digits(20, width)
+            for _ in width..<9 { nanos *= 10 }
+        } else if bytes[19] != 0x5A {
+            return nil
+        }
+        guard bad == 0, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let unix = days(fromCivil: year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
         return Date(timeIntervalSinceReferenceDate: Double(unix - unixToReference) + Double(nanos) / 1e9)
     }
 

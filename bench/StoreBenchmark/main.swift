@@ -1,0 +1,100 @@
+import Adapters
+import Domain
+import Foundation
+
+// Storage benchmarks, run by bench/store.sh on a release build:
+//   - set + durable write of one key, and read of one key (median, p99);
+//   - appending one session with 0, 10,000 and 100,000 sessions in history;
+//   - reading all of 100,000 sessions.
+// Everything happens in a temporary directory, removed at the end.
+
+let root = FileManager.default.temporaryDirectory.appendingPathComponent("retime-bench-\(UUID().uuidString)").path
+defer { try? FileManager.default.removeItem(atPath: root) }
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+func ms(_ value: Double) -> String { String(format: "%.3f ms", value * 1_000) }
+
+// History: generate N past sessions (one every 30 minutes up to now) straight
+// into a device's segments, then time single appends on top.
+func generate(_ count: Int, into directory: String) throws {
+    let folder = directory + "/generated-device"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var segments: [String: [UInt8]] = [:]
+    let end = Date().addingTimeInterval(-3_600)
+    let encoder = StoreJSON.encoder()
+    for index in 0..<count {
+        let start = end.addingTimeInterval(-Double(count - index) * 1_800)
+        let session = Session(groupId: GroupID(), startedAt: start, plannedEnd: start + 1_500, tags: ["bench"])
+            .ending(at: start + 1_500, outcome: index % 5 == 0 ? .stopped : .completed)
+        let month = String(Timestamp.format(start, fraction: false).prefix(7))
+        segments[month, default: []] += Array(try encoder.encode(session)) + [10]
+    }
+    for (month, bytes) in segments {
+        FileManager.default.createFile(atPath: "\(folder)/\(month).jsonl", contents: Data(bytes))
+    }
+}
+
+// `StoreBenchmark profile-read N`: only generate N sessions and read them
+// back repeatedly, for a profiler to look at the read path alone.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "profile-read", let count = Int(CommandLine.arguments[2]) {
+    try generate(count, into: root + "/profile")
+    let history = JSONLinesSessionHistory(directory: root + "/profile", deviceID: "d",
+                                          logger: Logger(label: "bench", handler: InMemoryLogHandler(logLevel: .critical)))
+    for _ in 0..<10 { print(ms(try seconds { _ = try blocking { try await history.sessions(matching: .all) } })) }
+    exit(0)
+}
+
+// Key-value store.
+let store = JSONFileStore(directory: root + "/store")
+try store.set("seed", forKey: "k", in: "config")
+let writes = try (0..<300).map { i in try seconds { try store.set("value \(i)", forKey: "k", in: "config") } }
+let reads = try (0..<2_000).map { _ in try seconds { _ = try store.value(String.self, forKey: "k", in: "config") } }
+print("| set + durable write of one key | \(ms(percentile(writes, 0.5))) | \(ms(percentile(writes, 0.99))) |")
+print("| read of one key | \(ms(percentile(reads, 0.5))) | \(ms(percentile(reads, 0.99))) |")
+
+let logger = Logger(label: "bench", handler: InMemoryLogHandler(logLevel: .critical))
+var appendMedians: [Int: Double] = [:]
+for count in [0, 10_000, 100_000] {
+    let directory = root + "/history-\(count)"
+    try generate(count, into: directory)
+    let history = JSONLinesSessionHistory(directory: directory, deviceID: "this-device", logger: logger)
+    let times = try (0..<200).map { i -> Double in
+        let start = Date().addingTimeInterval(Double(i))
+        let session = Session(groupId: GroupID(), startedAt: start, plannedEnd: nil).ending(at: start + 60, outcome: .stopped)
+        return try seconds { try blocking { try await history.append(session) } }
+    }
+    appendMedians[count] = percentile(times, 0.5)
+    print("| append one session, \(count) in history | \(ms(percentile(times, 0.5))) | \(ms(percentile(times, 0.99))) |")
+    if count == 100_000 {
+        var sessions = 0
+        let reads = try (0..<5).map { _ in try seconds { sessions = try blocking { try await history.sessions(matching: .all) }.count } }
+        print("| read all \(sessions) sessions | \(ms(percentile(reads, 0.5))) | \(ms(reads.max()!)) (max of 5) |")
+        let limited = try (0..<50).map { _ in try seconds { _ = try blocking { try await history.sessions(matching: .init(limit: 20)) } } }
+        print("| read the newest 20 of 100,000 | \(ms(percentile(limited, 0.5))) | \(ms(percentile(limited, 0.99))) |")
+    }
+}
+print("")
+print("append at 100,000 / append at 0: \(String(format: "%.2f", appendMedians[100_000]! / appendMedians[0]!))x")
