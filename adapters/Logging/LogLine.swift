@@ -14,7 +14,7 @@ enum LogLine {
 
     /// Local time with its offset, as swift-log writes it.
     static func timestamp(_ date: Date) -> String {
-        var text = Timestamp.format(date, offset: TimeZone.current.secondsFromGMT(for: date), fraction: false)
+        var text = Timestamp.format(date, offset: TimeZone.current.secondsFromGMT(for: date), fractionDigits: 0)
         if text.hasSuffix("Z") { return text.dropLast() + "+0000" }
         text.remove(at: text.index(text.endIndex, offsetBy: -3))   // the colon of ±HH:MM
         return text

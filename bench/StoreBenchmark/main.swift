@@ -49,7 +49,7 @@ func generate(_ count: Int, into directory: String) throws {
         let start = end.addingTimeInterval(-Double(count - index) * 1_800)
         let session = Session(groupId: GroupID(), startedAt: start, plannedEnd: start + 1_500, tags: ["bench"])
             .ending(at: start + 1_500, outcome: index % 5 == 0 ? .stopped : .completed)
-        let month = String(Timestamp.format(start, fraction: false).prefix(7))
+        let month = String(Timestamp.format(start, fractionDigits: 0).prefix(7))
         segments[month, default: []] += Array(try encoder.encode(session)) + [10]
     }
     for (month, bytes) in segments {

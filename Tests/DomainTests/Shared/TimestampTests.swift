@@ -18,7 +18,7 @@ struct TimestampTests {
         #expect(Timestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
         #expect(Timestamp.format(Date(timeIntervalSinceReferenceDate: 800_000_000.5)) == "2026-05-09T06:13:20.500000000Z")
-        #expect(Timestamp.format(Date(timeIntervalSince1970: 1_767_225_600), offset: -18_000, fraction: false)
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 1_767_225_600), offset: -18_000, fractionDigits: 0)
                 == "2025-12-31T19:00:00-05:00")
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1_767_225_600), offset: 19_800) == "2026-01-01T05:30:00+05:30")
     }

@@ -16,23 +16,29 @@ import Glibc
 ///   next append starts on a fresh line, so no complete line is lost.
 public struct JSONLinesSessionHistory: SessionHistory {
     public let directory: String
-    public let deviceID: String
+    /// This device's id; asked for only when appending, so reading history
+    /// never writes.
+    private let deviceID: @Sendable () throws -> String
     private let lockTimeout: Double
     private let logger: Logger
 
     /// How far back from the end of a segment an append looks for its id.
     static let recentWindow = 64 * 1_024
 
-    public init(directory: String, deviceID: String, lockTimeout: Double = 5, logger: Logger) {
+    public init(directory: String, deviceID: @escaping @Sendable () throws -> String, lockTimeout: Double = 5, logger: Logger) {
         self.directory = directory
         self.deviceID = deviceID
         self.lockTimeout = lockTimeout
         self.logger = logger
     }
 
+    public init(directory: String, deviceID: String, lockTimeout: Double = 5, logger: Logger) {
+        self.init(directory: directory, deviceID: { deviceID }, lockTimeout: lockTimeout, logger: logger)
+    }
+
     public func append(_ session: Session) async throws {
         let line = try SessionLineCodec.encode(session)
-        let folder = directory + "/" + deviceID
+        let folder = directory + "/" + (try deviceID())
         try POSIXFiles.ensureDirectory(folder)
         let path = folder + "/" + SegmentName.month(of: session.startedAt) + ".jsonl"
         let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
@@ -87,7 +93,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// Decodes every complete line of a segment and keeps those matching the
     /// query (its limit aside); malformed lines are skipped with a warning
     /// naming the file and line.
-    func read(_ path: String, matching query: HistoryQuery = .all) throws -> [Session] {
+    func read(_ path: String, matching query: HistoryQuery = .all, malformed: ((Int) -> Void)? = nil) throws -> [Session] {
         guard let bytes = try POSIXFiles.read(path) else { return [] }
         var sessions: [Session] = []
         sessions.reserveCapacity(bytes.count / 256)
@@ -104,6 +110,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
                     let session = try SessionLineCodec.decode(line)
                     if query.matches(session) { sessions.append(session) }
                 } catch {
+                    malformed?(number)
                     let torn = end == all.count
                     logger.warning("skipping \(torn ? "a torn last line" : "a malformed line")",
                                    metadata: ["file": "\(path)", "line": "\(number)", "reason": "\(error)"])
@@ -111,6 +118,17 @@ public struct JSONLinesSessionHistory: SessionHistory {
             }
         }
         return sessions
+    }
+
+    /// What `doctor` reports of the history: segments, sessions, and the
+    /// lines that cannot be read (file and line number).
+    public func audit() throws -> HistoryAudit {
+        var audit = HistoryAudit()
+        for path in try segmentsByMonth().values.joined().sorted() {
+            audit.segments += 1
+            audit.sessions += try read(path) { audit.malformed.append(HistoryAudit.Line(path: path, number: $0)) }.count
+        }
+        return audit
     }
 
     private static func tail(of fd: Int32, path: String) throws -> [UInt8] {
@@ -148,7 +166,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
 enum SegmentName {
     /// `2026-11` for an instant in November 2026, UTC.
     static func month(of date: Date) -> String {
-        String(Timestamp.format(date, fraction: false).prefix(7))
+        String(Timestamp.format(date, fractionDigits: 0).prefix(7))
     }
 
     /// Whether sessions starting in `month` can match the query's range.
@@ -161,4 +179,16 @@ enum SegmentName {
         if let until = query.until, start >= until { return false }
         return true
     }
+}
+
+/// The health of the history, line by line.
+public struct HistoryAudit: Sendable, Equatable {
+    public struct Line: Sendable, Equatable {
+        public var path: String
+        public var number: Int
+    }
+
+    public var segments = 0
+    public var sessions = 0
+    public var malformed: [Line] = []
 }

@@ -8,20 +8,23 @@ public enum Timestamp {
     private static let unixToReference: Int64 = 978_307_200
 
     /// `2026-11-22T06:15:51.123456789Z`, or with `offset` seconds east of UTC
-    /// `2026-11-22T07:15:51+01:00` (fraction omitted when `fraction` is false).
-    public static func format(_ date: Date, offset: Int = 0, fraction: Bool = true) -> String {
+    /// `2026-11-22T07:15:51+01:00`. The fraction has `fractionDigits` digits
+    /// (9 keeps the instant exactly) and is left out when it is zero.
+    public static func format(_ date: Date, offset: Int = 0, fractionDigits: Int = 9) -> String {
         let t = date.timeIntervalSinceReferenceDate
         guard t.isFinite, abs(t) < 1e13 else { return "1970-01-01T00:00:00Z" }
         var whole = Int64(t.rounded(.down))
-        var nanos = Int64(((t - Double(whole)) * 1e9).rounded())
-        if nanos >= 1_000_000_000 { whole += 1; nanos -= 1_000_000_000 }
+        let digits = min(max(fractionDigits, 0), 9)
+        let scale = Int64(pow(10, Double(digits)))
+        var nanos = Int64(((t - Double(whole)) * Double(scale)).rounded())
+        if nanos >= scale { whole += 1; nanos -= scale }
         let local = whole + unixToReference + Int64(offset)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let secondOfDay = local - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
             + pad(secondOfDay / 3_600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if fraction && nanos != 0 { text += "." + pad(nanos, 9) }
+        if nanos != 0 { text += "." + pad(nanos, digits) }
         guard offset != 0 else { return text + "Z" }
         let minutes = abs(offset) / 60
         return text + (offset < 0 ? "-" : "+") + pad(Int64(minutes / 60), 2) + ":" + pad(Int64(minutes % 60), 2)

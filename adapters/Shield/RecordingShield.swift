@@ -1,0 +1,41 @@
+import Domain
+
+/// The `none` shield: enforces nothing, but records in the store what it
+/// would block (so every process agrees on the block's owner) and logs it.
+/// The shield of a fresh install, and of machines where no enforcing shield
+/// is authorised.
+public struct RecordingShield: Shield {
+    public static let suite = "shield"
+    private let store: any KeyValueStore
+    private let logger: Logger
+
+    private struct Block: Codable {
+        var session: SessionID
+        var targets: [Target]
+    }
+
+    public init(store: any KeyValueStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    public func raise(_ targets: [Target], for session: SessionID) async throws {
+        try store.set(Block(session: session, targets: targets), forKey: "block", in: Self.suite)
+        logger.info("would block \(targets.count) target(s)", metadata: [
+            "session": "\(session)", "targets": .array(targets.map { .string($0.description) }),
+        ])
+    }
+
+    public func lower(for session: SessionID) async throws {
+        let lowered = try store.update(Self.suite) { values -> Bool in
+            guard let raw = values["block"], try JSONValueCoding.decode(Block.self, from: raw).session == session else { return false }
+            values.removeValue(forKey: "block")
+            return true
+        }
+        if lowered { logger.info("would lift the block", metadata: ["session": "\(session)"]) }
+    }
+
+    public func state() async throws -> ShieldState? {
+        try store.value(Block.self, forKey: "block", in: Self.suite).map { ShieldState(session: $0.session, targets: $0.targets) }
+    }
+}

@@ -1,0 +1,24 @@
+/// The whole command tree, and which type runs each leaf. Schedules, auth,
+/// reports and the daemon join here as their issues land.
+enum CommandTree {
+    static let leaves: [[String]: any RetimeCommand.Type] = [
+        ["group", "create"]: GroupCommands.Create.self, ["group", "list"]: GroupCommands.List.self,
+        ["group", "show"]: GroupCommands.Show.self, ["group", "rename"]: GroupCommands.Rename.self,
+        ["group", "block"]: GroupCommands.Block.self, ["group", "unblock"]: GroupCommands.Unblock.self,
+        ["group", "delete"]: GroupCommands.Delete.self,
+        ["start"]: SessionCommands.Start.self, ["stop"]: SessionCommands.Stop.self,
+        ["pause"]: SessionCommands.Pause.self, ["resume"]: SessionCommands.Resume.self,
+        ["status"]: StatusCommand.self, ["log"]: LogCommand.self,
+        ["config", "list"]: ConfigCommands.List.self, ["config", "get"]: ConfigCommands.Get.self,
+        ["config", "set"]: ConfigCommands.Set.self, ["config", "unset"]: ConfigCommands.Unset.self,
+        ["doctor"]: DoctorCommand.self, ["completion"]: CompletionCommand.self, ["help"]: HelpCommand.self,
+    ]
+
+    static let root = CommandSpec(
+        "retime", summary: "retime: focus sessions that block what distracts you.",
+        subcommands: [
+            GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Pause.spec,
+            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ConfigCommands.spec, DoctorCommand.spec,
+            CompletionCommand.spec, HelpCommand.spec,
+        ])
+}

@@ -1,0 +1,106 @@
+import Domain
+
+/// `retime group ...`: named sets of targets to block.
+enum GroupCommands {
+    static let spec = CommandSpec("group", summary: "Manage groups: named sets of sites and apps to block.",
+                                  subcommands: [Create.spec, List.spec, Show.spec, Rename.spec, Block.spec, Unblock.spec, Delete.spec])
+
+    static func human(_ group: Group, style: Style) -> String {
+        let targets = group.targets.isEmpty ? style.dim("(blocks nothing yet)") : group.targets.map(\.description).joined(separator: ", ")
+        return "\(style.bold(group.name.rawValue)): \(targets)"
+    }
+
+    static func result(_ group: Group, _ verb: String, style: Style) -> CommandResult {
+        CommandResult(json: Documents.document(["group": Documents.group(group)]), human: "\(verb) \(human(group, style: style))")
+    }
+
+    struct Create: RetimeCommand {
+        static let spec = CommandSpec("create", summary: "Create a group.",
+                                      options: [.value("block", "TARGET", help: "A domain (subdomains included) or app:NAME to block.", repeatable: true)],
+                                      arguments: [ArgumentSpec("NAME", help: "1-64 characters, no '/'; unique ignoring case.")])
+        let name: String, targets: [String]
+        init(_ parsed: ParsedCommand, values: DateValue) {
+            name = parsed.argument("NAME") ?? ""
+            targets = parsed.allValues("block")
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            GroupCommands.result(try await context.resolve(CreateGroupUseCase.self).execute(name: name, targets: targets), "Created", style: context.style)
+        }
+    }
+
+    struct List: RetimeCommand {
+        static let spec = CommandSpec("list", summary: "List the groups.")
+        init(_ parsed: ParsedCommand, values: DateValue) {}
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let groups = try await context.resolve((any GroupRepository).self).all()
+            let human = groups.isEmpty ? "No groups yet: retime group create NAME --block example.com"
+                : groups.map { GroupCommands.human($0, style: context.style) }.joined(separator: "\n")
+            return CommandResult(json: Documents.document(["groups": .array(groups.map(Documents.group))]), human: human)
+        }
+    }
+
+    struct Show: RetimeCommand {
+        static let spec = CommandSpec("show", summary: "Show one group.", arguments: [ArgumentSpec("NAME", help: "The group.")])
+        let name: String
+        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            guard let group = try await context.resolve((any GroupRepository).self).group(named: name) else {
+                throw GroupError.notFound(name: name)
+            }
+            let targets = group.targets.isEmpty ? "  (none)" : group.targets.map { "  \($0)" }.joined(separator: "\n")
+            return CommandResult(json: Documents.document(["group": Documents.group(group)]),
+                                 human: "\(context.style.bold(group.name.rawValue))  \(context.style.dim(group.id.description))\n\(targets)")
+        }
+    }
+
+    struct Rename: RetimeCommand {
+        static let spec = CommandSpec("rename", summary: "Rename a group; sessions and schedules follow it.",
+                                      arguments: [ArgumentSpec("NAME", help: "The group."), ArgumentSpec("NEW", help: "Its new name.")])
+        let name: String, newName: String
+        init(_ parsed: ParsedCommand, values: DateValue) {
+            name = parsed.argument("NAME") ?? ""
+            newName = parsed.argument("NEW") ?? ""
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            GroupCommands.result(try await context.resolve(RenameGroupUseCase.self).execute(name: name, to: newName), "Renamed:", style: context.style)
+        }
+    }
+
+    struct Block: RetimeCommand {
+        static let spec = CommandSpec("block", summary: "Add targets to a group.",
+                                      arguments: [ArgumentSpec("NAME", help: "The group."),
+                                                  ArgumentSpec("TARGET", help: "A domain or app:NAME.", variadic: true)])
+        let name: String, targets: [String]
+        init(_ parsed: ParsedCommand, values: DateValue) {
+            name = parsed.argument("NAME") ?? ""
+            targets = parsed.allArguments("TARGET")
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            GroupCommands.result(try await context.resolve(BlockTargetsUseCase.self).execute(group: name, targets: targets), "Updated", style: context.style)
+        }
+    }
+
+    struct Unblock: RetimeCommand {
+        static let spec = CommandSpec("unblock", summary: "Remove targets from a group.",
+                                      arguments: [ArgumentSpec("NAME", help: "The group."),
+                                                  ArgumentSpec("TARGET", help: "A target the group blocks.", variadic: true)])
+        let name: String, targets: [String]
+        init(_ parsed: ParsedCommand, values: DateValue) {
+            name = parsed.argument("NAME") ?? ""
+            targets = parsed.allArguments("TARGET")
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            GroupCommands.result(try await context.resolve(UnblockTargetsUseCase.self).execute(group: name, targets: targets), "Updated", style: context.style)
+        }
+    }
+
+    struct Delete: RetimeCommand {
+        static let spec = CommandSpec("delete", summary: "Delete a group that nothing uses.", arguments: [ArgumentSpec("NAME", help: "The group.")])
+        let name: String
+        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let group = try await context.resolve(DeleteGroupUseCase.self).execute(name: name)
+            return .ok("Deleted group \(context.style.bold(group.name.rawValue)).")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Domain
+import Foundation
+
+/// `retime log`: ended sessions, newest first.
+struct LogCommand: RetimeCommand {
+    static let spec = CommandSpec("log", summary: "List ended sessions, newest first.", options: [
+        .value("since", "DATE", help: "From this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
+        .value("until", "DATE", help: "Before this date (same forms)."),
+        .value("group", "NAME", help: "Only this group's sessions."),
+        .value("limit", "N", help: "At most N sessions, the newest."),
+        .flag("csv", help: "Comma-separated values with a header line."),
+    ])
+
+    let since: Date?, until: Date?, group: String?, limit: Int?, csv: Bool
+
+    init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+        since = try parsed.value("since").map { text throws(UsageError) in try values.date(text, option: "since") }
+        until = try parsed.value("until").map { text throws(UsageError) in try values.date(text, option: "until") }
+        group = parsed.value("group")
+        if let text = parsed.value("limit") {
+            guard let number = Int(text), number >= 0 else {
+                throw UsageError(.invalidValue, "invalid number '\(text)' for --limit", hint: "give a whole number, 0 or more",
+                                 command: parsed.commandName)
+            }
+            limit = number
+        } else {
+            limit = nil
+        }
+        csv = parsed.flag("csv")
+    }
+
+    func run(_ context: CommandContext) async throws -> CommandResult {
+        let groups = try await context.resolve((any GroupRepository).self).all()
+        var groupId: GroupID?
+        if let group {
+            guard let found = groups.first(where: { $0.name == (try? GroupName(group)) }) else { throw GroupError.notFound(name: group) }
+            groupId = found.id
+        }
+        let names = Dictionary(groups.map { ($0.id, $0.name.rawValue) }, uniquingKeysWith: { first, _ in first })
+        let sessions = try await context.resolve((any SessionHistory).self)
+            .sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, limit: limit))
+        let now = try context.now
+        let json = Documents.document(["sessions": .array(sessions.map { Documents.session($0, groupName: names[$0.groupId], at: now) })])
+        let human = csv ? CSVTable.sessions(sessions, names: names, now: now) : table(sessions, names: names, now: now, style: context.style)
+        return CommandResult(json: json, human: human)
+    }
+
+    private func table(_ sessions: [Session], names: [GroupID: String], now: Date, style: Style) -> String {
+        guard !sessions.isEmpty else { return "No sessions." }
+        return sessions.map { session in
+            let name = names[session.groupId] ?? "(deleted)"
+            let outcome = session.outcome == .completed ? style.green("completed") : style.yellow(session.outcome.rawValue)
+            let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map { "#\($0)" }.joined(separator: " "))
+            return "\(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(name)  \(outcome)\(tags)"
+        }.joined(separator: "\n")
+    }
+}
+
+/// Sessions as CSV (RFC 4180 quoting), with a header line.
+enum CSVTable {
+    static let header = "id,group,groupId,startedAt,plannedEnd,endedAt,outcome,strict,focusedSeconds,breaks,tags,note,origin"
+
+    static func sessions(_ sessions: [Session], names: [GroupID: String], now: Date) -> String {
+        ([header] + sessions.map { session in
+            [session.id.description, names[session.groupId] ?? "", session.groupId.description,
+             text(Documents.time(session.startedAt)), text(Documents.time(session.plannedEnd)), text(Documents.time(session.endedAt)),
+             session.outcome.rawValue, String(session.strict), JSONWriter.write(.double(session.focused(at: now))),
+             String(session.breaks.count), session.tags.joined(separator: ";"), session.note ?? "", session.origin.description]
+                .map(field).joined(separator: ",")
+        }).joined(separator: "\n")
+    }
+
+    private static func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return ""
+    }
+
+    static func field(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

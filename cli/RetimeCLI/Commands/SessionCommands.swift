@@ -1,0 +1,111 @@
+import Adapters
+import Domain
+import Foundation
+
+/// `retime start | stop | pause | resume`: one focus session at a time.
+enum SessionCommands {
+    static func document(_ session: Session, context: CommandContext) async throws -> JSONValue {
+        Documents.document(["session": Documents.session(session, groupName: try await context.groupName(session.groupId),
+                                                         at: try context.now)])
+    }
+
+    struct Start: RetimeCommand {
+        static let spec = CommandSpec(
+            "start", summary: "Start a focus session on a group.",
+            discussion: "Without GROUP, the group named by config key defaultGroup (default 'focus') is used, created empty on first use.\nWithout --for or --until the session is open-ended.",
+            options: [
+                .value("for", "DURATION", help: "How long: 90s, 25m, 1h30m or PT25M (1 s to 24 h)."),
+                .value("until", "WHEN", help: "When it ends: HH:MM[:SS] (next occurrence) or an ISO-8601 date-time."),
+                .flag("strict", help: "No stopping, pausing or weakening before the end."),
+                .value("tag", "TAG", help: "A tag for the session's history.", repeatable: true),
+                .value("note", "TEXT", help: "A note for the session's history."),
+            ],
+            arguments: [ArgumentSpec("GROUP", help: "The group to block.", optional: true)])
+
+        let group: String?
+        let plan: SessionPlan
+
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            group = parsed.argument("GROUP")
+            let length: SessionLength
+            switch (parsed.value("for"), parsed.value("until")) {
+            case (.some, .some): throw UsageError(.invalidValue, "give --for or --until, not both", command: parsed.commandName)
+            case (let duration?, nil): length = .duration(try DurationValue.parse(duration, option: "for"))
+            case (nil, let when?): length = .until(try values.when(when, option: "until"))
+            case (nil, nil): length = .openEnded
+            }
+            plan = SessionPlan(groupName: group ?? "", length: length, strict: parsed.flag("strict"),
+                               tags: parsed.allValues("tag"), note: parsed.value("note"))
+        }
+
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            var plan = plan
+            if group == nil { plan.groupName = try await defaultGroup(context) }
+            let session = try await context.resolve(StartSessionUseCase.self).execute(plan)
+            let targets = try await context.resolve((any GroupRepository).self).group(id: session.groupId)?.targets.count ?? 0
+            let length = session.plannedEnd.map {
+                "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(plan.groupName)) until \(LocalTime.clock($0))"
+            } ?? "an open-ended session on \(context.style.bold(plan.groupName))"
+            let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
+            return CommandResult(json: try await document(session, context: context),
+                                 human: "Started \(length), blocking \(targets) target\(targets == 1 ? "" : "s").\(strict)")
+        }
+
+        /// The configured default group, created empty if it does not exist.
+        private func defaultGroup(_ context: CommandContext) async throws -> String {
+            let name = try await context.resolve((any SettingsStore).self).value(for: SettingKey.defaultGroup.rawValue)
+                ?? SettingKey.defaultGroup.defaultValue(dataDirectory: context.runtime.dataDirectory)
+            if try await context.resolve((any GroupRepository).self).group(named: name) == nil {
+                do { _ = try await context.resolve(CreateGroupUseCase.self).execute(name: name) } catch GroupError.alreadyExists {
+                    // Another process created it first: just as good.
+                }
+            }
+            return name
+        }
+    }
+
+    struct Stop: RetimeCommand {
+        static let spec = CommandSpec("stop", summary: "End the active session now.")
+        init(_ parsed: ParsedCommand, values: DateValue) {}
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let session = try await context.resolve(StopSessionUseCase.self).execute()
+            let name = try await context.groupName(session.groupId) ?? "a deleted group"
+            let now = try context.now
+            return CommandResult(json: try await document(session, context: context),
+                                 human: "Stopped the session on \(context.style.bold(name)) after \(DurationValue.format(session.elapsed(at: now))) (focused \(DurationValue.format(session.focused(at: now)))).")
+        }
+    }
+
+    struct Pause: RetimeCommand {
+        static let spec = CommandSpec("pause", summary: "Take a break: lift the block; the planned end stays.")
+        init(_ parsed: ParsedCommand, values: DateValue) {}
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let session = try await context.resolve(PauseSessionUseCase.self).execute()
+            let end = session.plannedEnd.map { " The session still ends at \(LocalTime.clock($0))." } ?? ""
+            return CommandResult(json: try await document(session, context: context),
+                                 human: "Paused: the block is lifted until 'retime resume'.\(end)")
+        }
+    }
+
+    struct Resume: RetimeCommand {
+        static let spec = CommandSpec("resume", summary: "End the break: raise the block again.")
+        init(_ parsed: ParsedCommand, values: DateValue) {}
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let session = try await context.resolve(ResumeSessionUseCase.self).execute()
+            return CommandResult(json: try await document(session, context: context), human: "Resumed: the block is up again.")
+        }
+    }
+}
+
+/// Local wall-clock text for people (`TZ` honoured).
+enum LocalTime {
+    static func clock(_ date: Date, timeZone: TimeZone = .current) -> String {
+        let text = Timestamp.format(date, offset: timeZone.secondsFromGMT(for: date), fractionDigits: 0)
+        return String(text.dropFirst(11).prefix(8))
+    }
+
+    static func dateTime(_ date: Date, timeZone: TimeZone = .current) -> String {
+        let text = Timestamp.format(date, offset: timeZone.secondsFromGMT(for: date), fractionDigits: 0)
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
+    }
+}

@@ -1,0 +1,62 @@
+import Adapters
+import Domain
+import Foundation
+
+/// `retime status [--watch]`: the active session, and whether the daemon runs.
+struct StatusCommand: RetimeCommand {
+    static let spec = CommandSpec("status", summary: "Show the active session and whether the daemon runs.",
+                                  options: [.flag("watch", help: "Redraw once a second until the session ends (or Ctrl-C).")])
+    let watch: Bool
+
+    init(_ parsed: ParsedCommand, values: DateValue) { watch = parsed.flag("watch") }
+
+    func run(_ context: CommandContext) async throws -> CommandResult {
+        let status = try await context.resolve(SessionStatusUseCase.self).execute()
+        let pid = try context.resolve(DaemonLock.self).runningPID()
+        var name: String?
+        if let status { name = try await context.groupName(status.session.groupId) }
+        let json = Documents.document([
+            "active": .bool(status != nil),
+            "session": status.map { Documents.status($0, groupName: name) } ?? .null,
+            "daemon": .object(["running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null]),
+        ])
+        if watch, !context.json, status != nil { return CommandResult(json: json, human: try await watchLoop(context)) }
+        return CommandResult(json: json, human: render(status, groupName: name, daemonPID: pid, context: context))
+    }
+
+    private func render(_ status: SessionStatus?, groupName: String?, daemonPID: Int32?, context: CommandContext) -> String {
+        let style = context.style
+        let daemon = daemonPID.map { "daemon: running (pid \($0))" }
+            ?? "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),\n        but blocks are lifted on the second only while 'retime daemon run' runs."
+        guard let status else { return "No session is active.\n" + style.dim(daemon) }
+        let session = status.session
+        var lines = ["\(style.bold(groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
+            + (status.remaining.map { " · \(DurationValue.format($0)) left · ends \(LocalTime.clock(session.plannedEnd!))" } ?? " · open-ended")]
+        if let progress = status.progress {
+            let width = max(10, min(40, context.console.width - 8))
+            lines.append(style.green(ProgressBar.render(progress, width: width)) + " \(Int((progress * 100).rounded(.down)))%")
+        }
+        lines.append("focused \(DurationValue.format(status.focused)) · strict: \(session.strict ? "yes" : "no") · paused: \(session.isPaused ? style.yellow("yes") : "no")")
+        lines.append(style.dim(daemon))
+        return lines.joined(separator: "\n")
+    }
+
+    /// Redraws a one-line status each second until the session ends.
+    private func watchLoop(_ context: CommandContext) async throws -> String {
+        let clock = try context.resolve((any Domain.Clock).self)
+        let statusUseCase = try context.resolve(SessionStatusUseCase.self)
+        let redraw = context.console.isTerminal ? "\r\u{1B}[2K" : ""
+        while let status = try await statusUseCase.execute() {
+            let name = try await context.groupName(status.session.groupId) ?? "(deleted group)"
+            var line = "\(name) · \(DurationValue.format(status.elapsed)) elapsed"
+            if let remaining = status.remaining, let progress = status.progress {
+                line += " · \(DurationValue.format(remaining)) left " + ProgressBar.render(progress, width: 20)
+            }
+            if status.session.isPaused { line += " · paused" }
+            context.console.writeOut(redraw + line + (context.console.isTerminal ? "" : "\n"))
+            let next = Date(timeIntervalSinceReferenceDate: (clock.now().timeIntervalSinceReferenceDate + 1).rounded(.down))
+            try await clock.sleep(until: min(next, status.session.plannedEnd ?? next))
+        }
+        return (context.console.isTerminal ? "\n" : "") + "The session has ended."
+    }
+}

@@ -1,0 +1,29 @@
+import Domain
+import Foundation
+
+/// What a composition root knows before it builds anything: where the data
+/// lives, how verbose to be, and which root it is.
+public struct RuntimeContext: Sendable {
+    public enum Role: Sendable { case cli, daemon }
+
+    public var role: Role
+    public var dataDirectory: String
+    public var logLevel: LogLevel
+    public var environment: [String: String]
+
+    /// `--data-dir`, else `$RETIME_HOME`, else `$XDG_DATA_HOME/retime`, else
+    /// `~/.local/share/retime` (cli.md, "Global").
+    public static func dataDirectory(option: String?, environment: [String: String]) -> String {
+        if let option, !option.isEmpty { return absolute(option, environment: environment) }
+        if let home = environment["RETIME_HOME"], !home.isEmpty { return absolute(home, environment: environment) }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/retime" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/retime"
+    }
+
+    private static func absolute(_ path: String, environment: [String: String]) -> String {
+        if path.hasPrefix("/") { return path }
+        if path == "~" || path.hasPrefix("~/") { return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst() }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

@@ -1,0 +1,81 @@
+import Adapters
+import Domain
+import Foundation
+
+/// The one registration both composition roots share: every port bound to
+/// its adapter, every use case to its ports. A root adds only what differs
+/// (its logger, and the daemon's services).
+public enum ServiceRegistration {
+    public static func shared(_ context: RuntimeContext) -> Registry {
+        var registry = Registry()
+        let data = context.dataDirectory
+
+        registry.register((any Domain.Clock).self, value: SystemClock())
+        registry.register((any KeyValueStore).self, lifetime: .singleton) { _ in JSONFileStore(directory: data + "/store") }
+        registry.register((any GroupRepository).self, lifetime: .singleton) { StoreGroupRepository(store: try $0.resolve()) }
+        registry.register((any SessionRepository).self, lifetime: .singleton) { StoreSessionRepository(store: try $0.resolve()) }
+        registry.register((any SettingsStore).self, lifetime: .singleton) { StoreSettings(store: try $0.resolve()) }
+        registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
+            JSONLinesSessionHistory(directory: data + "/history", deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
+                                    logger: try resolver.resolve(Logger.self).labelled("retime.history"))
+        }
+        registry.register((any Shield).self, lifetime: .singleton) { resolver in
+            let store: any KeyValueStore = try resolver.resolve()
+            let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite) ?? "none"
+            switch configured {
+            case "none": return RecordingShield(store: store, logger: try resolver.resolve(Logger.self).labelled("retime.shield"))
+            default: throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: configured,
+                                                     reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
+            }
+        }
+        registry.register((any Tracker).self, lifetime: .singleton) { _ in
+            JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
+        }
+        registry.register(DaemonLock.self, value: DaemonLock(dataDirectory: data))
+
+        // Bridges: each context asks the other through a port of its own.
+        registry.register((any SessionGroupLookup).self) { GroupRepositoryLookup(groups: try $0.resolve()) }
+        registry.register((any GroupUsageQuery).self) { SessionGroupUsage(sessions: try $0.resolve()) }
+
+        registerUseCases(into: &registry)
+        return registry
+    }
+
+    private static func registerUseCases(into registry: inout Registry) {
+        registry.register(CreateGroupUseCase.self) { CreateGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(RenameGroupUseCase.self) { RenameGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(BlockTargetsUseCase.self) { BlockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(UnblockTargetsUseCase.self) { UnblockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(DeleteGroupUseCase.self) { DeleteGroupUseCase(groups: try $0.resolve(), usage: try $0.resolve()) }
+        registry.register(ConfigureSettingUseCase.self) { ConfigureSettingUseCase(settings: try $0.resolve()) }
+        registry.register(ReconcileSessionUseCase.self) {
+            ReconcileSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
+                                    clock: try $0.resolve(), tracker: try $0.resolve(),
+                                    logger: try $0.resolve(Logger.self).labelled("retime.session"))
+        }
+        registry.register(StartSessionUseCase.self) {
+            StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
+                                clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve())
+        }
+        registry.register(StopSessionUseCase.self) {
+            StopSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
+                               clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve())
+        }
+        registry.register(PauseSessionUseCase.self) {
+            PauseSessionUseCase(sessions: try $0.resolve(), shield: try $0.resolve(), clock: try $0.resolve(),
+                                tracker: try $0.resolve(), reconcile: try $0.resolve())
+        }
+        registry.register(ResumeSessionUseCase.self) {
+            ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
+                                 clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve())
+        }
+        registry.register(SessionStatusUseCase.self) {
+            SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())
+        }
+    }
+}
+
+extension Logger {
+    /// The same handler under another label.
+    func labelled(_ label: String) -> Logger { Logger(label: label, handler: handler) }
+}

@@ -1,0 +1,59 @@
+import Domain
+import Foundation
+
+/// The JSON shapes of the CLI contract (`../shared/spec/cli.md`), built from
+/// domain values. Every document carries `"schema": "retime/1"`.
+enum Documents {
+    static let schema = "retime/1"
+
+    /// `{"schema":"retime/1", key: payload}`.
+    static func document(_ members: [String: JSONValue]) -> JSONValue {
+        .object(members.merging(["schema": .string(schema)]) { _, schema in schema })
+    }
+
+    static let ok = document(["ok": .bool(true)])
+
+    /// ISO-8601 with the local offset, to the millisecond.
+    static func time(_ date: Date?, timeZone: TimeZone = .current) -> JSONValue {
+        guard let date else { return .null }
+        return .string(Timestamp.format(date, offset: timeZone.secondsFromGMT(for: date), fractionDigits: 3))
+    }
+
+    static func group(_ group: Group) -> JSONValue {
+        .object([
+            "id": .string(group.id.description),
+            "name": .string(group.name.rawValue),
+            "targets": .array(group.targets.map { .string($0.description) }),
+            "createdAt": time(group.createdAt),
+            "updatedAt": time(group.updatedAt),
+        ])
+    }
+
+    /// A session; `groupName` is resolved by the caller (nil if deleted).
+    static func session(_ session: Session, groupName: String?, at now: Date) -> JSONValue {
+        .object([
+            "id": .string(session.id.description),
+            "group": groupName.map(JSONValue.string) ?? .null,
+            "groupId": .string(session.groupId.description),
+            "startedAt": time(session.startedAt),
+            "plannedEnd": time(session.plannedEnd),
+            "endedAt": time(session.endedAt),
+            "outcome": .string(session.outcome.rawValue),
+            "strict": .bool(session.strict),
+            "paused": .bool(session.isPaused),
+            "focusedSeconds": .double(session.focused(at: now)),
+            "breaks": .array(session.breaks.map { .object(["start": time($0.start), "end": time($0.end)]) }),
+            "tags": .array(session.tags.map(JSONValue.string)),
+            "note": session.note.map(JSONValue.string) ?? .null,
+            "origin": .string(session.origin.description),
+        ])
+    }
+
+    /// The active session as `status` shows it: with elapsed and remaining time.
+    static func status(_ status: SessionStatus, groupName: String?) -> JSONValue {
+        guard case .object(var members) = session(status.session, groupName: groupName, at: status.at) else { return .null }
+        members["elapsedSeconds"] = .double(status.elapsed)
+        members["remainingSeconds"] = status.remaining.map(JSONValue.double) ?? .null
+        return .object(members)
+    }
+}

@@ -1,0 +1,65 @@
+import Domain
+import Foundation
+
+/// Reads the instants of the CLI contract, in the local time zone (`TZ`
+/// honoured): a WHEN for `start --until`, and a DATE for `log`/`report`.
+struct DateValue {
+    var now: Date
+    var calendar: Calendar
+
+    init(now: Date, timeZone: TimeZone = .current) {
+        self.now = now
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    /// WHEN: `HH:MM[:SS]` (its next occurrence) or an ISO-8601 date-time.
+    func when(_ text: String, option: String) throws(UsageError) -> Date {
+        if let time = timeOfDay(text) {
+            var next = calendar.nextDate(after: now, matching: time, matchingPolicy: .nextTime,
+                                         repeatedTimePolicy: .first, direction: .forward)
+            if let found = next, found <= now { next = calendar.date(byAdding: .day, value: 1, to: found) }
+            if let next { return next }
+        }
+        if let date = Timestamp.parse(text) { return date }
+        throw UsageError(.invalidValue, "invalid time '\(text)' for --\(option)",
+                         hint: "write HH:MM, HH:MM:SS or an ISO-8601 date-time like 2026-11-22T17:30:00+01:00")
+    }
+
+    /// DATE: `YYYY-MM-DD` (local midnight), an ISO-8601 date-time, `today`,
+    /// `yesterday`, or `-Nd` (N days ago, at local midnight).
+    func date(_ text: String, option: String) throws(UsageError) -> Date {
+        let lowered = text.lowercased()
+        let today = calendar.startOfDay(for: now)
+        switch lowered {
+        case "today": return today
+        case "yesterday": return calendar.date(byAdding: .day, value: -1, to: today) ?? today
+        default: break
+        }
+        if lowered.hasPrefix("-"), lowered.hasSuffix("d"), let days = Int(lowered.dropFirst().dropLast()), (0...36_500).contains(days) {
+            return calendar.date(byAdding: .day, value: -days, to: today) ?? today
+        }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+           let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+           let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+           calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month {
+            return date
+        }
+        if let date = Timestamp.parse(text) { return date }
+        throw UsageError(.invalidValue, "invalid date '\(text)' for --\(option)",
+                         hint: "write YYYY-MM-DD, an ISO-8601 date-time, today, yesterday or -Nd")
+    }
+
+    private func timeOfDay(_ text: String) -> DateComponents? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute) else {
+            return nil
+        }
+        let second = parts.count == 3 ? Int(parts[2]) : 0
+        guard let second, (0..<60).contains(second) else { return nil }
+        return DateComponents(hour: hour, minute: minute, second: second)
+    }
+}

@@ -1,0 +1,25 @@
+/// Sets or unsets a configuration key, validating the key and the value.
+public struct ConfigureSettingUseCase: Sendable {
+    private let settings: any SettingsStore
+
+    public init(settings: any SettingsStore) {
+        self.settings = settings
+    }
+
+    /// Stores `value` for `key`; returns the key and the value as stored.
+    @discardableResult
+    public func set(_ key: String, to value: String) async throws -> (SettingKey, String) {
+        let key = try SettingKey(parsing: key)
+        let stored = try key.validate(value)
+        try await settings.set(stored, for: key.rawValue)
+        return (key, stored)
+    }
+
+    /// Removes the key's value, so its default applies again.
+    @discardableResult
+    public func unset(_ key: String) async throws -> SettingKey {
+        let key = try SettingKey(parsing: key)
+        try await settings.unset(key.rawValue)
+        return key
+    }
+}

@@ -1,0 +1,92 @@
+/// The keys of `retime config`, what each accepts, and its default.
+public enum SettingKey: String, CaseIterable, Sendable {
+    case shield
+    case shieldHostsFile = "shield.hostsFile"
+    case hooksDir = "hooks.dir"
+    case defaultGroup
+    case notify
+    case logLevel = "log.level"
+
+    /// Shields this build of retime can enforce.
+    public static let shields = ["none"]
+
+    public var summary: String {
+        switch self {
+        case .shield: "how blocks are enforced: none (record only)"
+        case .shieldHostsFile: "the hosts file the hosts shield edits"
+        case .hooksDir: "where the event hooks live"
+        case .defaultGroup: "the group `start` uses when none is named"
+        case .notify: "desktop notifications: on or off"
+        case .logLevel: "log level: trace, debug, info, notice, warning, error, critical"
+        }
+    }
+
+    /// The value in force when the key is not set; `dataDirectory` fills
+    /// the defaults that live inside it.
+    public func defaultValue(dataDirectory: String) -> String {
+        switch self {
+        case .shield: "none"
+        case .shieldHostsFile: "/etc/hosts"
+        case .hooksDir: dataDirectory + "/hooks"
+        case .defaultGroup: "focus"
+        case .notify: "off"
+        case .logLevel: "warning"
+        }
+    }
+
+    /// Parses a key as the user typed it, suggesting the closest on a typo.
+    public init(parsing text: String) throws(SettingError) {
+        guard let key = SettingKey(rawValue: text) ?? Self.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+            throw .unknownKey(text)
+        }
+        self = key
+    }
+
+    /// Checks a value and returns it in its stored form.
+    public func validate(_ value: String) throws(SettingError) -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        func oneOf(_ allowed: [String]) throws(SettingError) -> String {
+            guard allowed.contains(trimmed.lowercased()) else {
+                throw .invalidValue(key: rawValue, value: value, reason: "expected one of " + allowed.joined(separator: ", "))
+            }
+            return trimmed.lowercased()
+        }
+        switch self {
+        case .shield: return try oneOf(Self.shields)
+        case .notify: return try oneOf(["on", "off"])
+        case .logLevel: return try oneOf(LogLevel.allCases.map(\.rawValue))
+        case .defaultGroup:
+            do { return try GroupName(trimmed).rawValue } catch {
+                throw .invalidValue(key: rawValue, value: value, reason: error.description)
+            }
+        case .shieldHostsFile, .hooksDir:
+            guard trimmed.hasPrefix("/"), !trimmed.contains("\u{0}") else {
+                throw .invalidValue(key: rawValue, value: value, reason: "expected an absolute path")
+            }
+            return trimmed
+        }
+    }
+}
+
+/// What can go wrong with `retime config`.
+public enum SettingError: RetimeError, Equatable {
+    case unknownKey(String)
+    case invalidValue(key: String, value: String, reason: String)
+
+    public var code: String {
+        switch self {
+        case .unknownKey: "config.unknownKey"
+        case .invalidValue: "config.invalidValue"
+        }
+    }
+
+    public var kind: ErrorKind { .invalidInput }
+
+    public var description: String {
+        switch self {
+        case .unknownKey(let key):
+            "unknown config key '\(key)'; keys: " + SettingKey.allCases.map(\.rawValue).joined(separator: ", ")
+        case .invalidValue(let key, let value, let reason): "invalid value '\(value)' for \(key): \(reason)"
+        }
+    }
+}
