@@ -24,7 +24,7 @@ let package = Package(
                     path: "Tests/AdaptersTests"),
         // A helper process for the multi-process storage tests.
         .executableTarget(name: "StoreProbe", dependencies: ["Domain", "Adapters"], path: "Tests/Helpers/StoreProbe"),
-        .testTarget(name: "RetimeCLITests", dependencies: ["RetimeCLI", "Domain", "Adapters"], path: "Tests/RetimeCLITests"),
+        .testTarget(name: "RetimeCLITests", dependencies: ["RetimeCLI", "Domain", "Adapters", "retime"], path: "Tests/RetimeCLITests"),
 
         // Benchmarks: run by the scripts in bench/, never by `swift test`.
         .executableTarget(name: "DIBenchmark", dependencies: ["Domain"], path: "bench/DIBenchmark"),

@@ -40,6 +40,23 @@ struct SessionHistoryFileTests {
         #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
     }
 
+    @Test("appending a session already in the segment writes nothing, whatever the case of its id on disk")
+    func repeatedAppendOnDisk() async throws {
+        let history = history()
+        let first = session(startingAt: 1_800_000_000), second = session(startingAt: 1_800_000_100)
+        try await history.append(first)
+        try await history.append(second)
+        try await history.append(first)
+        let path = directory.file("history/device-a/2027-01.jsonl")
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 2)
+        #expect(text.contains("\"id\":\"\(first.id)\""))
+        text = text.replacingOccurrences(of: first.id.description, with: first.id.rawValue.uuidString)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try await history.append(first)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 2)
+    }
+
     @Test("a torn last line is skipped with a warning, complete lines stay, the next append starts afresh")
     func tornLastLine() async throws {
         let history = history()

@@ -44,7 +44,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
         let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
         let fd = lock.descriptor
         let tail = try Self.tail(of: fd, path: path)
-        if Self.contains(id: session.id, in: tail) { return }
+        if Self.contains(id: session.id.description, in: tail) || Self.contains(id: session.id.rawValue.uuidString, in: tail) { return }
         var bytes = line
         if let last = tail.last, last != UInt8(ascii: "\n") { bytes.insert(UInt8(ascii: "\n"), at: 0) }
         try POSIXFiles.writeAll(fd, bytes, path: path)
@@ -142,7 +142,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
         return bytes
     }
 
-    private static func contains(id: SessionID, in tail: [UInt8]) -> Bool {
+    private static func contains(id: String, in tail: [UInt8]) -> Bool {
         let needle = Array("\"id\":\"\(id)\"".utf8)
         guard tail.count >= needle.count else { return false }
         return tail.withUnsafeBufferPointer { haystack in

@@ -49,7 +49,9 @@ public struct ArgumentParser: Sendable {
             if spec.takesValue {
                 if let inline {
                     value = inline
-                } else if index < tokens.count {
+                } else if index < tokens.count, !(tokens[index].hasPrefix("--") && tokens[index].count > 2) {
+                    // A following option is not a value: `--for --json` lacks one
+                    // (write `--note=--text` for a value that starts with --).
                     value = tokens[index]
                     index += 1
                 } else {

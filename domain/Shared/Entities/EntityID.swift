@@ -1,7 +1,8 @@
 import Foundation
 
 /// The identity of an entity of kind `Entity`, typed so that a group's id can
-/// never be passed where a session's is expected. Encodes as a bare UUID string.
+/// never be passed where a session's is expected. Encodes as a bare
+/// lower-case UUID string (any case is read).
 public struct EntityID<Entity>: Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: UUID
 
@@ -19,7 +20,7 @@ public struct EntityID<Entity>: Hashable, Sendable, Codable, CustomStringConvert
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
+        try container.encode(description)
     }
 
     /// Lower-case UUID text, as written in JSON and shown to users.

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+@Suite("Damaged data and concurrent processes")
+struct DataSafetyTests {
+    let retime = RetimeProcess()
+
+    @Test("a corrupt or unreadable data file makes commands exit 4 naming it, and it stays as it was", arguments: [
+        "{\"format\":\"retime.suite\",\"vers", "", "garbage",
+    ])
+    func corruptFile(content: String) throws {
+        try retime.run("group", "create", "work")
+        let path = retime.file("store/groups.json")
+        try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+        for arguments in [["group", "list"], ["start", "work"], ["group", "create", "x"]] {
+            let outcome = try retime.run(arguments + ["--json"])
+            #expect(outcome.status == 4, "\(arguments)")
+            #expect(outcome.err.contains(path), "\(arguments)")
+            #expect(outcome.errorCode == "store.corrupted")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(content.utf8))
+    }
+
+    @Test("a data file without read permission is a storage error naming it")
+    func unreadable() throws {
+        guard getuid() != 0 else { return } // root reads any file; nothing to test
+        try retime.run("group", "create", "work")
+        let path = retime.file("store/groups.json")
+        chmod(path, 0)
+        let outcome = try retime.run("group", "list")
+        #expect(outcome.status == 4 && outcome.err.contains(path))
+    }
+
+    @Test("doctor reports a damaged file; --repair moves it aside and restores the newest good backup")
+    func doctorRepair() throws {
+        for name in ["a", "b", "c"] { try retime.run("group", "create", name) }
+        let path = retime.file("store/groups.json")
+        let damaged = Data("{\"format\":\"retime.suite\",\"ver".utf8)
+        try damaged.write(to: URL(fileURLWithPath: path))
+
+        let report = try retime.run("doctor", "--json")
+        #expect(report.status == 4)
+        let checks = report.json["checks"] as? [[String: String]] ?? []
+        #expect(checks.contains { $0["name"] == "groups data" && $0["status"] == "error" && ($0["detail"] ?? "").contains(path) })
+
+        let repaired = try retime.run("doctor", "--repair", "--json")
+        #expect(repaired.status == 0)
+        let detail = (repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "groups data" }?["detail"] ?? ""
+        #expect(detail.contains("moved the damaged file") && detail.contains("restored"))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: retime.file("store")).filter { $0.hasPrefix("groups.json.corrupt-") }
+        #expect(aside.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: retime.file("store/" + aside[0]))) == damaged)
+        let names = (try retime.run("group", "list", "--json").json["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["a", "b"], "the newest backup holds the state before the last write")
+        #expect(try retime.run("doctor").status == 0)
+    }
+
+    @Test("20 concurrent group creates with distinct names all survive")
+    func concurrentCreates() throws {
+        try retime.run("group", "list")
+        let running = try (0..<20).map { try retime.start(["group", "create", "g\($0)"]) }
+        let outcomes = try running.map(retime.finish)
+        #expect(outcomes.allSatisfy { $0.status == 0 })
+        let names = (try retime.run("group", "list", "--json").json["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(Set(names ?? []) == Set((0..<20).map { "g\($0)" }))
+    }
+
+    @Test("10 concurrent commands after a session expired leave exactly one history entry")
+    func concurrentReconcile() throws {
+        try retime.run("start", "--for", "1s")
+        Thread.sleep(forTimeInterval: 1.2) // let the real one-second session expire
+        let commands: [[String]] = [["status"], ["log"], ["group", "list"], ["status"], ["config", "list"],
+                                    ["log"], ["status"], ["group", "list"], ["status"], ["log"]]
+        let running = try commands.map { try retime.start($0) }
+        #expect(try running.map(retime.finish).allSatisfy { $0.status == 0 })
+        let history = try retime.run("log", "--json").json["sessions"] as? [[String: Any]]
+        #expect(history?.count == 1)
+        #expect(history?.first?["outcome"] as? String == "completed")
+        let lines = try FileManager.default.subpathsOfDirectory(atPath: retime.file("history")).filter { $0.hasSuffix(".jsonl") }
+            .map { try String(contentsOfFile: retime.file("history/" + $0), encoding: .utf8) }.joined().split(separator: "\n")
+        #expect(lines.count == 1, "one line on disk, not merely one after de-duplication")
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+/// The built `retime` binary as a user runs it, in temporary data directories.
+@Suite("retime end to end")
+struct EndToEndTests {
+    let retime = RetimeProcess()
+
+    @Test("a fresh install starts a session on the default group")
+    func defaultGroup() throws {
+        let started = try retime.run("start", "--for", "25m", "--json")
+        #expect(started.status == 0)
+        let session = try #require(started.json["session"] as? [String: Any])
+        #expect(session["group"] as? String == "focus")
+        #expect(session["outcome"] as? String == "active")
+        #expect(session["origin"] as? String == "manual")
+        #expect(session["plannedEnd"] is String && session["endedAt"] is NSNull)
+        #expect(started.json["schema"] as? String == "retime/1")
+        let groups = try retime.run("group", "list", "--json").json["groups"] as? [[String: Any]]
+        #expect(groups?.map { $0["name"] as? String } == ["focus"])
+    }
+
+    @Test("groups: create, show, block, unblock, rename, list, delete")
+    func groups() throws {
+        let created = try retime.run("group", "create", "Work", "--block", "Slack.com", "--block", "app:mail", "--json")
+        #expect(created.status == 0)
+        let group = try #require(created.json["group"] as? [String: Any])
+        #expect(Set(group.keys) == ["id", "name", "targets", "createdAt", "updatedAt"])
+        #expect(group["targets"] as? [String] == ["slack.com", "app:mail"])
+        #expect(try retime.run("group", "block", "work", "news.example.org", "bücher.de", "--json").json["group"]
+            .flatMap { ($0 as? [String: Any])?["targets"] as? [String] } == ["slack.com", "app:mail", "news.example.org", "xn--bcher-kva.de"])
+        #expect(try retime.run("group", "unblock", "work", "app:mail").status == 0)
+        #expect(try retime.run("group", "rename", "work", "Deep Work").status == 0)
+        let shown = try retime.run("group", "show", "deep work")
+        #expect(shown.status == 0 && shown.out.contains("Deep Work") && shown.out.contains("slack.com"))
+        #expect(try retime.run("group", "delete", "DEEP WORK", "--json").json["ok"] as? Bool == true)
+        #expect(try retime.run("group", "list", "--json").json["groups"] as? [Any] != nil)
+        #expect((try retime.run("group", "list", "--json").json["groups"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test("a session: start, status, pause, resume, stop, then the log")
+    func sessionLifecycle() throws {
+        try retime.run("group", "create", "work", "--block", "example.com")
+        let started = try retime.run("start", "work", "--for", "1h", "--tag", "writing", "--note", "chapter 3", "--json")
+        #expect(started.status == 0)
+        let status = try retime.run("status", "--json")
+        #expect(status.json["active"] as? Bool == true)
+        #expect((status.json["daemon"] as? [String: Any])?["running"] as? Bool == false)
+        let session = try #require(status.json["session"] as? [String: Any])
+        #expect(session["remainingSeconds"] is NSNumber && session["elapsedSeconds"] is NSNumber)
+        #expect(try retime.run("pause", "--json").json["session"].flatMap { ($0 as? [String: Any])?["paused"] as? Bool } == true)
+        #expect(try retime.run("resume").status == 0)
+        let stopped = try retime.run("stop", "--json")
+        let ended = try #require(stopped.json["session"] as? [String: Any])
+        #expect(ended["outcome"] as? String == "stopped")
+        #expect((ended["breaks"] as? [Any])?.count == 1)
+        let log = try retime.run("log", "--json").json["sessions"] as? [[String: Any]]
+        #expect(log?.count == 1)
+        #expect(log?.first?["tags"] as? [String] == ["writing"] && log?.first?["note"] as? String == "chapter 3")
+        let csv = try retime.run("log", "--csv")
+        #expect(csv.out.hasPrefix("id,group,groupId,startedAt,plannedEnd,endedAt,outcome,strict,focusedSeconds,breaks,tags,note,origin\n"))
+        #expect(csv.out.contains(",work,") && csv.out.contains(",stopped,"))
+    }
+
+    @Test("log filters by group, range and limit")
+    func logFilters() throws {
+        try retime.run("group", "create", "a")
+        try retime.run("group", "create", "b")
+        for group in ["a", "b", "a"] {
+            try retime.run("start", group)
+            try retime.run("stop")
+        }
+        #expect((try retime.run("log", "--group", "A", "--json").json["sessions"] as? [Any])?.count == 2)
+        #expect((try retime.run("log", "--limit", "1", "--json").json["sessions"] as? [[String: Any]])?.first?["group"] as? String == "a")
+        #expect((try retime.run("log", "--since", "today", "--json").json["sessions"] as? [Any])?.count == 3)
+        #expect((try retime.run("log", "--until", "-3d", "--json").json["sessions"] as? [Any])?.count == 0)
+        #expect(try retime.run("log", "--group", "nope").status == 1)
+    }
+
+    @Test("config: list, get, set, unset, with the values in force")
+    func config() throws {
+        #expect(try retime.run("config", "get", "defaultGroup").out == "focus\n")
+        #expect(try retime.run("config", "set", "defaultGroup", "Deep").status == 0)
+        #expect(try retime.run("config", "list", "--json").json["config"].flatMap { ($0 as? [String: String])?["defaultGroup"] } == "Deep")
+        #expect(try retime.run("start", "--json").json["session"].flatMap { ($0 as? [String: Any])?["group"] as? String } == "Deep")
+        #expect(try retime.run("config", "unset", "defaultGroup").status == 0)
+        #expect(try retime.run("config", "get", "defaultGroup").out == "focus\n")
+        let bad = try retime.run("config", "set", "notify", "loud", "--json")
+        #expect(bad.status == 2 && bad.errorCode == "config.invalidValue")
+        #expect(try retime.run("config", "get", "colour").status == 2)
+    }
+
+    @Test("failures exit with the contract's code, one error line, and a stable JSON code", arguments: [
+        (["start", "nope"], Int32(1), "group.notFound"),
+        (["stop"], 1, "session.notActive"),
+        (["pause"], 1, "session.notActive"),
+        (["start", "--for", "25"], 2, "usage.invalidValue"),
+        (["start", "--for", "25h"], 2, "session.invalidDuration"),
+        (["group", "create", "x", "--block", "not a domain"], 2, "group.invalidTarget"),
+        (["group", "create", "a/b"], 2, "group.invalidName"),
+        (["group", "list", "--bogus"], 2, "usage.unknownOption"),
+        (["start", "--for"], 2, "usage.missingValue"),
+        (["frobnicate"], 2, "usage.unknownCommand"),
+        (["start", "--strict"], 2, "session.strictNeedsEnd"),
+    ])
+    func failures(arguments: [String], status: Int32, code: String) throws {
+        let outcome = try retime.run(arguments + ["--json"])
+        #expect(outcome.status == status)
+        #expect(outcome.err.hasPrefix("retime: error: "))
+        #expect(outcome.errorCode == code)
+        #expect(outcome.out.isEmpty)
+    }
+
+    @Test("starting while a session is active fails with 1 and changes nothing")
+    func alreadyActive() throws {
+        let first = try retime.run("start", "--json").json["session"] as? [String: Any]
+        let second = try retime.run("start", "--for", "5m", "--json")
+        #expect(second.status == 1 && second.errorCode == "session.alreadyActive")
+        #expect((try retime.run("status", "--json").json["session"] as? [String: Any])?["id"] as? String == first?["id"] as? String)
+    }
+
+    @Test("a strict session cannot be stopped or paused (exit 3)")
+    func strict() throws {
+        try retime.run("start", "--for", "1h", "--strict")
+        let stop = try retime.run("stop", "--json")
+        #expect(stop.status == 3 && stop.errorCode == "session.strict")
+        #expect(try retime.run("pause").status == 3)
+        #expect(try retime.run("status", "--json").json["active"] as? Bool == true)
+    }
+
+    @Test("an expired session is completed at its planned end by the next command, and status says so")
+    func reconcileFirst() throws {
+        let started = try retime.run("start", "--for", "1s", "--json").json["session"] as? [String: Any]
+        Thread.sleep(forTimeInterval: 1.2) // let the real one-second session expire
+        #expect(try retime.run("status", "--json").json["active"] as? Bool == false)
+        let ended = try #require((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first)
+        #expect(ended["outcome"] as? String == "completed")
+        #expect(ended["endedAt"] as? String == started?["plannedEnd"] as? String)
+    }
+
+    @Test("--version, help and completion need no data and touch none")
+    func noData() throws {
+        #expect(try retime.run("--version").out.wholeMatch(of: /retime \d+\.\d+\.\d+\n/) != nil)
+        #expect(try retime.run("help", "group", "create").out.contains("Usage: retime group create"))
+        #expect(try retime.run("log", "--help").out.contains("--since DATE"))
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try retime.run("completion", shell)
+            #expect(script.status == 0 && script.out.contains("group") && script.out.contains(shell == "fish" ? "-l for" : "--for"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: retime.dataDirectory))
+    }
+
+    @Test("the data directory is 0700 and its files 0600")
+    func permissions() throws {
+        try retime.run("start")
+        try retime.run("stop")
+        let manager = FileManager.default
+        func mode(_ path: String) -> Int { (try? manager.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)??.intValue ?? -1 }
+        #expect(mode(retime.dataDirectory) == 0o700)
+        for file in manager.subpaths(atPath: retime.dataDirectory) ?? [] {
+            let path = retime.file(file)
+            var isDirectory: ObjCBool = false
+            manager.fileExists(atPath: path, isDirectory: &isDirectory)
+            #expect(mode(path) == (isDirectory.boolValue ? 0o700 : 0o600), "\(file)")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Runs the built `retime` binary as a real process in a temporary data
+/// directory (never the user's own), capturing what it prints.
+struct RetimeProcess: Sendable {
+    struct Outcome: Sendable {
+        var status: Int32
+        var out: String
+        var err: String
+
+        /// The one JSON document on stdout.
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [String: Any] ?? [:]
+        }
+
+        /// The JSON error document on stderr (`--json`).
+        var errorCode: String? {
+            let line = err.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
+            let document = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            return (document?["error"] as? [String: Any])?["code"] as? String
+        }
+    }
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("retime")
+    }
+
+    let dataDirectory: String
+    var environment: [String: String] = [:]
+
+    init() {
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-e2e-\(UUID().uuidString)").path
+    }
+
+    /// Runs `retime --data-dir DIR ARGS...`, optionally feeding `input`.
+    @discardableResult
+    func run(_ arguments: String..., input: String? = nil) throws -> Outcome {
+        try run(arguments, input: input)
+    }
+
+    func run(_ arguments: [String], input: String? = nil, withDataDir: Bool = true) throws -> Outcome {
+        let process = try start(arguments, withDataDir: withDataDir)
+        return try finish(process)
+    }
+
+    func start(_ arguments: [String], withDataDir: Bool = true) throws -> Running {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = (withDataDir ? ["--data-dir", dataDirectory] : []) + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "RETIME_HOME")
+        environment["NO_COLOR"] = "1"
+        environment["HOME"] = dataDirectory + "-home"
+        process.environment = environment.merging(self.environment) { _, mine in mine }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Running(process: process, out: out, err: err)
+    }
+
+    struct Running {
+        let process: Process
+        let out: Pipe
+        let err: Pipe
+    }
+
+    func finish(_ running: Running) throws -> Outcome {
+        let out = running.out.fileHandleForReading.readDataToEndOfFile()
+        let err = running.err.fileHandleForReading.readDataToEndOfFile()
+        running.process.waitUntilExit()
+        return Outcome(status: running.process.terminationReason == .uncaughtSignal ? -running.process.terminationStatus
+                       : running.process.terminationStatus,
+                       out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+    }
+
+    func file(_ relative: String) -> String { dataDirectory + "/" + relative }
+}
