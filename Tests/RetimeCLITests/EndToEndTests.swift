@@ -165,3 +165,19 @@ struct EndToEndTests {
         }
     }
 }
+
+@Suite("retime status --watch")
+struct WatchTests {
+    @Test("redraws once a second and exits 0 when the session ends")
+    func watchUntilEnd() throws {
+        let retime = RetimeProcess()
+        try retime.run("start", "--for", "2s")
+        let outcome = try retime.run("status", "--watch")
+        #expect(outcome.status == 0)
+        let lines = outcome.out.split(separator: "\n")
+        #expect(lines.last == "The session has ended.")
+        #expect(lines.dropLast().count >= 2, "at least two redraws in two seconds: \(lines)")
+        #expect(lines.first?.contains("focus · ") == true)
+        #expect(try retime.run("log", "--json").json["sessions"].flatMap { ($0 as? [Any])?.count } == 1)
+    }
+}

@@ -67,6 +67,13 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "profile-read",
     exit(0)
 }
 
+// `StoreBenchmark generate-history N DIR`: fills DIR with N past sessions,
+// for bench/cli.sh.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "generate-history", let count = Int(CommandLine.arguments[2]) {
+    try generate(count, into: CommandLine.arguments[3])
+    exit(0)
+}
+
 // Key-value store.
 let store = JSONFileStore(directory: root + "/store")
 try store.set("seed", forKey: "k", in: "config")
