@@ -62,6 +62,15 @@ struct EndToEndTests {
         #expect(csv.out.contains(",work,") && csv.out.contains(",stopped,"))
     }
 
+    @Test("targets added to the running session's group are blocked at once")
+    func blockDuringSession() throws {
+        try retime.run("group", "create", "work", "--block", "a.com")
+        try retime.run("start", "work")
+        try retime.run("group", "block", "work", "b.com")
+        let shield = try String(contentsOfFile: retime.file("store/shield.json"), encoding: .utf8)
+        #expect(shield.contains("a.com") && shield.contains("b.com"))
+    }
+
     @Test("log filters by group, range and limit")
     func logFilters() throws {
         try retime.run("group", "create", "a")

@@ -69,6 +69,21 @@ struct BreakTests {
         #expect(world.spy.operations.last == .lower(stopped.id))
     }
 
+    @Test("refreshing the shield blocks the group's current targets, but not during a break or without a session")
+    func refreshShield() async throws {
+        let world = try await SessionWorld()
+        #expect(try await world.refreshShield.execute() == nil)
+        let session = try await world.startWork()
+        var group = world.work
+        group.add([try Target(parsing: "news.example.org")])
+        try await world.groups.update(group)
+        #expect(try await world.refreshShield.execute() == group.targets)
+        #expect(try await world.shieldState == ShieldState(session: session.id, targets: group.targets))
+        _ = try await world.pause.execute()
+        #expect(try await world.refreshShield.execute() == nil)
+        #expect(try await world.shieldState == nil)
+    }
+
     @Test("pausing twice, resuming unpaused, and breaks with nothing active are refused")
     func refusals() async throws {
         let world = try await SessionWorld()

@@ -41,6 +41,9 @@ struct SessionWorld {
         ResumeSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,
                              clock: clock, tracker: tracker, reconcile: reconcile)
     }
+    var refreshShield: RefreshShieldUseCase {
+        RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield)
+    }
     var status: SessionStatusUseCase {
         SessionStatusUseCase(sessions: sessions, clock: clock, reconcile: reconcile)
     }

@@ -66,31 +66,34 @@ enum GroupCommands {
         }
     }
 
+    /// `NAME TARGET...`, the arguments of block and unblock.
+    static func targetArguments(_ help: String) -> [ArgumentSpec] {
+        [ArgumentSpec("NAME", help: "The group."), ArgumentSpec("TARGET", help: help, variadic: true)]
+    }
+
     struct Block: RetimeCommand {
         static let spec = CommandSpec("block", summary: "Add targets to a group.",
-                                      arguments: [ArgumentSpec("NAME", help: "The group."),
-                                                  ArgumentSpec("TARGET", help: "A domain or app:NAME.", variadic: true)])
-        let name: String, targets: [String]
-        init(_ parsed: ParsedCommand, values: DateValue) {
-            name = parsed.argument("NAME") ?? ""
-            targets = parsed.allArguments("TARGET")
-        }
+                                      arguments: GroupCommands.targetArguments("A domain or app:NAME."))
+        let parsed: ParsedCommand
+        init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            GroupCommands.result(try await context.resolve(BlockTargetsUseCase.self).execute(group: name, targets: targets), "Updated", style: context.style)
+            let group = try await context.resolve(BlockTargetsUseCase.self)
+                .execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"))
+            try await context.resolve(RefreshShieldUseCase.self).execute()
+            return GroupCommands.result(group, "Updated", style: context.style)
         }
     }
 
     struct Unblock: RetimeCommand {
         static let spec = CommandSpec("unblock", summary: "Remove targets from a group.",
-                                      arguments: [ArgumentSpec("NAME", help: "The group."),
-                                                  ArgumentSpec("TARGET", help: "A target the group blocks.", variadic: true)])
-        let name: String, targets: [String]
-        init(_ parsed: ParsedCommand, values: DateValue) {
-            name = parsed.argument("NAME") ?? ""
-            targets = parsed.allArguments("TARGET")
-        }
+                                      arguments: GroupCommands.targetArguments("A target the group blocks."))
+        let parsed: ParsedCommand
+        init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            GroupCommands.result(try await context.resolve(UnblockTargetsUseCase.self).execute(group: name, targets: targets), "Updated", style: context.style)
+            let group = try await context.resolve(UnblockTargetsUseCase.self)
+                .execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"))
+            try await context.resolve(RefreshShieldUseCase.self).execute()
+            return GroupCommands.result(group, "Updated", style: context.style)
         }
     }
 

@@ -69,6 +69,9 @@ public enum ServiceRegistration {
             ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
                                  clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve())
         }
+        registry.register(RefreshShieldUseCase.self) {
+            RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve())
+        }
         registry.register(SessionStatusUseCase.self) {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())
         }

@@ -15,7 +15,7 @@ public struct GroupName: Hashable, Sendable, Codable, CustomStringConvertible {
         guard trimmed.count <= Self.maxLength else {
             throw .invalidName(text, reason: "it is longer than \(Self.maxLength) characters")
         }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !trimmed.containsControlCharacter else {
             throw .invalidName(text, reason: "it contains a control character")
         }
         guard !trimmed.contains("/") else { throw .invalidName(text, reason: "it contains '/'") }

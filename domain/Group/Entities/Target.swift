@@ -19,7 +19,7 @@ public enum Target: Hashable, Sendable, CustomStringConvertible {
         guard name.count <= Self.maxAppNameLength else {
             throw .invalidTarget(text, reason: "the app name is longer than \(Self.maxAppNameLength) characters")
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.containsControlCharacter else {
             throw .invalidTarget(text, reason: "the app name contains a control character")
         }
         self = .app(name)

@@ -59,7 +59,7 @@ extension SessionPlan {
             guard trimmed.count <= Self.maxTagLength else {
                 throw .invalidTag(tag, reason: "it is longer than \(Self.maxTagLength) characters")
             }
-            guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard !trimmed.containsControlCharacter else {
                 throw .invalidTag(tag, reason: "it contains a control character")
             }
             if !result.contains(trimmed) { result.append(trimmed) }

@@ -16,14 +16,16 @@ public struct ReconcileSessionUseCase: Sendable {
         self.logger = logger
     }
 
-    /// Returns the session this call moved to history, if any.
+    /// Returns the session this call completed, if any. Finishing the
+    /// archival of a session that another process (or a crashed one) ended
+    /// returns nil: that ending was not this call's.
     @discardableResult
     public func execute() async throws -> Session? {
         guard let current = try await sessions.current() else { return nil }
         guard current.isActive else {
             logger.notice("finishing the archival of an ended session", metadata: ["session": "\(current.id)"])
             try await archiver.finish(current)
-            return current
+            return nil
         }
         guard let plannedEnd = current.plannedEnd, plannedEnd <= clock.now() else { return nil }
         let ended = current.ending(at: plannedEnd, outcome: .completed)

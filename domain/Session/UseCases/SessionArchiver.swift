@@ -3,8 +3,10 @@ import Foundation
 /// The one way a session ends: marked ended in the slot (the compare-and-swap
 /// that makes exactly one process the winner), appended to history, removed
 /// from the slot, then its block lifted. Every step is safe to repeat, so a
-/// process that finds an ended session left in the slot by a crash finishes
-/// the job without doubling anything.
+/// process that finds an ended session left in the slot (by a crash, or by a
+/// winner still at work) finishes the job without doubling anything: history
+/// appends are idempotent, and only the process that empties the slot
+/// reports the ending.
 struct SessionArchiver: Sendable {
     let sessions: any SessionRepository
     let history: any SessionHistory
@@ -22,8 +24,10 @@ struct SessionArchiver: Sendable {
     /// Completes the archival of a session already marked ended.
     func finish(_ ended: Session) async throws {
         try await history.append(ended)
-        _ = try await sessions.replace(ended, with: nil)
-        tracker.track(.sessionEvent("session-ended", ended, at: ended.endedAt ?? ended.startedAt))
+        let emptied = try await sessions.replace(ended, with: nil)
+        if emptied { tracker.track(.sessionEvent("session-ended", ended, at: ended.endedAt ?? ended.startedAt)) }
+        // Every finisher lowers: it is idempotent and owner-checked, and the
+        // block must not outlive a finisher that died after emptying the slot.
         try await shield.guarded { try await $0.lower(for: ended.id) }
     }
 }
