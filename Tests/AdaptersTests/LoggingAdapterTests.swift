@@ -70,7 +70,7 @@ struct LoggingAdapterTests {
     @Test("JOURNAL_STREAM is believed only when it names the descriptor's own device and inode")
     func journalDetection() throws {
         let path = TemporaryDirectory().file("stream")
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let fd = open(path, O_WRONLY)
         defer { close(fd) }
         var info = stat()

@@ -43,7 +43,7 @@ struct JSONFileStoreTests {
         let bytes = try #require(Self.damaged.first { $0.0 == kind }?.1)
         try FileManager.default.createDirectory(atPath: storeDirectory, withIntermediateDirectories: true)
         let path = storeDirectory + "/config.json"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         for attempt in [{ _ = try store.values(of: "config") }, { try store.set("x", forKey: "k", in: "config") }] {
             let error = try #require(throws: StoreError.self) { try attempt() }
             guard case .corrupted(let named, _) = error else { Issue.record("\(error)"); continue }
@@ -58,7 +58,7 @@ struct JSONFileStoreTests {
         try FileManager.default.createDirectory(atPath: storeDirectory, withIntermediateDirectories: true)
         let path = storeDirectory + "/config.json"
         let bytes = Data(#"{"format":"retime.suite","version":9,"values":{}}"#.utf8)
-        FileManager.default.createFile(atPath: path, contents: bytes)
+        #expect(FileManager.default.createFile(atPath: path, contents: bytes))
         #expect(throws: StoreError.unsupportedVersion(path: path, version: 9)) { try store.set(1, forKey: "k", in: "config") }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
@@ -68,7 +68,7 @@ struct JSONFileStoreTests {
         try store.set(1, forKey: "k", in: "config")
         let target = directory.file("elsewhere.json")
         let original = Data("precious".utf8)
-        FileManager.default.createFile(atPath: target, contents: original)
+        #expect(FileManager.default.createFile(atPath: target, contents: original))
         let path = storeDirectory + "/groups.json"
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
         #expect(throws: StoreError.symlinkRefused(path: path)) { _ = try store.values(of: "groups") }

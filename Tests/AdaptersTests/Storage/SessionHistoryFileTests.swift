@@ -136,7 +136,7 @@ struct SessionLineCodecTests {
         let line = #"{ "outcome" : "stopped", "future": {"x":[1,2.5e3,null,true]}, "startedAt":"2027-01-15T09:00:00+01:00","#
             + #" "groupId":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8", "id":"6ba7b811-9dad-11d1-80b4-00c04fd430c8","#
             + #" "tags":["\u00fc"], "breaks":[{"end":null,"start":"2027-01-15T08:10:00Z"}], "note":null, "endedAt":"2027-01-15T08:30:00Z" }"#
-        FileManager.default.createFile(atPath: folder + "/2027-01.jsonl", contents: Data((line + "\n").utf8))
+        #expect(FileManager.default.createFile(atPath: folder + "/2027-01.jsonl", contents: Data((line + "\n").utf8)))
         let history = JSONLinesSessionHistory(directory: directory.file("h"), deviceID: "d", logger: Logger(label: "t", handler: InMemoryLogHandler()))
         let read = try #require(try await history.sessions(matching: .all).first)
         #expect(read.id.description == "6ba7b811-9dad-11d1-80b4-00c04fd430c8")
