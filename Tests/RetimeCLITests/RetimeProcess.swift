@@ -27,6 +27,8 @@ struct RetimeProcess: Sendable {
 
     let dataDirectory: String
     var environment: [String: String] = [:]
+    /// A command that runs retime on our behalf, e.g. `setpriv` to drop root.
+    var launcher: [String] = []
 
     init() {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-e2e-\(UUID().uuidString)").path
@@ -45,8 +47,9 @@ struct RetimeProcess: Sendable {
 
     func start(_ arguments: [String], withDataDir: Bool = true) throws -> Running {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = (withDataDir ? ["--data-dir", dataDirectory] : []) + arguments
+        let command = launcher + [Self.executable.path] + (withDataDir ? ["--data-dir", dataDirectory] : []) + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "RETIME_HOME")
         environment["NO_COLOR"] = "1"
