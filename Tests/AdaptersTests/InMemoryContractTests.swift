@@ -75,9 +75,15 @@ struct BridgeContractTests {
 
     @Test(arguments: GroupUsageQueryContract.checks)
     func sessionGroupUsage(_ check: ContractCheck<GroupUsageQueryContract.Factory>) async throws {
-        try await check.run { group in
+        try await check.run { group, scheduled in
             let sessions = InMemorySessionRepository(group.map { Fixtures.session(group: $0) })
-            return SessionGroupUsage(sessions: sessions)
+            let schedules = InMemoryScheduleRepository(scheduled.map { Fixtures.schedule($0.key, group: $0.value) })
+            return SessionGroupUsage(sessions: sessions, schedules: schedules)
         }
+    }
+
+    @Test(arguments: ScheduleRepositoryContract.checks)
+    func inMemoryScheduleRepository(_ check: ContractCheck<ScheduleRepositoryContract.Factory>) async throws {
+        try await check.run { InMemoryScheduleRepository() }
     }
 }

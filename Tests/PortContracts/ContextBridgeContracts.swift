@@ -22,20 +22,29 @@ public enum SessionGroupLookupContract {
 }
 
 public enum GroupUsageQueryContract {
-    /// Makes a query over a world whose active session, if any, uses the group given.
-    public typealias Factory = @Sendable (_ activeSessionGroup: GroupID?) async throws -> any GroupUsageQuery
+    /// Makes a query over a world whose active session, if any, uses the
+    /// group given, and whose schedules use the groups given by name.
+    public typealias Factory = @Sendable (_ activeSessionGroup: GroupID?, _ schedules: [String: GroupID]) async throws
+        -> any GroupUsageQuery
 
     public static let checks: [ContractCheck<Factory>] = [
         ContractCheck("a group nothing uses has no usages") { make in
-            let query = try await make(nil)
+            let query = try await make(nil, ["mornings": GroupID()])
             try requireEqual(try await query.usages(of: GroupID()), [], "usages")
         },
         ContractCheck("the active session's group is in use by it; other groups are not") { make in
             let used = GroupID()
-            let query = try await make(used)
+            let query = try await make(used, [:])
             let usages = try await query.usages(of: used)
             try requireEqual(usages.map(\.kind), [.activeSession], "usages of the session's group")
             try requireEqual(try await query.usages(of: GroupID()), [], "usages of another group")
+        },
+        ContractCheck("every schedule of a group is named among its usages") { make in
+            let used = GroupID()
+            let query = try await make(used, ["mornings": used, "evenings": used, "other": GroupID()])
+            let usages = try await query.usages(of: used)
+            try requireEqual(Set(usages), [.activeSession(usages.first { $0.kind == .activeSession }?.name ?? ""),
+                                           .schedule("mornings"), .schedule("evenings")], "usages")
         },
     ]
 }

@@ -31,4 +31,10 @@ public enum Fixtures {
             .pausing(at: instant(seconds + 60)).resuming(at: instant(seconds + 90))
             .ending(at: instant(seconds + length), outcome: .completed)
     }
+
+    /// A weekday-morning schedule with a warning.
+    public static func schedule(_ name: String, group: GroupID = GroupID(), from: String = "09:00", to: String = "12:00:30") -> Schedule {
+        Schedule(name: name, groupId: group, from: TimeOfDay(parsing: from)!, to: TimeOfDay(parsing: to)!,
+                 weekdays: Weekday.weekdays, warnSeconds: 300, strict: true)
+    }
 }

@@ -190,3 +190,55 @@ struct WatchTests {
         #expect(try retime.run("log", "--json").json["sessions"].flatMap { ($0 as? [Any])?.count } == 1)
     }
 }
+
+@Suite("retime schedule")
+struct ScheduleEndToEndTests {
+    let retime = RetimeProcess()
+
+    @Test("add, list, next, disable, enable, remove, with the contract's JSON")
+    func lifecycle() throws {
+        try retime.run("group", "create", "work")
+        let added = try retime.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00",
+                                   "--days", "weekdays", "--warn", "5m", "--strict", "--json")
+        #expect(added.status == 0)
+        let schedule = try #require(added.json["schedule"] as? [String: Any])
+        #expect(Set(schedule.keys) == ["id", "name", "group", "from", "to", "days", "warnSeconds", "strict", "enabled"])
+        #expect(schedule["days"] as? [String] == ["mon", "tue", "wed", "thu", "fri"])
+        #expect(schedule["warnSeconds"] as? Int == 300 && schedule["from"] as? String == "09:00:00")
+
+        var utc = retime
+        utc.environment["TZ"] = "UTC"
+        let next = try utc.run("schedule", "next", "--count", "3", "--from", "2026-11-21T00:00:00Z", "--json")
+        let events = try #require(next.json["events"] as? [[String: String]])
+        #expect(events == [
+            ["schedule": "mornings", "event": "intervalWillStartWarning", "at": "2026-11-23T08:55:00Z"],
+            ["schedule": "mornings", "event": "intervalDidStart", "at": "2026-11-23T09:00:00Z"],
+            ["schedule": "mornings", "event": "intervalWillEndWarning", "at": "2026-11-23T11:55:00Z"],
+        ])
+        #expect(try retime.run("schedule", "disable", "MORNINGS").status == 0)
+        #expect((try retime.run("schedule", "next", "--json").json["events"] as? [Any])?.isEmpty == true)
+        #expect(try retime.run("schedule", "enable", "mornings").status == 0)
+        let listed = try retime.run("schedule", "list", "--json").json["schedules"] as? [[String: Any]]
+        #expect(listed?.first?["enabled"] as? Bool == true && listed?.first?["group"] as? String == "work")
+
+        let delete = try retime.run("group", "delete", "work", "--json")
+        #expect(delete.status == 1 && delete.errorCode == "group.inUse" && delete.err.contains("schedule 'mornings'"))
+        #expect(try retime.run("schedule", "remove", "mornings").status == 0)
+        #expect(try retime.run("group", "delete", "work").status == 0)
+    }
+
+    @Test("mistakes exit with the right code", arguments: [
+        (["schedule", "add", "x", "--group", "nope", "--from", "09:00", "--to", "10:00"], Int32(1), "group.notFound"),
+        (["schedule", "add", "x", "--group", "work", "--from", "9", "--to", "10:00"], 2, "schedule.invalidTime"),
+        (["schedule", "add", "x", "--group", "work", "--from", "09:00"], 2, "usage.missingArgument"),
+        (["schedule", "add", "x", "--group", "work", "--from", "09:00", "--to", "10:00", "--days", "funday"], 2, "schedule.invalidDays"),
+        (["schedule", "remove", "ghost"], 1, "schedule.notFound"),
+        (["schedule", "next", "--count", "-1"], 2, "usage.invalidValue"),
+    ])
+    func mistakes(arguments: [String], status: Int32, code: String) throws {
+        try retime.run("group", "create", "work")
+        let outcome = try retime.run(arguments + ["--json"])
+        #expect(outcome.status == status)
+        #expect(outcome.errorCode == code)
+    }
+}

@@ -27,6 +27,11 @@ struct FileContractTests {
     func settings(_ check: ContractCheck<SettingsStoreContract.Factory>) async throws {
         try await check.run { StoreSettings(store: Self.store()) }
     }
+
+    @Test(arguments: ScheduleRepositoryContract.checks)
+    func scheduleRepository(_ check: ContractCheck<ScheduleRepositoryContract.Factory>) async throws {
+        try await check.run { StoreScheduleRepository(store: Self.store()) }
+    }
 }
 
 @Suite("Store-backed repositories over the in-memory store keep the same contracts")

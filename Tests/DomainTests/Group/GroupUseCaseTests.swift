@@ -87,7 +87,8 @@ struct GroupUseCaseTests {
         let group = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
         let sessions = InMemorySessionRepository(Fixtures.session(group: group.id))
         await #expect(throws: GroupError.self) {
-            try await DeleteGroupUseCase(groups: groups, usage: SessionGroupUsage(sessions: sessions)).execute(name: "Work")
+            try await DeleteGroupUseCase(groups: groups, usage: SessionGroupUsage(sessions: sessions, schedules: InMemoryScheduleRepository()))
+                .execute(name: "Work")
         }
     }
 

@@ -15,6 +15,8 @@ public enum ServiceRegistration {
         registry.register((any GroupRepository).self, lifetime: .singleton) { StoreGroupRepository(store: try $0.resolve()) }
         registry.register((any SessionRepository).self, lifetime: .singleton) { StoreSessionRepository(store: try $0.resolve()) }
         registry.register((any SettingsStore).self, lifetime: .singleton) { StoreSettings(store: try $0.resolve()) }
+        registry.register((any ScheduleRepository).self, lifetime: .singleton) { StoreScheduleRepository(store: try $0.resolve()) }
+        registry.register(IntervalCalendar.self, value: IntervalCalendar(timeZone: .current))
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
             JSONLinesSessionHistory(directory: data + "/history", deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
@@ -35,7 +37,9 @@ public enum ServiceRegistration {
 
         // Bridges: each context asks the other through a port of its own.
         registry.register((any SessionGroupLookup).self) { GroupRepositoryLookup(groups: try $0.resolve()) }
-        registry.register((any GroupUsageQuery).self) { SessionGroupUsage(sessions: try $0.resolve()) }
+        registry.register((any GroupUsageQuery).self) {
+            SessionGroupUsage(sessions: try $0.resolve(), schedules: try $0.resolve())
+        }
 
         registerUseCases(into: &registry)
         return registry
@@ -71,6 +75,11 @@ public enum ServiceRegistration {
         }
         registry.register(RefreshShieldUseCase.self) {
             RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve())
+        }
+        registry.register(AddScheduleUseCase.self) { AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve()) }
+        registry.register(ChangeScheduleUseCase.self) { ChangeScheduleUseCase(schedules: try $0.resolve()) }
+        registry.register(UpcomingEventsUseCase.self) {
+            UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve())
         }
         registry.register(SessionStatusUseCase.self) {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())

@@ -1,0 +1,142 @@
+import Domain
+import Foundation
+
+/// `retime schedule ...`: recurring intervals that the daemon turns into sessions.
+enum ScheduleCommands {
+    static let spec = CommandSpec("schedule", summary: "Manage schedules: recurring intervals run by the daemon.",
+                                  subcommands: [Add.spec, List.spec, Remove.spec, Enable.spec, Disable.spec, Next.spec])
+
+    static let nameArgument = ArgumentSpec("NAME", help: "The schedule.")
+
+    static func document(_ schedule: Schedule, groupName: String?) -> JSONValue {
+        .object([
+            "id": .string(schedule.id.description), "name": .string(schedule.name),
+            "group": groupName.map(JSONValue.string) ?? .null,
+            "from": .string(schedule.from.description), "to": .string(schedule.to.description),
+            "days": .array(schedule.orderedWeekdays.map { .string($0.rawValue) }),
+            "warnSeconds": .double(schedule.warnSeconds), "strict": .bool(schedule.strict), "enabled": .bool(schedule.enabled),
+        ])
+    }
+
+    static func human(_ schedule: Schedule, groupName: String?, style: Style) -> String {
+        let days = schedule.weekdays.count == 7 ? "daily" : schedule.weekdays == Weekday.weekdays ? "weekdays"
+            : schedule.orderedWeekdays.map(\.rawValue).joined(separator: ",")
+        var text = "\(style.bold(schedule.name)): \(groupName ?? "(deleted group)") \(days) \(schedule.from)-\(schedule.to)"
+        if schedule.warnSeconds > 0 { text += ", warn \(DurationValue.format(schedule.warnSeconds)) ahead" }
+        if schedule.strict { text += ", strict" }
+        if !schedule.enabled { text += style.dim(" (disabled)") }
+        return text
+    }
+
+    struct Add: RetimeCommand {
+        static let spec = CommandSpec(
+            "add", summary: "Add a schedule.", discussion: "--to earlier than --from crosses midnight.",
+            options: [
+                .value("group", "GROUP", help: "The group its sessions block."),
+                .value("from", "TIME", help: "Start, HH:MM[:SS] local time."),
+                .value("to", "TIME", help: "End, HH:MM[:SS] local time."),
+                .value("days", "DAYS", help: "daily (default), weekdays, weekends or mon,tue,...",
+                       choices: ["daily", "weekdays", "weekends"]),
+                .value("warn", "DURATION", help: "Warn this long before the start and the end."),
+                .flag("strict", help: "Its sessions are strict."),
+            ],
+            arguments: [ScheduleCommands.nameArgument])
+
+        let request: AddScheduleUseCase.Request
+
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            func required(_ option: String) throws(UsageError) -> String {
+                guard let value = parsed.value(option) else {
+                    throw UsageError(.missingArgument, "'\(parsed.commandName)' needs --\(option)", command: parsed.commandName)
+                }
+                return value
+            }
+            request = AddScheduleUseCase.Request(
+                name: parsed.argument("NAME") ?? "", groupName: try required("group"), from: try required("from"),
+                to: try required("to"), days: parsed.value("days") ?? "daily",
+                warnSeconds: try parsed.value("warn").map { text throws(UsageError) in try DurationValue.parse(text, option: "warn") } ?? 0,
+                strict: parsed.flag("strict"))
+        }
+
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let schedule = try await context.resolve(AddScheduleUseCase.self).execute(request)
+            let group = try await context.groupName(schedule.groupId)
+            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(schedule, groupName: group)]),
+                                 human: "Added " + ScheduleCommands.human(schedule, groupName: group, style: context.style))
+        }
+    }
+
+    struct List: RetimeCommand {
+        static let spec = CommandSpec("list", summary: "List the schedules.")
+        init(_ parsed: ParsedCommand, values: DateValue) {}
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let schedules = try await context.resolve((any ScheduleRepository).self).all()
+            var names: [GroupID: String] = [:]
+            for group in try await context.resolve((any GroupRepository).self).all() { names[group.id] = group.name.rawValue }
+            let human = schedules.isEmpty ? "No schedules yet: retime schedule add NAME --group GROUP --from 09:00 --to 12:00"
+                : schedules.map { ScheduleCommands.human($0, groupName: names[$0.groupId], style: context.style) }.joined(separator: "\n")
+            return CommandResult(json: Documents.document(["schedules": .array(schedules.map { ScheduleCommands.document($0, groupName: names[$0.groupId]) })]),
+                                 human: human)
+        }
+    }
+
+    struct Remove: RetimeCommand {
+        static let spec = CommandSpec("remove", summary: "Remove a schedule.", arguments: [ScheduleCommands.nameArgument])
+        let name: String
+        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let schedule = try await context.resolve(ChangeScheduleUseCase.self).remove(named: name)
+            return .ok("Removed schedule \(context.style.bold(schedule.name)).")
+        }
+    }
+
+    struct Enable: RetimeCommand {
+        static let spec = CommandSpec("enable", summary: "Turn a schedule on.", arguments: [ScheduleCommands.nameArgument])
+        let name: String
+        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let schedule = try await context.resolve(ChangeScheduleUseCase.self).setEnabled(true, named: name)
+            return .ok("Enabled schedule \(context.style.bold(schedule.name)).")
+        }
+    }
+
+    struct Disable: RetimeCommand {
+        static let spec = CommandSpec("disable", summary: "Turn a schedule off.", arguments: [ScheduleCommands.nameArgument])
+        let name: String
+        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let schedule = try await context.resolve(ChangeScheduleUseCase.self).setEnabled(false, named: name)
+            return .ok("Disabled schedule \(context.style.bold(schedule.name)).")
+        }
+    }
+
+    struct Next: RetimeCommand {
+        static let spec = CommandSpec("next", summary: "List the coming interval events in time order.", options: [
+            .value("count", "N", help: "How many events (default 10)."),
+            .value("from", "WHEN", help: "From this time instead of now: HH:MM[:SS] or an ISO-8601 date-time."),
+        ])
+        let count: Int
+        let from: Date?
+
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            let text = parsed.value("count") ?? "10"
+            guard let count = Int(text), (0...10_000).contains(count) else {
+                throw UsageError(.invalidValue, "invalid number '\(text)' for --count", hint: "give a whole number from 0 to 10000",
+                                 command: parsed.commandName)
+            }
+            self.count = count
+            from = try parsed.value("from").map { text throws(UsageError) in try values.when(text, option: "from") }
+        }
+
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let events = try await context.resolve(UpcomingEventsUseCase.self).execute(from: try from ?? context.now, count: count)
+            let json = Documents.document(["events": .array(events.map {
+                .object(["schedule": .string($0.schedule.name), "event": .string($0.kind.rawValue), "at": Documents.time($0.at)])
+            })])
+            let human = events.isEmpty ? "No events: no enabled schedule." : events.map {
+                "\(LocalTime.dateTime($0.at))\(LocalTime.clock($0.at).dropFirst(5))  \($0.schedule.name)  \($0.kind.rawValue)"
+            }.joined(separator: "\n")
+            return CommandResult(json: json, human: human)
+        }
+    }
+}

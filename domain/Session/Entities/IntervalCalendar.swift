@@ -1,0 +1,95 @@
+import Foundation
+
+/// The calendar maths of schedules, pure: which interval instances a
+/// schedule has and when their events fire, in one time zone.
+///
+/// Local times follow the zone's rules (semantics.md): a time that falls in
+/// a spring-forward gap resolves to the first valid instant after it (the
+/// transition itself); one that occurs twice in a fall-back overlap resolves
+/// to its first occurrence. Instances are enumerated by local day, so DST
+/// never skips or doubles one.
+public struct IntervalCalendar: Sendable {
+    public let timeZone: TimeZone
+
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// The instance of `schedule` that starts on local day `day` (days since
+    /// 1970-01-01), if the schedule runs that weekday.
+    public func instance(of schedule: Schedule, onDay day: Int64) -> IntervalInstance? {
+        guard schedule.weekdays.contains(Weekday(daysSinceEpoch: day)) else { return nil }
+        let start = resolve(localSeconds: day * 86_400 + Int64(schedule.from.secondsOfDay))
+        let endDay = schedule.crossesMidnight ? day + 1 : day
+        let end = resolve(localSeconds: endDay * 86_400 + Int64(schedule.to.secondsOfDay))
+        let (year, month, date) = Timestamp.civil(fromDays: day)
+        let label = String(format: "%04d-%02d-%02d", year, month, date)
+        return IntervalInstance(scheduleId: schedule.id, day: label, start: start, end: max(start, end))
+    }
+
+    /// The events of one instance, in order; warnings only with a lead time,
+    /// the end warning clamped to the start.
+    public func events(of schedule: Schedule, _ instance: IntervalInstance) -> [IntervalEvent] {
+        var events = [IntervalEvent(schedule: schedule, kind: .intervalDidStart, at: instance.start, interval: instance)]
+        if schedule.warnSeconds > 0 {
+            events.insert(IntervalEvent(schedule: schedule, kind: .intervalWillStartWarning,
+                                        at: instance.start - schedule.warnSeconds, interval: instance), at: 0)
+            events.append(IntervalEvent(schedule: schedule, kind: .intervalWillEndWarning,
+                                        at: max(instance.start, instance.end - schedule.warnSeconds), interval: instance))
+        }
+        events.append(IntervalEvent(schedule: schedule, kind: .intervalDidEnd, at: instance.end, interval: instance))
+        return events
+    }
+
+    /// The first `count` events at or after `from`, over every enabled
+    /// schedule, in order.
+    public func upcomingEvents(of schedules: [Schedule], from: Date, count: Int) -> [IntervalEvent] {
+        guard count > 0 else { return [] }
+        var result: [IntervalEvent] = []
+        let firstDay = localDay(of: from) - 2   // a warning or a midnight crossing reaches back
+        for schedule in schedules where schedule.enabled && !schedule.weekdays.isEmpty {
+            var found = 0
+            var day = firstDay
+            // `count` events of one schedule need at most count days of instances, plus a week of gaps.
+            while found < count, day <= firstDay + Int64(count) + 9 {
+                if let instance = instance(of: schedule, onDay: day) {
+                    for event in events(of: schedule, instance) where event.at >= from {
+                        result.append(event)
+                        found += 1
+                    }
+                }
+                day += 1
+            }
+        }
+        return Array(result.sorted(by: IntervalEvent.precedes).prefix(count))
+    }
+
+    /// The local day (days since 1970-01-01) an instant falls on.
+    public func localDay(of instant: Date) -> Int64 {
+        let local = Int64((instant.timeIntervalSince1970 + Double(offset(at: instant.timeIntervalSince1970))).rounded(.down))
+        return local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    }
+
+    /// The instant of a local wall time given as seconds since the local
+    /// epoch, by the rules above.
+    func resolve(localSeconds local: Int64) -> Date {
+        let wall = Double(local)
+        let offsets = Set([offset(at: wall - 86_400), offset(at: wall), offset(at: wall + 86_400)])
+        let valid = offsets.map { wall - Double($0) }.filter { offset(at: $0) == Int(wall - $0) }
+        if let first = valid.min() { return Date(timeIntervalSince1970: first) }
+        // A gap: the wall time is skipped. The transition lies between the
+        // instants the two offsets give; find it to the second.
+        let candidates = offsets.map { wall - Double($0) }
+        var low = candidates.min()!, high = candidates.max()!
+        let before = offset(at: low)
+        while high - low > 1 {
+            let middle = ((low + high) / 2).rounded(.down)
+            if offset(at: middle) == before { low = middle } else { high = middle }
+        }
+        return Date(timeIntervalSince1970: high)
+    }
+
+    private func offset(at unixSeconds: Double) -> Int {
+        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: unixSeconds))
+    }
+}

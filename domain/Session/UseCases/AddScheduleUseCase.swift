@@ -1,0 +1,58 @@
+import Foundation
+
+/// Adds a schedule after checking everything about it: a valid, unused
+/// name; an existing group; times that make an interval; days; a warning
+/// lead from 0 to 24 hours.
+public struct AddScheduleUseCase: Sendable {
+    /// What the user asks for, as text where the user typed text.
+    public struct Request: Sendable {
+        public var name: String
+        public var groupName: String
+        public var from: String
+        public var to: String
+        public var days: String
+        public var warnSeconds: TimeInterval
+        public var strict: Bool
+
+        public init(name: String, groupName: String, from: String, to: String, days: String = "daily",
+                    warnSeconds: TimeInterval = 0, strict: Bool = false) {
+            self.name = name
+            self.groupName = groupName
+            self.from = from
+            self.to = to
+            self.days = days
+            self.warnSeconds = warnSeconds
+            self.strict = strict
+        }
+    }
+
+    private let schedules: any ScheduleRepository
+    private let groups: any SessionGroupLookup
+
+    public init(schedules: any ScheduleRepository, groups: any SessionGroupLookup) {
+        self.schedules = schedules
+        self.groups = groups
+    }
+
+    public func execute(_ request: Request) async throws -> Schedule {
+        let name: String
+        switch NameRules.check(request.name) {
+        case .success(let valid): name = valid
+        case .failure(let problem): throw ScheduleError.invalidName(request.name, reason: problem.description)
+        }
+        guard let from = TimeOfDay(parsing: request.from) else { throw ScheduleError.invalidTime(request.from) }
+        guard let to = TimeOfDay(parsing: request.to) else { throw ScheduleError.invalidTime(request.to) }
+        guard from != to else { throw ScheduleError.emptyInterval }
+        guard let days = Weekday.parseSet(request.days), !days.isEmpty else { throw ScheduleError.invalidDays(request.days) }
+        guard request.warnSeconds.isFinite, (0...86_400).contains(request.warnSeconds) else {
+            throw ScheduleError.invalidWarning("a warning comes from 0 seconds to 24 hours ahead")
+        }
+        guard let group = try await groups.blockList(named: request.groupName) else {
+            throw ScheduleError.groupNotFound(name: request.groupName)
+        }
+        let schedule = Schedule(name: name, groupId: group.groupId, from: from, to: to, weekdays: days,
+                                warnSeconds: request.warnSeconds, strict: request.strict)
+        try await schedules.insert(schedule)
+        return schedule
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The rules every user-given name follows (groups, schedules): 1-64
+/// characters, no control characters, no `/`, surrounding whitespace
+/// dropped; two names are the same when they match case-insensitively.
+public enum NameRules {
+    public static let maxLength = 64
+
+    /// The name as it is kept, or why `text` is not a name.
+    public static func check(_ text: String) -> Result<String, NameProblem> {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return .failure(NameProblem("it is empty")) }
+        if trimmed.count > maxLength { return .failure(NameProblem("it is longer than \(maxLength) characters")) }
+        if trimmed.containsControlCharacter { return .failure(NameProblem("it contains a control character")) }
+        if trimmed.contains("/") { return .failure(NameProblem("it contains '/'")) }
+        return .success(trimmed)
+    }
+
+    /// The form in which names are compared: case-folded, canonically composed.
+    public static func comparisonKey(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCanonicalMapping
+    }
+}
+
+/// Why a text is not a valid name.
+public struct NameProblem: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
