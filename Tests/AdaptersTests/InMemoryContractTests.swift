@@ -82,6 +82,11 @@ struct BridgeContractTests {
         }
     }
 
+    @Test(arguments: IntervalLedgerContract.checks)
+    func inMemoryIntervalLedger(_ check: ContractCheck<IntervalLedgerContract.Factory>) async throws {
+        try await check.run { InMemoryIntervalLedger() }
+    }
+
     @Test(arguments: ScheduleRepositoryContract.checks)
     func inMemoryScheduleRepository(_ check: ContractCheck<ScheduleRepositoryContract.Factory>) async throws {
         try await check.run { InMemoryScheduleRepository() }

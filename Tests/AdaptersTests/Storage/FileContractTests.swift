@@ -32,6 +32,11 @@ struct FileContractTests {
     func scheduleRepository(_ check: ContractCheck<ScheduleRepositoryContract.Factory>) async throws {
         try await check.run { StoreScheduleRepository(store: Self.store()) }
     }
+
+    @Test(arguments: IntervalLedgerContract.checks)
+    func intervalLedger(_ check: ContractCheck<IntervalLedgerContract.Factory>) async throws {
+        try await check.run { StoreIntervalLedger(store: Self.store()) }
+    }
 }
 
 @Suite("Store-backed repositories over the in-memory store keep the same contracts")

@@ -2,16 +2,20 @@ import Foundation
 
 /// What a user asks for when starting a session, before validation.
 public struct SessionPlan: Sendable, Hashable {
+    /// The group by name, as a user names it...
     public var groupName: String
+    /// ...or by id, as a schedule refers to it; the id wins when given.
+    public var groupId: GroupID?
     public var length: SessionLength
     public var strict: Bool
     public var tags: [String]
     public var note: String?
     public var origin: SessionOrigin
 
-    public init(groupName: String, length: SessionLength = .openEnded, strict: Bool = false,
+    public init(groupName: String, groupId: GroupID? = nil, length: SessionLength = .openEnded, strict: Bool = false,
                 tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual) {
         self.groupName = groupName
+        self.groupId = groupId
         self.length = length
         self.strict = strict
         self.tags = tags

@@ -26,9 +26,8 @@ public struct StartSessionUseCase: Sendable {
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
         let tags = try plan.validatedTags()
         let note = try plan.validatedNote()
-        guard let group = try await groups.blockList(named: plan.groupName) else {
-            throw SessionError.groupNotFound(name: plan.groupName)
-        }
+        let found = if let id = plan.groupId { try await groups.blockList(id: id) } else { try await groups.blockList(named: plan.groupName) }
+        guard let group = found else { throw SessionError.groupNotFound(name: plan.groupId?.description ?? plan.groupName) }
         let session = Session(groupId: group.groupId, startedAt: now, plannedEnd: plannedEnd,
                               strict: plan.strict, tags: tags, note: note, origin: plan.origin)
         guard try await sessions.replace(nil, with: session) else {

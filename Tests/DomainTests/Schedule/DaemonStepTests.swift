@@ -1,0 +1,151 @@
+import Adapters
+import Domain
+import Foundation
+import PortContracts
+import Testing
+
+/// The daemon's pass over due work, driven by a hand-moved clock in UTC.
+struct DaemonWorld {
+    let world: SessionWorld
+    let schedules = InMemoryScheduleRepository()
+    let ledger = InMemoryIntervalLedger()
+    let calendar = IntervalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+
+    init(at instant: String) async throws {
+        world = try await SessionWorld()
+        world.clock.setWallClock(to: Timestamp.parse(instant)!)
+    }
+
+    /// A new pass, as a restarted daemon would build it, over the same data.
+    var step: RunDueEventsUseCase {
+        RunDueEventsUseCase(schedules: schedules, ledger: ledger, sessions: world.sessions, calendar: calendar,
+                            clock: world.clock, tracker: world.tracker, logger: Logger(label: "t", handler: world.logs),
+                            reconcile: world.reconcile, start: world.start)
+    }
+
+    func add(_ name: String, _ from: String, _ to: String, warn: TimeInterval = 0, strict: Bool = false) async throws {
+        try await schedules.insert(Schedule(name: name, groupId: world.work.id, from: TimeOfDay(parsing: from)!,
+                                            to: TimeOfDay(parsing: to)!, weekdays: Set(Weekday.allCases),
+                                            warnSeconds: warn, strict: strict))
+    }
+
+    /// Runs the daemon loop until `end`: a pass, then the clock moved to the
+    /// deadline it asked for. Returns what was handled, as `HH:MM:SS action schedule`.
+    func run(until end: String) async throws -> [String] {
+        let stop = Timestamp.parse(end)!
+        var log: [String] = []
+        while true {
+            let step = try await step.execute()
+            log += step.handled.map { entry in
+                "\(Timestamp.format(entry.due, fractionDigits: 0).dropFirst(11).prefix(8)) \(entry.action.rawValue) \(entry.schedule ?? "-")"
+                    + (entry.lateness > 0 ? " late \(Int(entry.lateness))s" : "")
+            }
+            guard let deadline = step.nextDeadline, deadline <= stop else { break }
+            world.clock.setWallClock(to: deadline)
+        }
+        return log
+    }
+}
+
+@Suite("The daemon's pass, on a test clock")
+struct DaemonStepTests {
+    @Test("an interval's events fire in order on their instants; its session ends exactly at the interval's end")
+    func fullInterval() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")
+        try await daemon.add("m", "09:00", "10:00", warn: 300, strict: true)
+        let log = try await daemon.run(until: "2026-11-23T11:00:00Z")
+        #expect(log == [
+            "08:55:00 warning m", "09:00:00 sessionStarted m", "09:55:00 warning m",
+            "10:00:00 sessionCompleted -", "10:00:00 intervalEnded m",
+        ])
+        let session = try #require(try await daemon.world.ended.first)
+        #expect(session.origin == .schedule("m") && session.strict && session.outcome == .completed)
+        #expect(session.startedAt == Timestamp.parse("2026-11-23T09:00:00Z") && session.endedAt == Timestamp.parse("2026-11-23T10:00:00Z"))
+        #expect(daemon.world.tracker.events.map(\.name).contains("interval-warning"))
+    }
+
+    @Test("back to back: the first interval's session ends before the next one's starts")
+    func backToBack() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:30:00Z")
+        try await daemon.add("a", "09:00", "10:00")
+        try await daemon.add("b", "10:00", "11:00")
+        let log = try await daemon.run(until: "2026-11-23T10:30:00Z")
+        #expect(log == [
+            "09:00:00 sessionStarted a", "10:00:00 sessionCompleted -", "10:00:00 intervalEnded a", "10:00:00 sessionStarted b",
+        ])
+        #expect(try await daemon.world.sessions.current()?.origin == .schedule("b"))
+    }
+
+    @Test("an interval that finds a session active is skipped, and says so")
+    func skipped() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:30:00Z")
+        try await daemon.add("m", "09:00", "10:00")
+        let manual = try await daemon.world.startWork(.openEnded)
+        let log = try await daemon.run(until: "2026-11-23T09:30:00Z")
+        #expect(log == ["09:00:00 intervalSkipped m"])
+        #expect(try await daemon.world.sessions.current()?.id == manual.id)
+        #expect(daemon.world.tracker.events.contains { $0.name == "interval-skipped" })
+    }
+
+    @Test("started in the middle of an interval, the daemon catches up: the session starts, ending on time")
+    func catchUpInProgress() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T09:30:00Z")
+        try await daemon.add("m", "09:00", "10:00", warn: 300)
+        let log = try await daemon.run(until: "2026-11-23T09:40:00Z")
+        #expect(log == ["09:00:00 sessionStarted m late 1800s"])
+        #expect(try await daemon.world.sessions.current()?.plannedEnd == Timestamp.parse("2026-11-23T10:00:00Z"))
+    }
+
+    @Test("an interval that began and ended while the daemon was down is recorded as missed, not started")
+    func missed() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")
+        try await daemon.add("m", "09:00", "10:00")
+        _ = try await daemon.step.execute()                       // the daemon ran at 08:00...
+        daemon.world.clock.setWallClock(to: Timestamp.parse("2026-11-23T10:30:00Z")!)   // ...and again at 10:30
+        let log = try await daemon.run(until: "2026-11-23T10:31:00Z")
+        #expect(log == ["09:00:00 intervalMissed m late 5400s", "10:00:00 intervalEnded m late 1800s"])
+        #expect(try await daemon.world.sessions.current() == nil)
+        #expect(daemon.world.tracker.events.contains { $0.name == "interval-missed" })
+    }
+
+    @Test("a first start reports nothing from before it: there was no daemon to miss it")
+    func firstStart() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T10:30:00Z")
+        try await daemon.add("m", "09:00", "10:00")
+        #expect(try await daemon.step.execute().handled.isEmpty)
+    }
+
+    @Test("each event is handled once, also by a restarted daemon and after the clock is set back")
+    func exactlyOnce() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:59:00Z")
+        try await daemon.add("m", "09:00", "10:00", warn: 120)
+        let log = try await daemon.run(until: "2026-11-23T09:00:00Z")
+        #expect(log == ["08:58:00 warning m late 60s", "09:00:00 sessionStarted m"], "a warning still ahead of its start is shown late")
+        #expect(try await daemon.step.execute().handled.isEmpty, "a restarted daemon handles nothing again")
+        daemon.world.clock.setWallClock(to: Timestamp.parse("2026-11-23T08:50:00Z")!)
+        let afterJump = try await daemon.run(until: "2026-11-23T09:30:00Z")
+        #expect(afterJump.isEmpty, "after a jump back nothing repeats")
+        #expect(try await daemon.world.sessions.current()?.origin == .schedule("m"))
+    }
+
+    @Test("a jump forward past an interval's end completes the session at that end")
+    func jumpForward() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:59:00Z")
+        try await daemon.add("m", "09:00", "10:00")
+        _ = try await daemon.run(until: "2026-11-23T09:00:00Z")
+        daemon.world.clock.setWallClock(to: Timestamp.parse("2026-11-23T15:00:00Z")!)
+        let step = try await daemon.step.execute()
+        #expect(step.handled.map(\.action) == [.sessionCompleted, .intervalEnded])
+        #expect(try await daemon.world.ended.first?.endedAt == Timestamp.parse("2026-11-23T10:00:00Z"))
+    }
+
+    @Test("the next deadline is the earlier of the session's planned end and the next event; none when nothing is due")
+    func deadlines() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")
+        #expect(try await daemon.step.execute().nextDeadline == nil)
+        try await daemon.world.startWork(.duration(600))
+        #expect(try await daemon.step.execute().nextDeadline == Timestamp.parse("2026-11-23T08:10:00Z"))
+        try await daemon.add("m", "08:05", "09:00")
+        #expect(try await daemon.step.execute().nextDeadline == Timestamp.parse("2026-11-23T08:05:00Z"))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// One pass of the daemon: completes a session whose planned end has come,
+/// handles every interval event that is due and not yet handled, and says
+/// when the next one is due (semantics.md, "Schedules and interval events").
+///
+/// - `intervalDidStart` starts a session (origin `schedule:NAME`, planned
+///   end = the interval's end, strict as the schedule says); with another
+///   session active the interval is skipped.
+/// - An interval in progress that was never handled (the daemon was down,
+///   asleep, or the clock jumped) is started late; one that began and ended
+///   unseen is recorded as missed, not started. A warning whose moment has
+///   passed without it is not shown late.
+/// - `intervalDidEnd` needs no action of its own: the session the interval
+///   started has the interval's end as its planned end, and is completed at
+///   exactly that instant by the reconcile step.
+public struct RunDueEventsUseCase: Sendable {
+    private let schedules: any ScheduleRepository
+    private let ledger: any IntervalLedger
+    private let sessions: any SessionRepository
+    private let calendar: IntervalCalendar
+    private let clock: any Clock
+    private let tracker: any Tracker
+    private let logger: Logger
+    private let reconcile: ReconcileSessionUseCase
+    private let start: StartSessionUseCase
+
+    public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, sessions: any SessionRepository,
+                calendar: IntervalCalendar, clock: any Clock, tracker: any Tracker, logger: Logger,
+                reconcile: ReconcileSessionUseCase, start: StartSessionUseCase) {
+        self.schedules = schedules
+        self.ledger = ledger
+        self.sessions = sessions
+        self.calendar = calendar
+        self.clock = clock
+        self.tracker = tracker
+        self.logger = logger
+        self.reconcile = reconcile
+        self.start = start
+    }
+
+    public func execute() async throws -> DaemonStep {
+        var handled: [DaemonStep.Handled] = []
+        var now = clock.now()
+        if let completed = try await reconcile.execute(), let due = completed.endedAt {
+            handled.append(.init(action: .sessionCompleted, schedule: nil, due: due, lateness: now.timeIntervalSince(due)))
+        }
+        let all = try await schedules.all().filter { $0.enabled && !$0.weekdays.isEmpty }
+        // Instances that ended before the last pass were dealt with then (or
+        // before this daemon's first pass, when there was nobody to miss them).
+        let since = try await ledger.watermark() ?? now
+        for event in dueEvents(of: all, at: now, endingAfter: since) where try await ledger.claim(event.ledgerKey, at: now) {
+            now = clock.now()
+            if let outcome = try await handle(event, now: now) { handled.append(outcome) }
+        }
+        try await ledger.advanceWatermark(to: now)
+        try await ledger.forget(before: now.addingTimeInterval(-4 * 86_400))
+        return DaemonStep(handled: handled, nextDeadline: try await nextDeadline(after: clock.now(), schedules: all))
+    }
+
+    /// Every event at or before `now` of the instances that end after `since`.
+    private func dueEvents(of schedules: [Schedule], at now: Date, endingAfter since: Date) -> [IntervalEvent] {
+        let today = calendar.localDay(of: now)
+        let firstDay = min(calendar.localDay(of: since), today) - 1
+        var events: [IntervalEvent] = []
+        for schedule in schedules {
+            for day in max(firstDay, today - 7)...today {
+                guard let instance = calendar.instance(of: schedule, onDay: day), instance.end > since else { continue }
+                events += calendar.events(of: schedule, instance).filter { $0.at <= now }
+            }
+        }
+        return events.sorted(by: IntervalEvent.precedes)
+    }
+
+    private func handle(_ event: IntervalEvent, now: Date) async throws -> DaemonStep.Handled? {
+        let schedule = event.schedule, interval = event.interval
+        let late = now.timeIntervalSince(event.at)
+        func record(_ action: DaemonStep.Handled.Action, _ name: String) -> DaemonStep.Handled {
+            tracker.track(TrackedEvent(name: name, at: now, properties: [
+                "schedule": .string(schedule.name), "event": .string(event.kind.rawValue),
+                "due": .date(event.at), "lateMs": .int(Int((late * 1_000).rounded())),
+            ]))
+            logger.info("\(name)", metadata: ["schedule": "\(schedule.name)", "due": "\(event.at)", "lateMs": "\(Int(late * 1_000))"])
+            return .init(action: action, schedule: schedule.name, due: event.at, lateness: late)
+        }
+        switch event.kind {
+        case .intervalWillStartWarning:
+            return now < interval.start ? record(.warning, "interval-warning") : nil
+        case .intervalWillEndWarning:
+            guard now < interval.end, try await startedByThis(interval, schedule) else { return nil }
+            return record(.warning, "interval-warning")
+        case .intervalDidStart:
+            guard now < interval.end else { return record(.intervalMissed, "interval-missed") }
+            do {
+                _ = try await start.execute(SessionPlan(groupName: schedule.name, groupId: schedule.groupId,
+                                                        length: .until(interval.end), strict: schedule.strict,
+                                                        origin: .schedule(schedule.name)))
+                return record(.sessionStarted, "interval-started")
+            } catch SessionError.alreadyActive {
+                return record(.intervalSkipped, "interval-skipped")
+            } catch SessionError.invalidLength {
+                // Less than a second of the interval was left.
+                return record(.intervalMissed, "interval-missed")
+            }
+        case .intervalDidEnd:
+            return record(.intervalEnded, "interval-ended")
+        }
+    }
+
+    private func startedByThis(_ interval: IntervalInstance, _ schedule: Schedule) async throws -> Bool {
+        guard let session = try await sessions.current(), session.isActive else { return false }
+        return session.origin == .schedule(schedule.name) && session.plannedEnd == interval.end
+    }
+
+    private func nextDeadline(after now: Date, schedules: [Schedule]) async throws -> Date? {
+        let sessionEnd = try await sessions.current().flatMap { $0.isActive ? $0.plannedEnd : nil }
+        let next = calendar.upcomingEvents(of: schedules, from: now.addingTimeInterval(0.000_001), count: 1).first?.at
+        return [sessionEnd, next].compactMap { $0 }.min()
+    }
+}
