@@ -12,7 +12,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "Domain", path: "domain"),
-        .target(name: "Adapters", dependencies: ["Domain"], path: "adapters"),
+        .target(name: "Adapters", dependencies: ["Domain", "CRetimeLinux"], path: "adapters", exclude: ["CLinux"]),
+        // timerfd and inotify, which the Glibc module does not export.
+        .target(name: "CRetimeLinux", path: "adapters/CLinux"),
         .target(name: "RetimeCLI", dependencies: ["Domain", "Adapters"], path: "cli/RetimeCLI"),
         .executableTarget(name: "retime", dependencies: ["RetimeCLI"], path: "cli/retime"),
 

@@ -7,7 +7,7 @@ import Glibc
 /// Whether a daemon runs for a data directory: a running daemon holds an
 /// exclusive `flock` on `DATA_DIR/daemon.lock` and has written its pid in it.
 /// The kernel drops the lock when the daemon exits or is killed, so a stale
-/// file never claims a dead daemon is alive.
+/// file never claims a dead daemon is alive, and only one daemon can run.
 public struct DaemonLock: Sendable {
     public let path: String
 
@@ -26,5 +26,57 @@ public struct DaemonLock: Sendable {
         }
         let bytes = (try? POSIXFiles.readAll(fd, path: path)) ?? []
         return Int32(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Takes the lock for this process and writes its pid, or says which
+    /// daemon already holds it.
+    public func acquire() throws -> HeldDaemonLock {
+        try POSIXFiles.ensureDirectory((path as NSString).deletingLastPathComponent)
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let pid = Int32(String(decoding: (try? POSIXFiles.readAll(fd, path: path)) ?? [], as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            close(fd)
+            throw DaemonError.alreadyRunning(pid: pid, lock: path)
+        }
+        ftruncate(fd, 0)
+        try POSIXFiles.writeAll(fd, Array("\(getpid())\n".utf8), path: path)
+        return HeldDaemonLock(fd: fd)
+    }
+}
+
+/// The daemon lock while this process holds it; released on `release()` or exit.
+public final class HeldDaemonLock: Sendable {
+    private let fd: Int32
+
+    init(fd: Int32) { self.fd = fd }
+
+    public func release() {
+        ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}
+
+/// Why the daemon cannot run.
+public enum DaemonError: RetimeError, Equatable {
+    case alreadyRunning(pid: Int32, lock: String)
+    case unavailable(String)
+
+    public var code: String {
+        switch self {
+        case .alreadyRunning: "daemon.alreadyRunning"
+        case .unavailable: "daemon.unavailable"
+        }
+    }
+
+    public var kind: ErrorKind { .domain }
+
+    public var description: String {
+        switch self {
+        case .alreadyRunning(let pid, let lock): "a retime daemon already runs for this data directory (pid \(pid), \(lock))"
+        case .unavailable(let reason): "the daemon cannot run here: \(reason)"
+        }
     }
 }

@@ -46,7 +46,8 @@ public enum RetimeCLI {
                               json: parsed.globals.json, runtime: runtime)
     }
 
-    /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else warning.
+    /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
+    /// warning for the CLI and info for the daemon.
     private static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], data: String) throws -> LogLevel {
         if let text = parsed.globals.logLevel ?? environment["RETIME_LOG_LEVEL"] {
             guard let level = LogLevel(rawValue: text.lowercased()) else {
@@ -57,7 +58,7 @@ public enum RetimeCLI {
         }
         let configured = try? JSONFileStore(directory: data + "/store")
             .value(String.self, forKey: SettingKey.logLevel.rawValue, in: StoreSettings.suite)
-        return configured.flatMap { LogLevel(rawValue: $0) } ?? .warning
+        return configured.flatMap { LogLevel(rawValue: $0) } ?? (parsed.path == ["daemon", "run"] ? .info : .warning)
     }
 
     private static func emit(_ document: JSONValue, human: String, json: Bool, console: Console) {

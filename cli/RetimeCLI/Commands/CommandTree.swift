@@ -1,5 +1,5 @@
 /// The whole command tree, and which type runs each leaf. Auth, reports
-/// and the daemon join here as their issues land.
+/// and import/export join here as their issues land.
 enum CommandTree {
     static let leaves: [[String]: any RetimeCommand.Type] = [
         ["group", "create"]: GroupCommands.Create.self, ["group", "list"]: GroupCommands.List.self,
@@ -14,6 +14,8 @@ enum CommandTree {
         ["schedule", "add"]: ScheduleCommands.Add.self, ["schedule", "list"]: ScheduleCommands.List.self,
         ["schedule", "remove"]: ScheduleCommands.Remove.self, ["schedule", "enable"]: ScheduleCommands.Enable.self,
         ["schedule", "disable"]: ScheduleCommands.Disable.self, ["schedule", "next"]: ScheduleCommands.Next.self,
+        ["daemon", "run"]: DaemonCommands.Run.self, ["daemon", "status"]: DaemonCommands.Status.self,
+        ["daemon", "install"]: DaemonCommands.Install.self, ["daemon", "uninstall"]: DaemonCommands.Uninstall.self,
         ["doctor"]: DoctorCommand.self, ["completion"]: CompletionCommand.self, ["help"]: HelpCommand.self,
     ]
 
@@ -21,8 +23,8 @@ enum CommandTree {
         "retime", summary: "retime: focus sessions that block what distracts you.",
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Pause.spec,
-            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ScheduleCommands.spec, ConfigCommands.spec,
-            DoctorCommand.spec,
+            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ScheduleCommands.spec, DaemonCommands.spec,
+            ConfigCommands.spec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec,
         ])
 }

@@ -128,7 +128,7 @@ struct DoctorCommand: RetimeCommand {
 }
 
 /// Doctor found problems it did not repair: exit 4, with the report.
-struct DoctorFindings: RetimeCLIError {
+struct DoctorFindings: RetimeCLIError, ReportingError {
     var count: Int
     var report: String
     var json: JSONValue

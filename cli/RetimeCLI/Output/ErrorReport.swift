@@ -8,14 +8,14 @@ struct ErrorReport {
     var message: String
     var hint: String?
     var exitCode: Int32
-    /// A report a command still wants shown (doctor's findings).
+    /// A result a failing command still shows (`ReportingError`).
     var details: String?
     var detailsJSON: JSONValue?
 
     init(_ error: any Error) {
         switch error {
-        case let error as DoctorFindings:
-            self.init(code: error.code, message: error.description, hint: error.hint, exitCode: 4)
+        case let error as any RetimeCLIError & ReportingError:
+            self.init(code: error.code, message: error.description, hint: error.hint, exitCode: error.exitCode)
             details = error.report
             detailsJSON = error.json
         case let error as any RetimeCLIError:

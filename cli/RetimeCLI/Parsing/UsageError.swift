@@ -1,3 +1,5 @@
+import Domain
+
 /// A command line that does not fit the command tree: exit code 2.
 public struct UsageError: RetimeCLIError, Equatable {
     public enum Reason: String, Sendable {
@@ -29,4 +31,11 @@ public protocol RetimeCLIError: Error, CustomStringConvertible {
     var code: String { get }
     var exitCode: Int32 { get }
     var hint: String? { get }
+}
+
+/// An error that still has a result to show on stdout (doctor's findings,
+/// `daemon status` when none runs) before the error line.
+protocol ReportingError: Error {
+    var report: String { get }
+    var json: JSONValue { get }
 }

@@ -43,7 +43,11 @@ public struct RunDueEventsUseCase: Sendable {
         var handled: [DaemonStep.Handled] = []
         var now = clock.now()
         if let completed = try await reconcile.execute(), let due = completed.endedAt {
-            handled.append(.init(action: .sessionCompleted, schedule: nil, due: due, lateness: now.timeIntervalSince(due)))
+            let late = now.timeIntervalSince(due)
+            tracker.track(TrackedEvent(name: "session-completed", at: now, properties: [
+                "sessionId": .string(completed.id.description), "due": .date(due), "lateMs": .int(Int((late * 1_000).rounded())),
+            ]))
+            handled.append(.init(action: .sessionCompleted, schedule: nil, due: due, lateness: late))
         }
         let all = try await schedules.all().filter { $0.enabled && !$0.weekdays.isEmpty }
         // Instances that ended before the last pass were dealt with then (or

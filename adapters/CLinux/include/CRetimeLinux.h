@@ -1,0 +1,34 @@
+// The Linux calls the Glibc module does not export: timerfd and inotify.
+// Thin wrappers, so the Swift side needs no header of its own.
+#ifndef CRETIME_LINUX_H
+#define CRETIME_LINUX_H
+
+#ifdef __linux__
+#include <sys/timerfd.h>
+#include <sys/inotify.h>
+
+/// A CLOCK_REALTIME timer descriptor, non-blocking, close-on-exec.
+static inline int retime_timerfd_create(void) {
+    return timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+/// Arms the timer for an absolute wall-clock instant; a change of the wall
+/// clock (settimeofday, NTP step) cancels it, so the reader wakes at once.
+/// A zero instant disarms it.
+static inline int retime_timerfd_arm(int fd, long long seconds, long nanoseconds) {
+    struct itimerspec spec = {{0, 0}, {seconds, nanoseconds}};
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, 0);
+}
+
+/// An inotify descriptor, non-blocking, close-on-exec.
+static inline int retime_inotify_create(void) {
+    return inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+}
+
+/// Watches a directory for files written into it or renamed into place.
+static inline int retime_inotify_watch_writes(int fd, const char *path) {
+    return inotify_add_watch(fd, path, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE);
+}
+#endif
+
+#endif

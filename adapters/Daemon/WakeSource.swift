@@ -1,0 +1,100 @@
+import CRetimeLinux
+import Dispatch
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why the daemon woke up.
+public enum WakeReason: Sendable, Equatable {
+    /// The deadline it slept until has come.
+    case deadline
+    /// The wall clock was set (by hand, NTP, or a resume from suspend).
+    case clockChanged
+    /// Another process changed the data (a CLI command).
+    case dataChanged
+    case signal(Int32)
+}
+
+/// Everything the daemon waits for, in one `poll`: a `timerfd` armed at an
+/// absolute wall-clock deadline (so suspend does not delay it, and a clock
+/// change wakes it), `inotify` on the store's directory, and the signals
+/// TERM, INT and HUP. Nothing wakes it periodically.
+public final class WakeSource: @unchecked Sendable {
+    // Written once in init; the descriptors are only used by one wait at a time.
+    private let timer: Int32
+    private let watcher: Int32
+    private let signalPipe: (read: Int32, write: Int32)
+    private let signalSources: [any DispatchSourceSignal]
+    private let queue = DispatchQueue(label: "retime.daemon.wait")
+
+    public init(watching directory: String) throws {
+        timer = retime_timerfd_create()
+        watcher = retime_inotify_create()
+        guard timer >= 0, watcher >= 0 else { throw DaemonError.unavailable("timerfd or inotify: \(POSIXFiles.reason())") }
+        try POSIXFiles.ensureDirectory(directory)
+        guard retime_inotify_watch_writes(watcher, directory) >= 0 else {
+            throw DaemonError.unavailable("cannot watch \(directory): \(POSIXFiles.reason())")
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw DaemonError.unavailable("pipe: \(POSIXFiles.reason())") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        signalPipe = (fds[0], fds[1])
+        let writeEnd = fds[1]
+        signalSources = [SIGTERM, SIGINT, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                var byte = UInt8(number)
+                _ = write(writeEnd, &byte, 1)
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    deinit {
+        signalSources.forEach { $0.cancel() }
+        [timer, watcher, signalPipe.read, signalPipe.write].forEach { close($0) }
+    }
+
+    /// Sleeps until `deadline` (forever when nil) or something else wakes it.
+    public func wait(until deadline: Date?) async -> WakeReason {
+        arm(deadline)
+        return await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.blockUntilWoken()) }
+        }
+    }
+
+    private func arm(_ deadline: Date?) {
+        guard let deadline else {
+            retime_timerfd_arm(timer, 0, 0)
+            return
+        }
+        // Zero disarms a timerfd; a deadline at or before the epoch is due anyway.
+        let seconds = max(deadline.timeIntervalSince1970, 0.000_001)
+        let whole = seconds.rounded(.down)
+        retime_timerfd_arm(timer, Int64(whole), Int((seconds - whole) * 1e9))
+    }
+
+    private func blockUntilWoken() -> WakeReason {
+        var fds = [pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: watcher, events: Int16(POLLIN), revents: 0)]
+        while poll(&fds, nfds_t(fds.count), -1) < 0 && errno == EINTR {}
+        if fds[0].revents != 0 {
+            var byte: UInt8 = 0
+            if read(signalPipe.read, &byte, 1) == 1 { return .signal(Int32(byte)) }
+        }
+        if fds[1].revents != 0 {
+            var expirations: UInt64 = 0
+            if read(timer, &expirations, 8) < 0 && errno == ECANCELED { return .clockChanged }
+            return .deadline
+        }
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while read(watcher, &buffer, buffer.count) > 0 {}   // drain: one wake for a burst of changes
+        return .dataChanged
+    }
+}

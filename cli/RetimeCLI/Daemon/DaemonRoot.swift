@@ -1,0 +1,24 @@
+import Adapters
+import Domain
+import Foundation
+
+/// The daemon's composition root: the shared registration, plus logging at
+/// `info` to stderr (journald-aware) and to a rotating file, the interval
+/// ledger and the daemon's pass.
+enum DaemonRoot {
+    static func container(_ context: RuntimeContext) throws -> Container {
+        var registry = ServiceRegistration.shared(context)
+        let stderr = StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)
+        let file = FileLogHandler(file: RotatingFile(path: context.dataDirectory + "/logs/daemon.log"), level: context.logLevel)
+        registry.register(Logger.self, value: Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file])))
+        registry.register((any IntervalLedger).self, lifetime: .singleton) { StoreIntervalLedger(store: try $0.resolve()) }
+        registry.register(RunDueEventsUseCase.self) {
+            RunDueEventsUseCase(schedules: try $0.resolve(), ledger: try $0.resolve(), sessions: try $0.resolve(),
+                                calendar: try $0.resolve(), clock: try $0.resolve(), tracker: try $0.resolve(),
+                                logger: try $0.resolve(), reconcile: try $0.resolve(), start: try $0.resolve())
+        }
+        let container = Container(registry)
+        try container.validate()
+        return container
+    }
+}

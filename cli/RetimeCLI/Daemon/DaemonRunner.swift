@@ -1,0 +1,45 @@
+import Adapters
+import Domain
+import Foundation
+
+/// `retime daemon run`: holds the single-instance lock, then alternates a
+/// pass over due work with a sleep until the next deadline, a data change, a
+/// clock change or a signal. TERM and INT end it after the pass in hand:
+/// the lock is released and it exits 0. HUP reloads the configuration.
+struct DaemonRunner {
+    let runtime: RuntimeContext
+
+    func run() async throws {
+        let lock = try DaemonLock(dataDirectory: runtime.dataDirectory).acquire()
+        defer { lock.release() }
+        let wake = try WakeSource(watching: runtime.dataDirectory + "/store")
+        var container = try DaemonRoot.container(runtime)
+        var logger = try container.resolve(Logger.self)
+        logger.notice("daemon started", metadata: ["pid": "\(getpid())", "data": "\(runtime.dataDirectory)"])
+        while true {
+            let step = try await container.resolve(RunDueEventsUseCase.self).execute()
+            for entry in step.handled {
+                logger.info("handled \(entry.action.rawValue)", metadata: [
+                    "schedule": "\(entry.schedule ?? "-")", "due": "\(Timestamp.format(entry.due))",
+                    "lateMs": "\(Int((entry.lateness * 1_000).rounded()))",
+                ])
+            }
+            logger.debug("sleeping", metadata: ["until": "\(step.nextDeadline.map { Timestamp.format($0) } ?? "nothing is due")"])
+            switch await wake.wait(until: step.nextDeadline) {
+            case .signal(SIGHUP):
+                logger.notice("reloading the configuration")
+                await container.teardown()
+                container = try DaemonRoot.container(runtime)
+                logger = try container.resolve(Logger.self)
+            case .signal(let number):
+                logger.notice("stopping", metadata: ["signal": "\(number)"])
+                await container.teardown()
+                return
+            case .clockChanged:
+                logger.notice("the wall clock changed; looking again")
+            case .deadline, .dataChanged:
+                continue
+            }
+        }
+    }
+}
