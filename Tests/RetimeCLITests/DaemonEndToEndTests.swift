@@ -1,0 +1,123 @@
+@testable import RetimeCLI
+import Domain
+import Foundation
+import Testing
+
+/// The daemon as a real process, with real signals, in temporary data dirs.
+@Suite("retime daemon end to end", .serialized)
+struct DaemonEndToEndTests {
+    /// Polls `condition` every 20 ms until it holds or `seconds` pass.
+    func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+
+    func startDaemon(_ retime: RetimeProcess) throws -> RetimeProcess.Running {
+        let daemon = try retime.start(["daemon", "run"])
+        #expect(try eventually(within: 5) { try retime.run("daemon", "status").status == 0 }, "the daemon came up")
+        return daemon
+    }
+
+    func stop(_ daemon: RetimeProcess.Running) {
+        kill(daemon.process.processIdentifier, SIGTERM)
+        daemon.process.waitUntilExit()
+    }
+
+    /// The daemon's own record of what it handled (events.jsonl).
+    func events(_ retime: RetimeProcess, named name: String) -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: retime.file("events.jsonl"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.filter { $0["name"] as? String == name }
+    }
+
+    func lateness(_ event: [String: Any]) -> Int? {
+        (event["properties"] as? [String: Any])?["lateMs"] as? Int
+    }
+
+    @Test("the daemon completes a session at its planned end, on time")
+    func completesOnTime() throws {
+        let retime = RetimeProcess()
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        try retime.run("start", "--for", "2s")
+        #expect(try eventually(within: 6) { !events(retime, named: "session-completed").isEmpty })
+        let late = try #require(events(retime, named: "session-completed").first.flatMap(lateness))
+        #expect(late >= 0 && late < 1_000, "completed \(late) ms after the planned end")
+        let ended = (try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first
+        #expect(ended?["outcome"] as? String == "completed")
+    }
+
+    @Test("a schedule's interval starts and ends a session on its instants")
+    func scheduledInterval() throws {
+        var retime = RetimeProcess()
+        retime.environment["TZ"] = "UTC"
+        try retime.run("group", "create", "work")
+        let now = Date()
+        let from = now.addingTimeInterval(2).timeIntervalSince1970.rounded(.up)
+        let to = from + 3
+        guard Int(to) % 86_400 > Int(from) % 86_400 else { return } // not across midnight, for a simple test
+        func clock(_ t: Double) -> String { String(Timestamp.format(Date(timeIntervalSince1970: t)).dropFirst(11).prefix(8)) }
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        #expect(try retime.run("schedule", "add", "soon", "--group", "work", "--from", clock(from), "--to", clock(to)).status == 0)
+        #expect(try eventually(within: 10) {
+            (try retime.run("log", "--json").json["sessions"] as? [Any])?.count == 1
+        })
+        let session = try #require((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first)
+        #expect(session["origin"] as? String == "schedule:soon")
+        let started = try #require((session["startedAt"] as? String).flatMap { Timestamp.parse($0) })
+        #expect(started.timeIntervalSince1970 >= from && started.timeIntervalSince1970 - from < 1, "started on the interval's start")
+        #expect(session["endedAt"] as? String == Timestamp.format(Date(timeIntervalSince1970: to), fractionDigits: 3))
+        #expect(events(retime, named: "interval-started").compactMap(lateness).allSatisfy { $0 < 1_000 })
+    }
+
+    @Test("a daemon killed mid-interval and restarted neither loses nor doubles the session")
+    func killedAndRestarted() throws {
+        var retime = RetimeProcess()
+        retime.environment["TZ"] = "UTC"
+        try retime.run("group", "create", "work")
+        let from = Date().addingTimeInterval(1).timeIntervalSince1970.rounded(.up)
+        let to = from + 4
+        guard Int(to) % 86_400 > Int(from) % 86_400 else { return }
+        func clock(_ t: Double) -> String { String(Timestamp.format(Date(timeIntervalSince1970: t)).dropFirst(11).prefix(8)) }
+        try retime.run("schedule", "add", "soon", "--group", "work", "--from", clock(from), "--to", clock(to))
+        let first = try startDaemon(retime)
+        #expect(try eventually(within: 5) { try retime.run("status", "--json").json["active"] as? Bool == true })
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        let second = try startDaemon(retime)
+        defer { stop(second) }
+        #expect(try eventually(within: 10) { (try retime.run("log", "--json").json["sessions"] as? [Any])?.count == 1 })
+        #expect(events(retime, named: "interval-started").count == 1, "started once, across the restart")
+        let session = (try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first
+        #expect(session?["endedAt"] as? String == Timestamp.format(Date(timeIntervalSince1970: to), fractionDigits: 3))
+    }
+
+    @Test("a second daemon refuses to start, naming the first; SIGTERM ends the first within a second, exit 0")
+    func singleInstanceAndShutdown() throws {
+        let retime = RetimeProcess()
+        let daemon = try startDaemon(retime)
+        let second = try retime.run("daemon", "run")
+        #expect(second.status == 1)
+        #expect(second.err.contains("already runs") && second.err.contains("pid \(daemon.process.processIdentifier)"))
+        let sent = Date()
+        kill(daemon.process.processIdentifier, SIGTERM)
+        daemon.process.waitUntilExit()
+        #expect(Date().timeIntervalSince(sent) < 1)
+        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
+        #expect(try retime.run("daemon", "status").status == 1)
+    }
+
+    @Test("install --print writes a systemd user unit naming this binary")
+    func installPrint() throws {
+        let retime = RetimeProcess()
+        let unit = try retime.run("daemon", "install", "--print").out
+        #expect(unit.contains("ExecStart=/") && unit.contains(" daemon run") && unit.contains("Restart=on-failure"))
+        #expect(unit.contains("--data-dir \(retime.dataDirectory)"))
+    }
+}
