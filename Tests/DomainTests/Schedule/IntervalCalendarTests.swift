@@ -81,7 +81,7 @@ struct IntervalCalendarTests {
         let next = utc.upcomingEvents(of: schedules, from: monday.addingTimeInterval(60), count: 1)
         // Independently: the earliest start at or after 00:01, ties to the first name.
         let expected = schedules.filter { $0.from.secondsOfDay >= 60 }
-            .min { ($0.from.secondsOfDay, $0.nameKey) < ($1.from.secondsOfDay, $1.nameKey) }!
+            .min { ($0.from.secondsOfDay, $0.name) < ($1.from.secondsOfDay, $1.name) }!
         #expect(next.map(\.schedule.name) == [expected.name])
         #expect(next.first?.at == monday.addingTimeInterval(Double(expected.from.secondsOfDay)))
     }

@@ -18,13 +18,15 @@ public struct IntervalCalendar: Sendable {
     /// The instance of `schedule` that starts on local day `day` (days since
     /// 1970-01-01), if the schedule runs that weekday.
     public func instance(of schedule: Schedule, onDay day: Int64) -> IntervalInstance? {
+        instance(of: schedule, onDay: day, offsets: OffsetCache(timeZone: timeZone))
+    }
+
+    func instance(of schedule: Schedule, onDay day: Int64, offsets: OffsetCache) -> IntervalInstance? {
         guard schedule.weekdays.contains(Weekday(daysSinceEpoch: day)) else { return nil }
-        let start = resolve(localSeconds: day * 86_400 + Int64(schedule.from.secondsOfDay))
+        let start = resolve(localSeconds: day * 86_400 + Int64(schedule.from.secondsOfDay), offsets: offsets)
         let endDay = schedule.crossesMidnight ? day + 1 : day
-        let end = resolve(localSeconds: endDay * 86_400 + Int64(schedule.to.secondsOfDay))
-        let (year, month, date) = Timestamp.civil(fromDays: day)
-        let label = String(format: "%04d-%02d-%02d", year, month, date)
-        return IntervalInstance(scheduleId: schedule.id, day: label, start: start, end: max(start, end))
+        let end = resolve(localSeconds: endDay * 86_400 + Int64(schedule.to.secondsOfDay), offsets: offsets)
+        return IntervalInstance(scheduleId: schedule.id, day: Self.label(day), start: start, end: max(start, end))
     }
 
     /// The events of one instance, in order; warnings only with a lead time,
@@ -45,23 +47,37 @@ public struct IntervalCalendar: Sendable {
     /// schedule, in order.
     public func upcomingEvents(of schedules: [Schedule], from: Date, count: Int) -> [IntervalEvent] {
         guard count > 0 else { return [] }
-        var result: [IntervalEvent] = []
+        // The best `count` so far, in order: a bounded insertion rather than
+        // a sort of everything (the daemon asks for one among thousands).
+        var best: [IntervalEvent] = []
+        best.reserveCapacity(count + 1)
+        let offsets = OffsetCache(timeZone: timeZone)
         let firstDay = localDay(of: from) - 2   // a warning or a midnight crossing reaches back
         for schedule in schedules where schedule.enabled && !schedule.weekdays.isEmpty {
             var found = 0
             var day = firstDay
             // `count` events of one schedule need at most count days of instances, plus a week of gaps.
             while found < count, day <= firstDay + Int64(count) + 9 {
-                if let instance = instance(of: schedule, onDay: day) {
+                if let instance = instance(of: schedule, onDay: day, offsets: offsets) {
                     for event in events(of: schedule, instance) where event.at >= from {
-                        result.append(event)
                         found += 1
+                        if best.count == count, let worst = best.last, !IntervalEvent.precedes(event, worst) { continue }
+                        let position = best.firstIndex { IntervalEvent.precedes(event, $0) } ?? best.endIndex
+                        best.insert(event, at: position)
+                        if best.count > count { best.removeLast() }
                     }
                 }
                 day += 1
             }
         }
-        return Array(result.sorted(by: IntervalEvent.precedes).prefix(count))
+        return best
+    }
+
+    /// `2026-11-23` for a day counted from 1970-01-01.
+    static func label(_ day: Int64) -> String {
+        let (year, month, date) = Timestamp.civil(fromDays: day)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(date))"
     }
 
     /// The local day (days since 1970-01-01) an instant falls on.
@@ -72,7 +88,11 @@ public struct IntervalCalendar: Sendable {
 
     /// The instant of a local wall time given as seconds since the local
     /// epoch, by the rules above.
-    func resolve(localSeconds local: Int64) -> Date {
+    func resolve(localSeconds local: Int64, offsets: OffsetCache) -> Date {
+        // Most days have no transition near them: one offset, no search.
+        if let steady = offsets.steadyOffset(onLocalDay: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400) {
+            return Date(timeIntervalSince1970: Double(local - Int64(steady)))
+        }
         let wall = Double(local)
         let offsets = Set([offset(at: wall - 86_400), offset(at: wall), offset(at: wall + 86_400)])
         let valid = offsets.map { wall - Double($0) }.filter { offset(at: $0) == Int(wall - $0) }
@@ -91,5 +111,30 @@ public struct IntervalCalendar: Sendable {
 
     private func offset(at unixSeconds: Double) -> Int {
         timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: unixSeconds))
+    }
+}
+
+/// Remembers, per local day, whether the zone keeps one offset from two days
+/// before it to two days after it, and which. Asking the zone is slow (ICU),
+/// and a thousand schedules share the same few days.
+final class OffsetCache {
+    private let timeZone: TimeZone
+    private var days: [Int64: Int?] = [:]
+
+    init(timeZone: TimeZone) { self.timeZone = timeZone }
+
+    /// The day's one offset, or nil if an offset change is near.
+    func steadyOffset(onLocalDay day: Int64) -> Int? {
+        if let known = days[day] { return known }
+        let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double((day - 2) * 86_400)))
+        let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double((day + 3) * 86_400)))
+        let steady: Int? = before == after && noChange(between: day - 2, and: day + 3, offset: before) ? before : nil
+        days[day] = steady
+        return steady
+    }
+
+    /// No two changes that cancel out inside the window: checks each day's start.
+    private func noChange(between first: Int64, and last: Int64, offset: Int) -> Bool {
+        (first...last).allSatisfy { timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0 * 86_400))) == offset }
     }
 }

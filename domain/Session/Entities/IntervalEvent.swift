@@ -44,7 +44,8 @@ public struct IntervalEvent: Hashable, Sendable {
         if lhs.at != rhs.at { return lhs.at < rhs.at }
         if lhs.interval == rhs.interval { return lhs.kind.sequence < rhs.kind.sequence }
         if lhs.kind.endsFirst != rhs.kind.endsFirst { return lhs.kind.endsFirst }
-        if lhs.schedule.nameKey != rhs.schedule.nameKey { return lhs.schedule.nameKey < rhs.schedule.nameKey }
+        // Plain comparison: cheap, and only needs to be stable.
+        if lhs.schedule.name != rhs.schedule.name { return lhs.schedule.name < rhs.schedule.name }
         return lhs.kind.sequence < rhs.kind.sequence
     }
 }
