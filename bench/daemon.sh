@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Daemon benchmarks on the static release build (results for docs/performance.md):
-#   - lateness of 50 real events: 25 one-second intervals back to back, each a
-#     start and a session end, measured from the daemon's own record;
+#   - lateness of 50 real events: 25 two-second intervals a second apart, each
+#     a start and a session end, measured from the daemon's own record;
 #   - CPU time over 60 idle seconds with 20 enabled schedules (/proc/PID/stat);
 #   - resident memory when idle, against a bare Swift program that imports
 #     Foundation and sleeps;
 #   - computing the next event over 1,000 enabled schedules.
-# Usage: bench/daemon.sh [IDLE_SECONDS]   (takes about two minutes)
+# Usage: bench/daemon.sh [IDLE_SECONDS]   (takes about three minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 idle=${1:-60}
@@ -25,13 +25,13 @@ data="$work/lateness"
 "$retime" --data-dir "$data" group create g >/dev/null
 base=$(( $(date +%s) + 5 ))
 for i in $(seq 0 24); do
-  from=$(date -u -d "@$(( base + 2 * i ))" +%H:%M:%S)
-  to=$(date -u -d "@$(( base + 2 * i + 1 ))" +%H:%M:%S)
+  from=$(date -u -d "@$(( base + 3 * i ))" +%H:%M:%S)
+  to=$(date -u -d "@$(( base + 3 * i + 2 ))" +%H:%M:%S)
   "$retime" --data-dir "$data" schedule add "s$i" --group g --from "$from" --to "$to" >/dev/null
 done
 "$retime" --data-dir "$data" daemon run 2>/dev/null &
 daemon=$!
-sleep $(( base + 52 - $(date +%s) ))
+sleep $(( base + 77 - $(date +%s) ))
 kill -TERM $daemon; wait $daemon || true
 python3 - "$data/events.jsonl" <<'PY'
 import json, sys
