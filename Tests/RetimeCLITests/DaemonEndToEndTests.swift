@@ -113,6 +113,25 @@ struct DaemonEndToEndTests {
         #expect(try retime.run("daemon", "status").status == 1)
     }
 
+    @Test("an idle daemon sleeps: a command wakes it once, and then it uses no CPU")
+    func idleAfterWake() throws {
+        let retime = RetimeProcess()
+        try retime.run("group", "create", "g")
+        try retime.run("schedule", "add", "far", "--group", "g", "--from", "03:00", "--to", "04:00")
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        func ticks() throws -> Int {
+            let fields = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/stat", encoding: .utf8)
+                .split(separator: ")").last!.split(separator: " ")
+            return Int(fields[11])! + Int(fields[12])!   // utime + stime, after the command name
+        }
+        try retime.run("group", "block", "g", "example.com")   // a write the daemon is woken by
+        Thread.sleep(forTimeInterval: 0.3)
+        let before = try ticks()
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try ticks() - before <= 2, "a daemon that woke itself with its own writes would burn 200 ticks here")
+    }
+
     @Test("install --print writes a systemd user unit naming this binary")
     func installPrint() throws {
         let retime = RetimeProcess()

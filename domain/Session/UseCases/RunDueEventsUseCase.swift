@@ -52,13 +52,20 @@ public struct RunDueEventsUseCase: Sendable {
         let all = try await schedules.all().filter { $0.enabled && !$0.weekdays.isEmpty }
         // Instances that ended before the last pass were dealt with then (or
         // before this daemon's first pass, when there was nobody to miss them).
-        let since = try await ledger.watermark() ?? now
+        let watermark = try await ledger.watermark()
+        let since = watermark ?? now
         for event in dueEvents(of: all, at: now, endingAfter: since) where try await ledger.claim(event.ledgerKey, at: now) {
             now = clock.now()
             if let outcome = try await handle(event, now: now) { handled.append(outcome) }
         }
-        try await ledger.advanceWatermark(to: now)
-        try await ledger.forget(before: now.addingTimeInterval(-4 * 86_400))
+        // The watermark only bounds how far back a pass looks (claims keep
+        // each event once), so it moves when something was handled or an hour
+        // has passed: every write wakes the daemon's data watcher, and a write
+        // per pass would wake it for ever.
+        if !handled.isEmpty || watermark.map({ now.timeIntervalSince($0) > 3_600 }) ?? true {
+            try await ledger.advanceWatermark(to: now)
+            try await ledger.forget(before: now.addingTimeInterval(-4 * 86_400))
+        }
         return DaemonStep(handled: handled, nextDeadline: try await nextDeadline(after: clock.now(), schedules: all))
     }
 
