@@ -17,6 +17,8 @@ retime=.build/debug/retime
   echo "\`--json\` also \`{\"schema\":\"retime/1\",\"error\":{\"code\":...,\"message\":...}}\`."
   for command in "" "group" "group create" "group list" "group show" "group rename" "group block" \
                  "group unblock" "group delete" "start" "stop" "pause" "resume" "status" "log" \
+                 "schedule" "schedule add" "schedule list" "schedule remove" "schedule enable" "schedule disable" "schedule next" \
+                 "daemon" "daemon run" "daemon status" "daemon install" "daemon uninstall" \
                  "config" "config list" "config get" "config set" "config unset" "doctor" "completion" "help"; do
     echo
     echo "## retime $command"

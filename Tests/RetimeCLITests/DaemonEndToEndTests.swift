@@ -132,6 +132,24 @@ struct DaemonEndToEndTests {
         #expect(try ticks() - before <= 2, "a daemon that woke itself with its own writes would burn 200 ticks here")
     }
 
+    @Test("daemon status tells the pid, the uptime and what is next; SIGHUP reloads and it keeps running")
+    func statusAndReload() throws {
+        let retime = RetimeProcess()
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        try retime.run("start", "--for", "1h")
+        let status = try retime.run("daemon", "status", "--json")
+        #expect(status.status == 0)
+        #expect(status.json["pid"] as? Int == Int(daemon.process.processIdentifier))
+        #expect((status.json["uptimeSeconds"] as? Double).map { $0 >= 0 && $0 < 60 } == true)
+        #expect((status.json["next"] as? [String: Any])?["what"] as? String == "end the active session")
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(eventually(within: 5) {
+            ((try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? "").contains("reloading the configuration")
+        })
+        #expect(try retime.run("daemon", "status").status == 0, "still running after SIGHUP")
+    }
+
     @Test("install --print writes a systemd user unit naming this binary")
     func installPrint() throws {
         let retime = RetimeProcess()

@@ -28,6 +28,12 @@ public struct DaemonLock: Sendable {
         return Int32(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
+    /// When the running daemon took the lock (it writes its pid then).
+    public func runningSince() -> Date? {
+        guard runningPID() != nil, let status = try? POSIXFiles.linkStatus(path) else { return nil }
+        return Date(timeIntervalSince1970: Double(status.modifiedNanoseconds) / 1e9)
+    }
+
     /// Takes the lock for this process and writes its pid, or says which
     /// daemon already holds it.
     public func acquire() throws -> HeldDaemonLock {

@@ -19,15 +19,32 @@ enum DaemonCommands {
     }
 
     struct Status: RetimeCommand {
-        static let spec = CommandSpec("status", summary: "Say whether the daemon runs (exit 0) or not (exit 1).")
+        static let spec = CommandSpec("status", summary: "Say whether the daemon runs (exit 0) or not (exit 1), since when, and what is next.")
         static let reconcilesFirst = false
-        static let usesServices = false
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let pid = DaemonLock(dataDirectory: context.runtime.dataDirectory).runningPID()
-            let json = Documents.document(["running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null])
+            let lock = DaemonLock(dataDirectory: context.runtime.dataDirectory)
+            let pid = lock.runningPID()
+            let now = try context.now
+            let uptime = lock.runningSince().map { now.timeIntervalSince($0) }
+            let next = try await nextEvent(context, now: now)
+            let json = Documents.document([
+                "running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null,
+                "uptimeSeconds": uptime.map(JSONValue.double) ?? .null,
+                "next": next.map { .object(["what": .string($0.what), "at": Documents.time($0.at)]) } ?? .null,
+            ])
             guard let pid else { throw DaemonNotRunning(json: json) }
-            return CommandResult(json: json, human: "The daemon runs (pid \(pid)).")
+            let upcoming = next.map { "; next: \($0.what) at \(LocalTime.dateTime($0.at))" } ?? "; nothing is due"
+            return CommandResult(json: json, human: "The daemon runs (pid \(pid), up \(DurationValue.format(uptime ?? 0)))\(upcoming).")
+        }
+
+        /// What the daemon will do next: end the active session or an interval event.
+        private func nextEvent(_ context: CommandContext, now: Date) async throws -> (what: String, at: Date)? {
+            let sessionEnd = try await context.resolve((any SessionRepository).self).current()
+                .flatMap { session in session.isActive ? session.plannedEnd.map { ("end the active session", $0) } : nil }
+            let event = try await context.resolve(UpcomingEventsUseCase.self).execute(from: now, count: 1).first
+                .map { ("\($0.kind.rawValue) of \($0.schedule.name)", $0.at) }
+            return [sessionEnd, event].compactMap { $0 }.min { $0.1 < $1.1 }.map { (what: $0.0, at: $0.1) }
         }
     }
 
