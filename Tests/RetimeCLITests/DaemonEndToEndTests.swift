@@ -150,6 +150,22 @@ struct DaemonEndToEndTests {
         #expect(try retime.run("daemon", "status").status == 0, "still running after SIGHUP")
     }
 
+    @Test("a damaged data file does not kill the daemon: it says so and carries on once repaired")
+    func survivesDamage() throws {
+        let retime = RetimeProcess()
+        try retime.run("start", "--for", "1h")
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        try Data("{\"format\":\"retime.su".utf8).write(to: URL(fileURLWithPath: retime.file("store/session.json")))
+        #expect(eventually(within: 5) {
+            ((try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? "").contains("a pass failed")
+        })
+        #expect(try retime.run("daemon", "status").status == 0, "still running")
+        #expect(try retime.run("doctor", "--repair").status == 0)
+        #expect(try retime.run("start", "--for", "1s").status == 0)
+        #expect(eventually(within: 5) { !events(retime, named: "session-completed").isEmpty })
+    }
+
     @Test("install --print writes a systemd user unit naming this binary")
     func installPrint() throws {
         let retime = RetimeProcess()

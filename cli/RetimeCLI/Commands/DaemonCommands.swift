@@ -21,13 +21,16 @@ enum DaemonCommands {
     struct Status: RetimeCommand {
         static let spec = CommandSpec("status", summary: "Say whether the daemon runs (exit 0) or not (exit 1), since when, and what is next.")
         static let reconcilesFirst = false
+        // Whether the daemon runs must be answerable even when the data is not readable.
+        static let usesServices = false
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ context: CommandContext) async throws -> CommandResult {
             let lock = DaemonLock(dataDirectory: context.runtime.dataDirectory)
             let pid = lock.runningPID()
-            let now = try context.now
+            let now = Date()
             let uptime = lock.runningSince().map { now.timeIntervalSince($0) }
-            let next = try await nextEvent(context, now: now)
+            var next: (what: String, at: Date)?
+            if let services = try? CLIRoot.container(context.runtime) { next = try? await nextEvent(services, now: now) }
             let json = Documents.document([
                 "running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null,
                 "uptimeSeconds": uptime.map(JSONValue.double) ?? .null,
@@ -39,10 +42,10 @@ enum DaemonCommands {
         }
 
         /// What the daemon will do next: end the active session or an interval event.
-        private func nextEvent(_ context: CommandContext, now: Date) async throws -> (what: String, at: Date)? {
-            let sessionEnd = try await context.resolve((any SessionRepository).self).current()
+        private func nextEvent(_ services: Container, now: Date) async throws -> (what: String, at: Date)? {
+            let sessionEnd = try await services.resolve((any SessionRepository).self).current()
                 .flatMap { session in session.isActive ? session.plannedEnd.map { ("end the active session", $0) } : nil }
-            let event = try await context.resolve(UpcomingEventsUseCase.self).execute(from: now, count: 1).first
+            let event = try await services.resolve(UpcomingEventsUseCase.self).execute(from: now, count: 1).first
                 .map { ("\($0.kind.rawValue) of \($0.schedule.name)", $0.at) }
             return [sessionEnd, event].compactMap { $0 }.min { $0.1 < $1.1 }.map { (what: $0.0, at: $0.1) }
         }

@@ -17,15 +17,25 @@ struct DaemonRunner {
         var logger = try container.resolve(Logger.self)
         logger.notice("daemon started", metadata: ["pid": "\(getpid())", "data": "\(runtime.dataDirectory)"])
         while true {
-            let step = try await container.resolve(RunDueEventsUseCase.self).execute()
-            for entry in step.handled {
-                logger.info("handled \(entry.action.rawValue)", metadata: [
-                    "schedule": "\(entry.schedule ?? "-")", "due": "\(Timestamp.format(entry.due))",
-                    "lateMs": "\(Int((entry.lateness * 1_000).rounded()))",
-                ])
+            let deadline: Date?
+            do {
+                let step = try await container.resolve(RunDueEventsUseCase.self).execute()
+                for entry in step.handled {
+                    logger.info("handled \(entry.action.rawValue)", metadata: [
+                        "schedule": "\(entry.schedule ?? "-")", "due": "\(Timestamp.format(entry.due))",
+                        "lateMs": "\(Int((entry.lateness * 1_000).rounded()))",
+                    ])
+                }
+                deadline = step.nextDeadline
+            } catch {
+                // Unreadable data (say, a damaged file) must not kill the
+                // daemon: say so, and look again when the data changes
+                // (`doctor --repair`) or in a minute.
+                logger.error("a pass failed: \(error)")
+                deadline = Date().addingTimeInterval(60)
             }
-            logger.debug("sleeping", metadata: ["until": "\(step.nextDeadline.map { Timestamp.format($0) } ?? "nothing is due")"])
-            switch await wake.wait(until: step.nextDeadline) {
+            logger.debug("sleeping", metadata: ["until": "\(deadline.map { Timestamp.format($0) } ?? "nothing is due")"])
+            switch await wake.wait(until: deadline) {
             case .signal(SIGHUP):
                 logger.notice("reloading the configuration")
                 await container.teardown()
