@@ -38,7 +38,7 @@ public enum RetimeCLI {
     private static func makeContext(_ parsed: ParsedCommand, services: Bool, environment: [String: String],
                                     console: Console) throws -> CommandContext {
         let data = RuntimeContext.dataDirectory(option: parsed.globals.dataDirectory, environment: environment)
-        let runtime = RuntimeContext(role: .cli, dataDirectory: data, logLevel: try logLevel(parsed, environment, data: data),
+        let runtime = RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, data: data),
                                      environment: environment)
         let colour = console.isTerminal && !parsed.globals.noColor && environment["NO_COLOR"] == nil
         let container = services ? try CLIRoot.container(runtime) : Container(Registry())

@@ -2,11 +2,8 @@ import Domain
 import Foundation
 
 /// What a composition root knows before it builds anything: where the data
-/// lives, how verbose to be, and which root it is.
+/// lives and how verbose to be.
 public struct RuntimeContext: Sendable {
-    public enum Role: Sendable { case cli, daemon }
-
-    public var role: Role
     public var dataDirectory: String
     public var logLevel: LogLevel
     public var environment: [String: String]
