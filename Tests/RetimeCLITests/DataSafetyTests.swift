@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Adapters
 import Foundation
 import Testing
 
@@ -65,6 +66,20 @@ struct DataSafetyTests {
         let names = (try retime.run("group", "list", "--json").json["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(names == ["a", "b"], "the newest backup holds the state before the last write")
         #expect(try retime.run("doctor").status == 0)
+    }
+
+    @Test("doctor finds a block left up by a session that ended in a crash, and --repair lifts it")
+    func staleBlock() throws {
+        try retime.run("group", "create", "work", "--block", "example.com")
+        try retime.run("start", "work")
+        // The crash: the session left the slot, its block was never lowered.
+        try JSONFileStore(directory: retime.file("store")).update("session") { $0.removeAll() }
+        let report = try retime.run("doctor", "--json")
+        let blocks = (report.json["checks"] as? [[String: String]])?.first { $0["name"] == "blocks" }
+        #expect(blocks?["status"] == "warning")
+        let repaired = try retime.run("doctor", "--repair", "--json")
+        #expect((repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "blocks" }?["status"] == "repaired")
+        #expect(try JSONFileStore(directory: retime.file("store")).values(of: "shield").isEmpty)
     }
 
     @Test("20 concurrent group creates with distinct names all survive")
