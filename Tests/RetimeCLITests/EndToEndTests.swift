@@ -71,6 +71,20 @@ struct EndToEndTests {
         #expect(shield.contains("a.com") && shield.contains("b.com"))
     }
 
+    @Test("with shield hosts, a session's targets go into the hosts file and come out on stop")
+    func hostsShield() throws {
+        let hosts = retime.dataDirectory + "-hosts"
+        let original = "127.0.0.1 localhost\n"
+        #expect(FileManager.default.createFile(atPath: hosts, contents: Data(original.utf8)))
+        try retime.run("config", "set", "shield.hostsFile", hosts)
+        #expect(try retime.run("config", "set", "shield", "hosts").status == 0)
+        try retime.run("group", "create", "work", "--block", "example.com")
+        try retime.run("start", "work")
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("0.0.0.0 www.example.com"))
+        try retime.run("stop")
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original)
+    }
+
     @Test("log filters by group, range and limit")
     func logFilters() throws {
         try retime.run("group", "create", "a")

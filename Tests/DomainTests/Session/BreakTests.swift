@@ -84,6 +84,14 @@ struct BreakTests {
         #expect(try await world.shieldState == nil)
     }
 
+    @Test("refreshing lifts a block that no running session owns, as a crash can leave")
+    func refreshLiftsStaleBlock() async throws {
+        let world = try await SessionWorld()
+        try await world.shield.raise(world.work.targets, for: SessionID())
+        #expect(try await world.refreshShield.execute() == nil)
+        #expect(try await world.shieldState == nil)
+    }
+
     @Test("pausing twice, resuming unpaused, and breaks with nothing active are refused")
     func refusals() async throws {
         let world = try await SessionWorld()

@@ -110,10 +110,10 @@ struct DoctorCommand: RetimeCommand {
             if case .damaged = store.health(of: suite) { return false }
             return true
         }
-        guard readable(RecordingShield.suite), readable(StoreSessionRepository.suite) else {
-            return Check(name: "blocks", status: .warning, detail: "not checked: the session or shield data is damaged")
+        guard readable(RecordingShield.suite), readable(StoreSessionRepository.suite), readable(StoreSettings.suite) else {
+            return Check(name: "blocks", status: .warning, detail: "not checked: the session, shield or config data is damaged")
         }
-        let shield = RecordingShield(store: store, logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)))
+        let shield = try ShieldChoice.shield(store: store, logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)))
         guard let block = try await shield.state() else { return Check(name: "blocks", status: .ok, detail: "no block is up") }
         let active = try await StoreSessionRepository(store: store).current()
         guard active?.id != block.session || active?.isActive != true else {

@@ -22,13 +22,7 @@ public enum ServiceRegistration {
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
         registry.register((any Shield).self, lifetime: .singleton) { resolver in
-            let store: any KeyValueStore = try resolver.resolve()
-            let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite) ?? "none"
-            switch configured {
-            case "none": return RecordingShield(store: store, logger: try resolver.resolve(Logger.self).labelled("retime.shield"))
-            default: throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: configured,
-                                                     reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
-            }
+            try ShieldChoice.shield(store: try resolver.resolve(), logger: try resolver.resolve(Logger.self).labelled("retime.shield"))
         }
         registry.register((any Tracker).self, lifetime: .singleton) { _ in
             JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
@@ -83,6 +77,22 @@ public enum ServiceRegistration {
         }
         registry.register(SessionStatusUseCase.self) {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())
+        }
+    }
+}
+
+/// The shield config key `shield` names, where `shield.hostsFile` says.
+enum ShieldChoice {
+    static func shield(store: any KeyValueStore, logger: Logger) throws -> any Shield {
+        let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite) ?? "none"
+        switch configured {
+        case "none": return RecordingShield(store: store, logger: logger)
+        case "hosts":
+            let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
+            return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""))
+        default:
+            throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: configured,
+                                            reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
         }
     }
 }

@@ -16,6 +16,10 @@ struct DaemonRunner {
         var container = try DaemonRoot.container(runtime)
         var logger = try container.resolve(Logger.self)
         logger.notice("daemon started", metadata: ["pid": "\(getpid())", "data": "\(runtime.dataDirectory)"])
+        // A block left up by a crash, with no session to own it, comes down now.
+        do { try await container.resolve(RefreshShieldUseCase.self).execute() } catch {
+            logger.error("cannot bring the block in line with the session: \(error)")
+        }
         while true {
             let deadline: Date?
             do {

@@ -1,7 +1,7 @@
-/// Raises the active session's block again with its group's current
-/// targets, so that targets added to or removed from the group while a
-/// session runs take effect at once. Does nothing during a break or when no
-/// session is active.
+/// Makes the block match the session: raises the active session's block
+/// again with its group's current targets (so targets added to or removed
+/// from the group take effect at once), and lifts a block that no running
+/// session owns (one a crash left up). The daemon runs it when it starts.
 public struct RefreshShieldUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
@@ -13,10 +13,14 @@ public struct RefreshShieldUseCase: Sendable {
         self.shield = shield
     }
 
-    /// Returns the targets now blocked, or nil if nothing was raised.
+    /// Returns the targets now blocked, or nil if nothing is.
     @discardableResult
     public func execute() async throws -> [Target]? {
-        guard let session = try await sessions.current(), session.isActive, !session.isPaused else { return nil }
+        guard let session = try await sessions.current(), session.isActive, !session.isPaused else {
+            // No session runs unpaused, so any block up now is stale.
+            if let stale = try await shield.state() { try await shield.guarded { try await $0.lower(for: stale.session) } }
+            return nil
+        }
         let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
         try await shield.guarded { try await $0.raise(targets, for: session.id) }
         return targets

@@ -8,11 +8,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case logLevel = "log.level"
 
     /// Shields this build of retime can enforce.
-    public static let shields = ["none"]
+    public static let shields = ["none", "hosts"]
 
     public var summary: String {
         switch self {
-        case .shield: "how blocks are enforced: none (record only)"
+        case .shield: "how blocks are enforced: none (record only) or hosts (the hosts file)"
         case .shieldHostsFile: "the hosts file the hosts shield edits"
         case .hooksDir: "where the event hooks live"
         case .defaultGroup: "the group `start` uses when none is named"
