@@ -21,7 +21,8 @@ public enum Fixtures {
                                length: TimeInterval? = 1_500, strict: Bool = false,
                                origin: SessionOrigin = .schedule("mornings")) -> Session {
         Session(groupId: group, startedAt: instant(seconds), plannedEnd: length.map { instant(seconds + $0) },
-                strict: strict, tags: ["deep work", "writing"], note: "chapter 3", origin: origin)
+                strict: strict, tags: ["deep work", "writing"], note: "chapter 3", origin: origin,
+                bootDeadline: strict ? BootTimeReading(bootID: "b7a5c3e2-boot", seconds: 12_345.678_9 + (length ?? 0)) : nil)
     }
 
     /// A session that ran from `seconds` for `length` with one break, and ended.

@@ -25,8 +25,10 @@ public enum SessionHistoryContract {
         ContractCheck("an appended session reads back equal in every field") { make in
             let history = try await make()
             let session = Fixtures.endedSession(startingAt: 0)
+            let strict = Fixtures.session(startingAt: 5_000, strict: true).ending(at: Fixtures.instant(6_500), outcome: .completed)
             try await history.append(session)
-            try requireEqual(try await history.sessions(matching: .all), [session], "history")
+            try await history.append(strict)
+            try requireEqual(try await history.sessions(matching: .all), [strict, session], "history")
         },
         ContractCheck("sessions come newest start first") { make in
             let (history, sessions, _, _) = try await seeded(make)

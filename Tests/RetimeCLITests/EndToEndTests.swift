@@ -151,6 +151,19 @@ struct EndToEndTests {
         #expect(try retime.run("status", "--json").json["active"] as? Bool == true)
     }
 
+    @Test("faketime two hours ahead does not end a one-hour strict session", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/faketime")))
+    func faketimeCannotCheat() throws {
+        try retime.run("start", "--for", "1h", "--strict")
+        var cheat = retime
+        cheat.launcher = ["/usr/bin/faketime", "-f", "+2h"]
+        cheat.environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+        let stop = try cheat.run("stop", "--json")
+        #expect(stop.status == 3 && stop.errorCode == "session.strict")
+        #expect(try cheat.run("status", "--json").json["active"] as? Bool == true)
+        #expect(try retime.run("status", "--json").json["active"] as? Bool == true)
+        #expect((try retime.run("log", "--json").json["sessions"] as? [Any])?.isEmpty == true)
+    }
+
     @Test("an expired session is completed at its planned end by the next command, and status says so")
     func reconcileFirst() throws {
         let started = try retime.run("start", "--for", "1s", "--json").json["session"] as? [String: Any]

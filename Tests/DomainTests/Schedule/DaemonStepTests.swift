@@ -139,6 +139,16 @@ struct DaemonStepTests {
         #expect(try await daemon.world.ended.first?.endedAt == Timestamp.parse("2026-11-23T10:00:00Z"))
     }
 
+    @Test("with the wall clock moved forward, a strict session's deadline follows the boot-time clock")
+    func tamperedDeadline() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")
+        try await daemon.world.startWork(.duration(3_600), strict: true)
+        daemon.world.clock.setWallClock(to: Timestamp.parse("2026-11-23T12:00:00Z")!)
+        let step = try await daemon.step.execute()
+        #expect(step.handled.isEmpty)
+        #expect(step.nextDeadline == Timestamp.parse("2026-11-23T13:00:00Z"), "an hour of real time is still to run")
+    }
+
     @Test("the next deadline is the earlier of the session's planned end and the next event; none when nothing is due")
     func deadlines() async throws {
         let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")

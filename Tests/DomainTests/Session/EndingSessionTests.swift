@@ -121,6 +121,32 @@ struct EndingSessionTests {
         #expect(try await world.reconcile.execute()?.outcome == .completed)
     }
 
+    @Test("moving the wall clock forward does not end a strict session: the boot-time clock must agree")
+    func clockTamper() async throws {
+        let world = try await SessionWorld()
+        let session = try await world.startWork(.duration(3_600), strict: true)
+        #expect(session.bootDeadline?.seconds == world.clock.bootTime()!.seconds + 3_600)
+        world.clock.advance(by: 60)
+        world.clock.setWallClock(to: world.clock.now().addingTimeInterval(2 * 3_600))   // the user's trick
+        #expect(try await world.reconcile.execute() == nil)
+        await #expect(throws: SessionError.strict(until: session.plannedEnd!)) { try await world.stop.execute() }
+        #expect(try await world.sessions.current() == session)
+        world.clock.advance(by: 3_540)                                                  // real time catches up
+        let completed = try #require(try await world.reconcile.execute())
+        #expect(completed.endedAt == session.plannedEnd)
+    }
+
+    @Test("after a reboot the wall clock alone ends a strict session")
+    func afterReboot() async throws {
+        let world = try await SessionWorld()
+        let start = world.clock.now()
+        let session = Session(groupId: world.work.id, startedAt: start, plannedEnd: start + 600, strict: true,
+                              bootDeadline: BootTimeReading(bootID: "an-earlier-boot", seconds: 999_999))
+        _ = try await world.sessions.replace(nil, with: session)
+        world.clock.setWallClock(to: start + 601)
+        #expect(try await world.reconcile.execute()?.endedAt == start + 600)
+    }
+
     @Test("a late lower from an ended session does not lift the next session's block")
     func lateLower() async throws {
         let world = try await SessionWorld()

@@ -77,6 +77,17 @@ struct JSONByteReader {
         }
     }
 
+    /// Reads a JSON number.
+    mutating func readDouble() throws -> Double {
+        skipWhitespace()
+        let start = index
+        while index < bytes.count, b("0123456789+-.eE").contains(bytes[index]) { index += 1 }
+        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) else {
+            throw Malformed(description: "bad number at byte \(start)")
+        }
+        return value
+    }
+
     /// Skips any value: what a reader does with keys it does not know.
     mutating func skipValue() throws {
         switch peek() {

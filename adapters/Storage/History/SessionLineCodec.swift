@@ -16,7 +16,7 @@ enum SessionLineCodec {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, plannedEnd: Date?, endedAt: Date?
         var outcome: SessionOutcome?, strict = false, breaks: [Break] = [], tags: [String] = [], note: String?
-        var origin = SessionOrigin.manual
+        var origin = SessionOrigin.manual, bootDeadline: BootTimeReading?
         try reader.expect(UInt8(ascii: "{"))
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
@@ -34,7 +34,8 @@ enum SessionLineCodec {
                 case .tags: tags = try readStrings(&reader)
                 case .note: note = reader.takeNull() ? nil : try reader.readString()
                 case .origin: origin = try reader.withString(Self.origin)
-                case .start, .end, nil: try reader.skipValue()
+                case .bootDeadline: bootDeadline = reader.takeNull() ? nil : try readBootTime(&reader)
+                case .start, .end, .bootID, .seconds, nil: try reader.skipValue()
                 }
             } while reader.take(UInt8(ascii: ","))
             try reader.expect(UInt8(ascii: "}"))
@@ -44,7 +45,8 @@ enum SessionLineCodec {
             throw JSONByteReader.Malformed(description: "id, groupId, startedAt or outcome is missing")
         }
         return Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt,
-                       outcome: outcome, strict: strict, breaks: breaks, tags: tags, note: note, origin: origin)
+                       outcome: outcome, strict: strict, breaks: breaks, tags: tags, note: note, origin: origin,
+                       bootDeadline: bootDeadline)
     }
 
     private static func date(_ reader: inout JSONByteReader) throws -> Date {
@@ -56,6 +58,25 @@ enum SessionLineCodec {
 
     private static func optionalDate(_ reader: inout JSONByteReader) throws -> Date? {
         reader.takeNull() ? nil : try date(&reader)
+    }
+
+    private static func readBootTime(_ reader: inout JSONByteReader) throws -> BootTimeReading {
+        var bootID: String?, seconds: Double?
+        try reader.expect(UInt8(ascii: "{"))
+        if !reader.take(UInt8(ascii: "}")) {
+            repeat {
+                let key = try reader.withString(Key.init)
+                try reader.expect(UInt8(ascii: ":"))
+                switch key {
+                case .bootID: bootID = try reader.readString()
+                case .seconds: seconds = try reader.readDouble()
+                default: try reader.skipValue()
+                }
+            } while reader.take(UInt8(ascii: ","))
+            try reader.expect(UInt8(ascii: "}"))
+        }
+        guard let bootID, let seconds else { throw JSONByteReader.Malformed(description: "a boot deadline without its fields") }
+        return BootTimeReading(bootID: bootID, seconds: seconds)
     }
 
     private static func readStrings(_ reader: inout JSONByteReader) throws -> [String] {
@@ -97,6 +118,7 @@ enum SessionLineCodec {
     /// string per key costs more than the rest of the line.
     private enum Key {
         case id, groupId, startedAt, plannedEnd, endedAt, outcome, strict, breaks, tags, note, origin, start, end
+        case bootDeadline, bootID, seconds
 
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             func equals(_ text: StaticString) -> Bool {
@@ -115,6 +137,9 @@ enum SessionLineCodec {
             case UInt8(ascii: "o") where equals("outcome"): self = .outcome
             case UInt8(ascii: "o") where equals("origin"): self = .origin
             case UInt8(ascii: "b") where equals("breaks"): self = .breaks
+            case UInt8(ascii: "b") where equals("bootDeadline"): self = .bootDeadline
+            case UInt8(ascii: "b") where equals("bootID"): self = .bootID
+            case UInt8(ascii: "s") where equals("seconds"): self = .seconds
             case UInt8(ascii: "t") where equals("tags"): self = .tags
             case UInt8(ascii: "n") where equals("note"): self = .note
             default: return nil

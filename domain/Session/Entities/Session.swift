@@ -17,9 +17,13 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     public let tags: [String]
     public let note: String?
     public let origin: SessionOrigin
+    /// For a strict session: its end on the boot-time clock, which moving the
+    /// wall clock does not move (semantics.md, "Strict sessions").
+    public let bootDeadline: BootTimeReading?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
-                strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual) {
+                strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
+                bootDeadline: BootTimeReading? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -31,13 +35,14 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.tags = tags
         self.note = note
         self.origin = origin
+        self.bootDeadline = bootDeadline
     }
 
     /// Rebuilds a session exactly as it was stored, for adapters that read
     /// persisted sessions back. New sessions start through the other init.
     public init(id: SessionID, groupId: GroupID, startedAt: Date, plannedEnd: Date?, endedAt: Date?,
                 outcome: SessionOutcome, strict: Bool, breaks: [Break], tags: [String], note: String?,
-                origin: SessionOrigin) {
+                origin: SessionOrigin, bootDeadline: BootTimeReading? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -49,15 +54,28 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.tags = tags
         self.note = note
         self.origin = origin
+        self.bootDeadline = bootDeadline
     }
 
     public var isActive: Bool { outcome == .active }
     /// Whether a break is going on.
     public var isPaused: Bool { breaks.last.map { $0.end == nil } ?? false }
 
-    /// Whether the planned end has come by `now`.
-    public func isExpired(at now: Date) -> Bool {
-        plannedEnd.map { $0 <= now } ?? false
+    /// Whether the planned end has come by `now`. A strict session's time is
+    /// up only when the boot-time clock agrees (in the same boot; after a
+    /// reboot the wall clock alone decides), so moving the clock forward does
+    /// not end it early.
+    public func isExpired(at now: Date, boot: BootTimeReading?) -> Bool {
+        guard let plannedEnd, plannedEnd <= now else { return false }
+        guard strict, let deadline = bootDeadline, let boot, boot.bootID == deadline.bootID else { return true }
+        return boot.seconds >= deadline.seconds
+    }
+
+    /// How long until the boot-time clock reaches a strict session's end, in
+    /// the same boot; nil when it does not hold the session.
+    public func bootTimeLeft(boot: BootTimeReading?) -> TimeInterval? {
+        guard strict, let deadline = bootDeadline, let boot, boot.bootID == deadline.bootID else { return nil }
+        return max(0, deadline.seconds - boot.seconds)
     }
 
     /// The session with a break opened at `instant`.

@@ -27,7 +27,7 @@ public struct ReconcileSessionUseCase: Sendable {
             try await archiver.finish(current)
             return nil
         }
-        guard let plannedEnd = current.plannedEnd, plannedEnd <= clock.now() else { return nil }
+        guard let plannedEnd = current.plannedEnd, current.isExpired(at: clock.now(), boot: clock.bootTime()) else { return nil }
         let ended = current.ending(at: plannedEnd, outcome: .completed)
         guard try await archiver.archive(current, as: ended) else { return nil }
         logger.info("session completed", metadata: ["session": "\(ended.id)", "plannedEnd": "\(plannedEnd)"])

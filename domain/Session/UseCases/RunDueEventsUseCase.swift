@@ -124,7 +124,13 @@ public struct RunDueEventsUseCase: Sendable {
     }
 
     private func nextDeadline(after now: Date, schedules: [Schedule]) async throws -> Date? {
-        let sessionEnd = try await sessions.current().flatMap { $0.isActive ? $0.plannedEnd : nil }
+        let sessionEnd = try await sessions.current().flatMap { session -> Date? in
+            guard session.isActive, let plannedEnd = session.plannedEnd else { return nil }
+            // A strict session held by the boot-time clock (the wall clock was
+            // moved forward) ends when that clock says so.
+            let held = session.bootTimeLeft(boot: clock.bootTime()).map { now.addingTimeInterval($0) }
+            return max(plannedEnd, held ?? plannedEnd)
+        }
         let next = calendar.upcomingEvents(of: schedules, from: now.addingTimeInterval(0.000_001), count: 1).first?.at
         return [sessionEnd, next].compactMap { $0 }.min()
     }

@@ -28,8 +28,12 @@ public struct StartSessionUseCase: Sendable {
         let note = try plan.validatedNote()
         let found = if let id = plan.groupId { try await groups.blockList(id: id) } else { try await groups.blockList(named: plan.groupName) }
         guard let group = found else { throw SessionError.groupNotFound(name: plan.groupId?.description ?? plan.groupName) }
-        let session = Session(groupId: group.groupId, startedAt: now, plannedEnd: plannedEnd,
-                              strict: plan.strict, tags: tags, note: note, origin: plan.origin)
+        let boot = clock.bootTime()
+        let bootDeadline = plan.strict ? zip(boot, plannedEnd).map { boot, end in
+            BootTimeReading(bootID: boot.bootID, seconds: boot.seconds + end.timeIntervalSince(now))
+        } : nil
+        let session = Session(groupId: group.groupId, startedAt: now, plannedEnd: plannedEnd, strict: plan.strict,
+                              tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline)
         guard try await sessions.replace(nil, with: session) else {
             throw SessionError.alreadyActive(try await sessions.current()?.id ?? session.id)
         }
@@ -42,4 +46,10 @@ public struct StartSessionUseCase: Sendable {
         tracker.track(.sessionEvent("session-started", session, at: now))
         return session
     }
+}
+
+/// Both values, or nil if either is missing.
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
 }

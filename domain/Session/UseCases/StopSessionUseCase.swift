@@ -19,7 +19,7 @@ public struct StopSessionUseCase: Sendable {
         try await reconcile.execute()
         return try await sessions.retryingActive { current in
             let now = clock.now()
-            if current.strict, let plannedEnd = current.plannedEnd, now < plannedEnd {
+            if current.strict, let plannedEnd = current.plannedEnd, !current.isExpired(at: now, boot: clock.bootTime()) {
                 throw SessionError.strict(until: plannedEnd)
             }
             let ended = current.ending(at: now, outcome: .stopped)

@@ -22,7 +22,7 @@ extension Clock {
 }
 
 /// An instant on the boot-time clock, meaningful only within one boot.
-public struct BootTimeReading: Sendable, Equatable, Codable {
+public struct BootTimeReading: Sendable, Hashable, Codable {
     /// Identifies the boot the reading belongs to (Linux `boot_id`).
     public var bootID: String
     /// Seconds since that boot, suspend included.
