@@ -41,7 +41,8 @@ struct DaemonWorld {
                     + (entry.lateness > 0 ? " late \(Int(entry.lateness))s" : "")
             }
             guard let deadline = step.nextDeadline, deadline <= stop else { break }
-            world.clock.setWallClock(to: deadline)
+            // Time passes: both the wall clock and the boot-time clock move.
+            world.clock.advance(by: max(0, deadline.timeIntervalSince(world.clock.now())))
         }
         return log
     }
