@@ -151,6 +151,22 @@ struct EndToEndTests {
         #expect(try retime.run("status", "--json").json["active"] as? Bool == true)
     }
 
+    @Test("during a strict session its group cannot be weakened nor the shield changed (exit 3)")
+    func strictWeakening() throws {
+        try retime.run("group", "create", "work", "--block", "a.com", "--block", "b.com")
+        try retime.run("start", "work", "--for", "1h", "--strict")
+        for arguments in [["group", "unblock", "work", "a.com"], ["group", "rename", "work", "play"], ["group", "delete", "work"],
+                          ["config", "set", "shield", "none"], ["config", "unset", "shield"]] {
+            let outcome = try retime.run(arguments + ["--json"])
+            #expect(outcome.status == 3, "\(arguments)")
+            #expect(outcome.errorCode == "group.locked" || outcome.errorCode == "config.locked", "\(arguments)")
+        }
+        #expect(try retime.run("group", "block", "work", "c.com").status == 0, "strengthening is fine")
+        #expect(try retime.run("config", "set", "notify", "on").status == 0, "other settings are fine")
+        let group = try retime.run("group", "show", "work", "--json").json["group"] as? [String: Any]
+        #expect(group?["targets"] as? [String] == ["a.com", "b.com", "c.com"])
+    }
+
     @Test("faketime two hours ahead does not end a one-hour strict session", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/faketime")))
     func faketimeCannotCheat() throws {
         try retime.run("start", "--for", "1h", "--strict")

@@ -1,3 +1,4 @@
+import Foundation
 import Adapters
 import Domain
 import PortContracts
@@ -7,6 +8,12 @@ import Testing
 struct StubUsage: GroupUsageQuery {
     var usages: [GroupUsage]
     func usages(of group: GroupID) async throws -> [GroupUsage] { usages }
+}
+
+/// A lock that holds every group until `until`, or none.
+struct StubLock: GroupLock {
+    var until: Date?
+    func lockedUntil(_ group: GroupID) async throws -> Date? { until }
 }
 
 @Suite("Group use cases")
@@ -39,7 +46,7 @@ struct GroupUseCaseTests {
         let original = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Play")
         clock.advance(by: 60)
-        let rename = RenameGroupUseCase(groups: groups, clock: clock)
+        let rename = RenameGroupUseCase(groups: groups, lock: StubLock(), clock: clock)
         let renamed = try await rename.execute(name: "work", to: "Deep Work")
         #expect(renamed.id == original.id)
         #expect(renamed.updatedAt == clock.now())
@@ -53,7 +60,7 @@ struct GroupUseCaseTests {
     func blockAndUnblock() async throws {
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work", targets: ["a.com"])
         let block = BlockTargetsUseCase(groups: groups, clock: clock)
-        let unblock = UnblockTargetsUseCase(groups: groups, clock: clock)
+        let unblock = UnblockTargetsUseCase(groups: groups, lock: StubLock(), clock: clock)
         #expect(try await block.execute(group: "work", targets: ["b.com", "A.com"]).targets.map(\.description) == ["a.com", "b.com"])
         await #expect(throws: GroupError.targetNotInGroup(target: "c.com", group: "Work")) {
             try await unblock.execute(group: "Work", targets: ["a.com", "c.com"])
@@ -66,7 +73,7 @@ struct GroupUseCaseTests {
     @Test("delete removes an unused group")
     func delete() async throws {
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
-        try await DeleteGroupUseCase(groups: groups, usage: StubUsage(usages: [])).execute(name: "WORK")
+        try await DeleteGroupUseCase(groups: groups, lock: StubLock(), usage: StubUsage(usages: [])).execute(name: "WORK")
         #expect(try await groups.all().isEmpty)
     }
 
@@ -75,7 +82,7 @@ struct GroupUseCaseTests {
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
         let usage = StubUsage(usages: [.activeSession("s-1"), .schedule("mornings")])
         let error = await #expect(throws: GroupError.self) {
-            try await DeleteGroupUseCase(groups: groups, usage: usage).execute(name: "Work")
+            try await DeleteGroupUseCase(groups: groups, lock: StubLock(), usage: usage).execute(name: "Work")
         }
         #expect(error?.description == "group 'Work' is in use by the active session (s-1), schedule 'mornings'")
         #expect(error?.code == "group.inUse")
@@ -87,16 +94,30 @@ struct GroupUseCaseTests {
         let group = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
         let sessions = InMemorySessionRepository(Fixtures.session(group: group.id))
         await #expect(throws: GroupError.self) {
-            try await DeleteGroupUseCase(groups: groups, usage: SessionGroupUsage(sessions: sessions, schedules: InMemoryScheduleRepository()))
+            try await DeleteGroupUseCase(groups: groups, lock: StubLock(), usage: SessionGroupUsage(sessions: sessions, schedules: InMemoryScheduleRepository()))
                 .execute(name: "Work")
         }
+    }
+
+    @Test("a strict session's group cannot lose targets, be renamed or deleted (exit 3); it can gain targets")
+    func strictLock() async throws {
+        _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work", targets: ["a.com"])
+        let until = clock.now().addingTimeInterval(600)
+        let lock = StubLock(until: until)
+        let locked = GroupError.locked(name: "Work", until: until)
+        await #expect(throws: locked) { try await UnblockTargetsUseCase(groups: groups, lock: lock, clock: clock).execute(group: "Work", targets: ["a.com"]) }
+        await #expect(throws: locked) { try await RenameGroupUseCase(groups: groups, lock: lock, clock: clock).execute(name: "Work", to: "Play") }
+        await #expect(throws: locked) { try await DeleteGroupUseCase(groups: groups, lock: lock, usage: StubUsage(usages: [])).execute(name: "Work") }
+        #expect(locked.kind == .authorization)
+        #expect(try await BlockTargetsUseCase(groups: groups, clock: clock).execute(group: "Work", targets: ["b.com"]).targets.count == 2)
+        #expect(try await groups.group(named: "Work")?.name.rawValue == "Work")
     }
 
     @Test("every error has a code in its context and a description")
     func errorDescriptions() {
         let errors: [GroupError] = [.notFound(name: "a"), .alreadyExists(name: "a"), .invalidName("a", reason: "r"),
                                     .invalidTarget("a", reason: "r"), .targetNotInGroup(target: "t", group: "g"),
-                                    .inUse(name: "a", by: [.schedule("s")]), .unavailable("disk")]
+                                    .inUse(name: "a", by: [.schedule("s")]), .unavailable("disk"), .locked(name: "a", until: Date())]
         for error in errors {
             #expect(error.code.hasPrefix("group."))
             #expect(!error.description.isEmpty)

@@ -31,6 +31,8 @@ public enum ServiceRegistration {
 
         // Bridges: each context asks the other through a port of its own.
         registry.register((any SessionGroupLookup).self) { GroupRepositoryLookup(groups: try $0.resolve()) }
+        registry.register((any GroupLock).self) { StrictSessionLock(sessions: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register((any StrictSessionQuery).self) { StrictSessionLock(sessions: try $0.resolve(), clock: try $0.resolve()) }
         registry.register((any GroupUsageQuery).self) {
             SessionGroupUsage(sessions: try $0.resolve(), schedules: try $0.resolve())
         }
@@ -41,11 +43,17 @@ public enum ServiceRegistration {
 
     private static func registerUseCases(into registry: inout Registry) {
         registry.register(CreateGroupUseCase.self) { CreateGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
-        registry.register(RenameGroupUseCase.self) { RenameGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(RenameGroupUseCase.self) {
+            RenameGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), clock: try $0.resolve())
+        }
         registry.register(BlockTargetsUseCase.self) { BlockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
-        registry.register(UnblockTargetsUseCase.self) { UnblockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
-        registry.register(DeleteGroupUseCase.self) { DeleteGroupUseCase(groups: try $0.resolve(), usage: try $0.resolve()) }
-        registry.register(ConfigureSettingUseCase.self) { ConfigureSettingUseCase(settings: try $0.resolve()) }
+        registry.register(UnblockTargetsUseCase.self) {
+            UnblockTargetsUseCase(groups: try $0.resolve(), lock: try $0.resolve(), clock: try $0.resolve())
+        }
+        registry.register(DeleteGroupUseCase.self) {
+            DeleteGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), usage: try $0.resolve())
+        }
+        registry.register(ConfigureSettingUseCase.self) { ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve()) }
         registry.register(ReconcileSessionUseCase.self) {
             ReconcileSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
                                     clock: try $0.resolve(), tracker: try $0.resolve(),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything that can go wrong in the Group context.
 public enum GroupError: RetimeError, Equatable {
     case notFound(name: String)
@@ -7,6 +9,8 @@ public enum GroupError: RetimeError, Equatable {
     case targetNotInGroup(target: String, group: String)
     /// Deleting (or otherwise retiring) a group that something still uses.
     case inUse(name: String, by: [GroupUsage])
+    /// A strict session on the group forbids weakening it until its end.
+    case locked(name: String, until: Date)
     /// A port the context depends on failed; the cause is kept.
     case unavailable(String)
 
@@ -18,6 +22,7 @@ public enum GroupError: RetimeError, Equatable {
         case .invalidTarget: "group.invalidTarget"
         case .targetNotInGroup: "group.targetNotInGroup"
         case .inUse: "group.inUse"
+        case .locked: "group.locked"
         case .unavailable: "group.unavailable"
         }
     }
@@ -26,6 +31,7 @@ public enum GroupError: RetimeError, Equatable {
         switch self {
         case .invalidName, .invalidTarget: .invalidInput
         case .unavailable: .storage
+        case .locked: .authorization
         case .notFound, .alreadyExists, .targetNotInGroup, .inUse: .domain
         }
     }
@@ -39,6 +45,8 @@ public enum GroupError: RetimeError, Equatable {
         case .targetNotInGroup(let target, let group): "group '\(group)' does not block '\(target)'"
         case .inUse(let name, let usages):
             "group '\(name)' is in use by " + usages.map(\.description).joined(separator: ", ")
+        case .locked(let name, let until):
+            "group '\(name)' is held by a strict session until \(until.formatted(.iso8601)): it cannot lose targets, be renamed or deleted"
         case .unavailable(let cause): "groups are unavailable: \(cause)"
         }
     }

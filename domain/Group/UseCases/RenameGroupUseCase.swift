@@ -1,16 +1,19 @@
 /// Gives a group a new name; its id, and so every reference to it, stays.
 public struct RenameGroupUseCase: Sendable {
     private let groups: any GroupRepository
+    private let lock: any GroupLock
     private let clock: any Clock
 
-    public init(groups: any GroupRepository, clock: any Clock) {
+    public init(groups: any GroupRepository, lock: any GroupLock, clock: any Clock) {
         self.groups = groups
+        self.lock = lock
         self.clock = clock
     }
 
     public func execute(name: String, to newName: String) async throws -> Group {
         let newName = try GroupName(newName)
         var group = try await groups.existing(named: name)
+        if let until = try await lock.lockedUntil(group.id) { throw GroupError.locked(name: group.name.rawValue, until: until) }
         if let holder = try await groups.group(named: newName.rawValue), holder.id != group.id {
             throw GroupError.alreadyExists(name: holder.name.rawValue)
         }

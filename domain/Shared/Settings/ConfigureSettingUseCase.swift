@@ -1,9 +1,19 @@
+import Foundation
+
 /// Sets or unsets a configuration key, validating the key and the value.
 public struct ConfigureSettingUseCase: Sendable {
     private let settings: any SettingsStore
+    private let strict: any StrictSessionQuery
 
-    public init(settings: any SettingsStore) {
+    public init(settings: any SettingsStore, strict: any StrictSessionQuery) {
         self.settings = settings
+        self.strict = strict
+    }
+
+    /// The shield may not change while a strict session runs.
+    private func checkAllowed(_ key: SettingKey) async throws {
+        guard key == .shield || key == .shieldHostsFile, let until = try await strict.strictUntil() else { return }
+        throw SettingError.lockedByStrictSession(key: key.rawValue, until: until)
     }
 
     /// Stores `value` for `key`; returns the key and the value as stored.
@@ -11,6 +21,7 @@ public struct ConfigureSettingUseCase: Sendable {
     public func set(_ key: String, to value: String) async throws -> (SettingKey, String) {
         let key = try SettingKey(parsing: key)
         let stored = try key.validate(value)
+        try await checkAllowed(key)
         try await settings.set(stored, for: key.rawValue)
         return (key, stored)
     }
@@ -19,6 +30,7 @@ public struct ConfigureSettingUseCase: Sendable {
     @discardableResult
     public func unset(_ key: String) async throws -> SettingKey {
         let key = try SettingKey(parsing: key)
+        try await checkAllowed(key)
         try await settings.unset(key.rawValue)
         return key
     }

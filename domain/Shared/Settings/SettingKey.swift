@@ -1,3 +1,5 @@
+import Foundation
+
 /// The keys of `retime config`, what each accepts, and its default.
 public enum SettingKey: String, CaseIterable, Sendable {
     case shield
@@ -72,21 +74,28 @@ public enum SettingKey: String, CaseIterable, Sendable {
 public enum SettingError: RetimeError, Equatable {
     case unknownKey(String)
     case invalidValue(key: String, value: String, reason: String)
+    case lockedByStrictSession(key: String, until: Date)
 
     public var code: String {
         switch self {
         case .unknownKey: "config.unknownKey"
         case .invalidValue: "config.invalidValue"
+        case .lockedByStrictSession: "config.locked"
         }
     }
 
-    public var kind: ErrorKind { .invalidInput }
+    public var kind: ErrorKind {
+        if case .lockedByStrictSession = self { return .authorization }
+        return .invalidInput
+    }
 
     public var description: String {
         switch self {
         case .unknownKey(let key):
             "unknown config key '\(key)'; keys: " + SettingKey.allCases.map(\.rawValue).joined(separator: ", ")
         case .invalidValue(let key, let value, let reason): "invalid value '\(value)' for \(key): \(reason)"
+        case .lockedByStrictSession(let key, let until):
+            "\(key) cannot change while a strict session runs (until \(until.formatted(.iso8601)))"
         }
     }
 }

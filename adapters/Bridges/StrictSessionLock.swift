@@ -1,0 +1,26 @@
+import Domain
+import Foundation
+
+/// Tells other contexts what a running strict session forbids: weakening
+/// its group (`GroupLock`) and changing the shield (`StrictSessionQuery`).
+/// "Running" follows the same clocks as its end (`Session.isExpired`).
+public struct StrictSessionLock: GroupLock, StrictSessionQuery {
+    private let sessions: any SessionRepository
+    private let clock: any Domain.Clock
+
+    public init(sessions: any SessionRepository, clock: any Domain.Clock) {
+        self.sessions = sessions
+        self.clock = clock
+    }
+
+    public func strictUntil() async throws -> Date? {
+        guard let session = try await sessions.current(), session.isActive, session.strict,
+              !session.isExpired(at: clock.now(), boot: clock.bootTime()) else { return nil }
+        return session.plannedEnd
+    }
+
+    public func lockedUntil(_ group: GroupID) async throws -> Date? {
+        guard let session = try await sessions.current(), session.groupId == group else { return nil }
+        return try await strictUntil()
+    }
+}
