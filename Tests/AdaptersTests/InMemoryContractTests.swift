@@ -87,6 +87,14 @@ struct BridgeContractTests {
         try await check.run { InMemoryIntervalLedger() }
     }
 
+    @Test(arguments: StrictSessionLockContract.checks)
+    func strictSessionLock(_ check: ContractCheck<StrictSessionLockContract.Factory>) async throws {
+        try await check.run { world in
+            let clock = ManualClock(now: world.now)
+            return StrictSessionLock(sessions: InMemorySessionRepository(world.session), clock: clock)
+        }
+    }
+
     @Test(arguments: ScheduleRepositoryContract.checks)
     func inMemoryScheduleRepository(_ check: ContractCheck<ScheduleRepositoryContract.Factory>) async throws {
         try await check.run { InMemoryScheduleRepository() }

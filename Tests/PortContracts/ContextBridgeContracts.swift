@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 
 /// The rules of the ports through which one context asks another.
 public enum SessionGroupLookupContract {
@@ -45,6 +46,47 @@ public enum GroupUsageQueryContract {
             let usages = try await query.usages(of: used)
             try requireEqual(Set(usages), [.activeSession(usages.first { $0.kind == .activeSession }?.name ?? ""),
                                            .schedule("mornings"), .schedule("evenings")], "usages")
+        },
+    ]
+}
+
+/// The rules of `GroupLock` and `StrictSessionQuery`, the ports through which
+/// a strict session forbids weakening its group and changing the shield.
+public enum StrictSessionLockContract {
+    /// What the world holds: the current session, if any, seen at `now`.
+    public struct World: Sendable {
+        public var session: Session?
+        public var now: Date
+    }
+
+    public typealias Factory = @Sendable (World) async throws -> any GroupLock & StrictSessionQuery
+
+    static func world(strict: Bool, ended: Bool = false, group: GroupID = GroupID()) -> World {
+        var session = Fixtures.session(group: group, strict: strict)
+        if ended { session = session.ending(at: Fixtures.instant(100), outcome: .stopped) }
+        return World(session: session, now: Fixtures.instant(60))
+    }
+
+    public static let checks: [ContractCheck<Factory>] = [
+        ContractCheck("a running strict session locks its group, until its planned end, and no other") { make in
+            let group = GroupID()
+            let lock = try await make(world(strict: true, group: group))
+            try requireEqual(try await lock.lockedUntil(group), Fixtures.instant(1_500), "its group")
+            try requireEqual(try await lock.lockedUntil(GroupID()), Date?.none, "another group")
+            try requireEqual(try await lock.strictUntil(), Fixtures.instant(1_500), "strict until")
+        },
+        ContractCheck("no lock without a session, for a session that is not strict, or one that has ended") { make in
+            for world in [World(session: nil, now: Fixtures.instant(0)), world(strict: false), world(strict: true, ended: true)] {
+                let lock = try await make(world)
+                try requireEqual(try await lock.strictUntil(), Date?.none, "strict until")
+                try requireEqual(try await lock.lockedUntil(world.session?.groupId ?? GroupID()), Date?.none, "group lock")
+            }
+        },
+        ContractCheck("past the planned end by both clocks, the lock is gone") { make in
+            var world = world(strict: true)
+            world.now = Fixtures.instant(2_000)
+            let lock = try await make(world)
+            try requireEqual(try await lock.strictUntil(), Date?.none, "strict until")
         },
     ]
 }
