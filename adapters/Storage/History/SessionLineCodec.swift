@@ -17,28 +17,22 @@ enum SessionLineCodec {
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, plannedEnd: Date?, endedAt: Date?
         var outcome: SessionOutcome?, strict = false, breaks: [Break] = [], tags: [String] = [], note: String?
         var origin = SessionOrigin.manual, bootDeadline: BootTimeReading?
-        try reader.expect(UInt8(ascii: "{"))
-        if !reader.take(UInt8(ascii: "}")) {
-            repeat {
-                let key = try reader.withString(Key.init)
-                try reader.expect(UInt8(ascii: ":"))
-                switch key {
-                case .id: id = SessionID(try reader.withString(uuid))
-                case .groupId: groupId = GroupID(try reader.withString(uuid))
-                case .startedAt: startedAt = try date(&reader)
-                case .plannedEnd: plannedEnd = try optionalDate(&reader)
-                case .endedAt: endedAt = try optionalDate(&reader)
-                case .outcome: outcome = try reader.withString(Self.outcome)
-                case .strict: strict = try reader.readBool()
-                case .breaks: breaks = try readBreaks(&reader)
-                case .tags: tags = try readStrings(&reader)
-                case .note: note = reader.takeNull() ? nil : try reader.readString()
-                case .origin: origin = try reader.withString(Self.origin)
-                case .bootDeadline: bootDeadline = reader.takeNull() ? nil : try readBootTime(&reader)
-                case .start, .end, .bootID, .seconds, nil: try reader.skipValue()
-                }
-            } while reader.take(UInt8(ascii: ","))
-            try reader.expect(UInt8(ascii: "}"))
+        try readObject(&reader) { key, reader in
+            switch key {
+            case .id: id = SessionID(try reader.withString(uuid))
+            case .groupId: groupId = GroupID(try reader.withString(uuid))
+            case .startedAt: startedAt = try date(&reader)
+            case .plannedEnd: plannedEnd = try optionalDate(&reader)
+            case .endedAt: endedAt = try optionalDate(&reader)
+            case .outcome: outcome = try reader.withString(Self.outcome)
+            case .strict: strict = try reader.readBool()
+            case .breaks: breaks = try readBreaks(&reader)
+            case .tags: tags = try readArray(&reader) { try $0.readString() }
+            case .note: note = reader.takeNull() ? nil : try reader.readString()
+            case .origin: origin = try reader.withString(Self.origin)
+            case .bootDeadline: bootDeadline = reader.takeNull() ? nil : try readBootTime(&reader)
+            case .start, .end, .bootID, .seconds, nil: try reader.skipValue()
+            }
         }
         guard reader.atEnd else { throw JSONByteReader.Malformed(description: "bytes after the session") }
         guard let id, let groupId, let startedAt, let outcome else {
@@ -62,56 +56,54 @@ enum SessionLineCodec {
 
     private static func readBootTime(_ reader: inout JSONByteReader) throws -> BootTimeReading {
         var bootID: String?, seconds: Double?
-        try reader.expect(UInt8(ascii: "{"))
-        if !reader.take(UInt8(ascii: "}")) {
-            repeat {
-                let key = try reader.withString(Key.init)
-                try reader.expect(UInt8(ascii: ":"))
-                switch key {
-                case .bootID: bootID = try reader.readString()
-                case .seconds: seconds = try reader.readDouble()
-                default: try reader.skipValue()
-                }
-            } while reader.take(UInt8(ascii: ","))
-            try reader.expect(UInt8(ascii: "}"))
+        try readObject(&reader) { key, reader in
+            switch key {
+            case .bootID: bootID = try reader.readString()
+            case .seconds: seconds = try reader.readDouble()
+            default: try reader.skipValue()
+            }
         }
         guard let bootID, let seconds else { throw JSONByteReader.Malformed(description: "a boot deadline without its fields") }
         return BootTimeReading(bootID: bootID, seconds: seconds)
     }
 
-    private static func readStrings(_ reader: inout JSONByteReader) throws -> [String] {
-        var strings: [String] = []
-        try reader.expect(UInt8(ascii: "["))
-        if reader.take(UInt8(ascii: "]")) { return strings }
-        repeat { strings.append(try reader.readString()) } while reader.take(UInt8(ascii: ","))
-        try reader.expect(UInt8(ascii: "]"))
-        return strings
-    }
-
     private static func readBreaks(_ reader: inout JSONByteReader) throws -> [Break] {
-        var breaks: [Break] = []
-        try reader.expect(UInt8(ascii: "["))
-        if reader.take(UInt8(ascii: "]")) { return breaks }
-        repeat {
+        try readArray(&reader) { reader in
             var start: Date?, end: Date?
-            try reader.expect(UInt8(ascii: "{"))
-            if !reader.take(UInt8(ascii: "}")) {
-                repeat {
-                    let key = try reader.withString(Key.init)
-                    try reader.expect(UInt8(ascii: ":"))
-                    switch key {
-                    case .start: start = try date(&reader)
-                    case .end: end = try optionalDate(&reader)
-                    default: try reader.skipValue()
-                    }
-                } while reader.take(UInt8(ascii: ","))
-                try reader.expect(UInt8(ascii: "}"))
+            try readObject(&reader) { key, reader in
+                switch key {
+                case .start: start = try date(&reader)
+                case .end: end = try optionalDate(&reader)
+                default: try reader.skipValue()
+                }
             }
             guard let start else { throw JSONByteReader.Malformed(description: "a break without a start") }
-            breaks.append(Break(start: start, end: end))
+            return Break(start: start, end: end)
+        }
+    }
+
+    /// Reads `{ "key": value, ... }`, handing each member's key to `member`,
+    /// which reads (or skips) the value.
+    private static func readObject(_ reader: inout JSONByteReader,
+                                   _ member: (Key?, inout JSONByteReader) throws -> Void) throws {
+        try reader.expect(UInt8(ascii: "{"))
+        if reader.take(UInt8(ascii: "}")) { return }
+        repeat {
+            let key = try reader.withString(Key.init)
+            try reader.expect(UInt8(ascii: ":"))
+            try member(key, &reader)
         } while reader.take(UInt8(ascii: ","))
+        try reader.expect(UInt8(ascii: "}"))
+    }
+
+    /// Reads `[ value, ... ]` with `element`.
+    private static func readArray<T>(_ reader: inout JSONByteReader, _ element: (inout JSONByteReader) throws -> T) throws -> [T] {
+        var values: [T] = []
+        try reader.expect(UInt8(ascii: "["))
+        if reader.take(UInt8(ascii: "]")) { return values }
+        repeat { values.append(try element(&reader)) } while reader.take(UInt8(ascii: ","))
         try reader.expect(UInt8(ascii: "]"))
-        return breaks
+        return values
     }
 
     /// The keys a session line may hold, matched on raw bytes: making a

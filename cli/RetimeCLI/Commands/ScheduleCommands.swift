@@ -90,24 +90,29 @@ enum ScheduleCommands {
         }
     }
 
+    /// `enable` and `disable`: the same command, switched.
+    struct Switch: Sendable {
+        let enabled: Bool
+        let name: String
+
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let schedule = try await context.resolve(ChangeScheduleUseCase.self).setEnabled(enabled, named: name)
+            return .ok("\(enabled ? "Enabled" : "Disabled") schedule \(context.style.bold(schedule.name)).")
+        }
+    }
+
     struct Enable: RetimeCommand {
         static let spec = CommandSpec("enable", summary: "Turn a schedule on.", arguments: [ScheduleCommands.nameArgument])
-        let name: String
-        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let schedule = try await context.resolve(ChangeScheduleUseCase.self).setEnabled(true, named: name)
-            return .ok("Enabled schedule \(context.style.bold(schedule.name)).")
-        }
+        let command: Switch
+        init(_ parsed: ParsedCommand, values: DateValue) { command = Switch(enabled: true, name: parsed.argument("NAME") ?? "") }
+        func run(_ context: CommandContext) async throws -> CommandResult { try await command.run(context) }
     }
 
     struct Disable: RetimeCommand {
         static let spec = CommandSpec("disable", summary: "Turn a schedule off.", arguments: [ScheduleCommands.nameArgument])
-        let name: String
-        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let schedule = try await context.resolve(ChangeScheduleUseCase.self).setEnabled(false, named: name)
-            return .ok("Disabled schedule \(context.style.bold(schedule.name)).")
-        }
+        let command: Switch
+        init(_ parsed: ParsedCommand, values: DateValue) { command = Switch(enabled: false, name: parsed.argument("NAME") ?? "") }
+        func run(_ context: CommandContext) async throws -> CommandResult { try await command.run(context) }
     }
 
     struct Next: RetimeCommand {
