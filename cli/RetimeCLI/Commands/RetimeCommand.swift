@@ -6,7 +6,8 @@ import Foundation
 /// anything runs), and what it does.
 protocol RetimeCommand: Sendable {
     static var spec: CommandSpec { get }
-    /// Whether an expired session is completed before the command runs.
+    /// Whether the runner completes an expired session before the command
+    /// runs (false where the command's own use case does it already).
     static var reconcilesFirst: Bool { get }
     /// Whether the command needs the services (a validated container).
     static var usesServices: Bool { get }

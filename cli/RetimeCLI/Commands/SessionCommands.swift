@@ -10,6 +10,7 @@ enum SessionCommands {
     }
 
     struct Start: RetimeCommand {
+        static let reconcilesFirst = false   // its use case reconciles first itself
         static let spec = CommandSpec(
             "start", summary: "Start a focus session on a group.",
             discussion: "Without GROUP, the group named by config key defaultGroup (default 'focus') is used, created empty on first use.\nWithout --for or --until the session is open-ended.",
@@ -65,6 +66,7 @@ enum SessionCommands {
     }
 
     struct Stop: RetimeCommand {
+        static let reconcilesFirst = false   // its use case reconciles first itself
         static let spec = CommandSpec("stop", summary: "End the active session now.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ context: CommandContext) async throws -> CommandResult {
@@ -77,6 +79,7 @@ enum SessionCommands {
     }
 
     struct Pause: RetimeCommand {
+        static let reconcilesFirst = false   // its use case reconciles first itself
         static let spec = CommandSpec("pause", summary: "Take a break: lift the block; the planned end stays.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ context: CommandContext) async throws -> CommandResult {
@@ -88,6 +91,7 @@ enum SessionCommands {
     }
 
     struct Resume: RetimeCommand {
+        static let reconcilesFirst = false   // its use case reconciles first itself
         static let spec = CommandSpec("resume", summary: "End the break: raise the block again.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ context: CommandContext) async throws -> CommandResult {
