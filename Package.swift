@@ -12,9 +12,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "Domain", path: "domain"),
-        .target(name: "Adapters", dependencies: ["Domain", "CRetimeLinux"], path: "adapters", exclude: ["CLinux"]),
+        .target(name: "Adapters", dependencies: ["Domain", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux]))], path: "adapters", exclude: ["CLinux", "CCrypt"]),
         // timerfd and inotify, which the Glibc module does not export.
         .target(name: "CRetimeLinux", path: "adapters/CLinux"),
+        // libxcrypt (crypt_r, crypt_gensalt) for passcode hashes.
+        .systemLibrary(name: "CCrypt", path: "adapters/CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .target(name: "RetimeCLI", dependencies: ["Domain", "Adapters"], path: "cli/RetimeCLI"),
         .executableTarget(name: "retime", dependencies: ["RetimeCLI"], path: "cli/retime"),
 

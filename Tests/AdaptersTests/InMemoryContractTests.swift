@@ -26,6 +26,21 @@ struct InMemoryContractTests {
         try await check.run { InMemoryShield() }
     }
 
+    @Test(arguments: AuthStateStoreContract.checks)
+    func authState(_ check: ContractCheck<AuthStateStoreContract.Factory>) async throws {
+        try await check.run { InMemoryAuthState() }
+    }
+
+    @Test(arguments: AuditTrailContract.checks)
+    func auditTrail(_ check: ContractCheck<AuditTrailContract.Factory>) async throws {
+        try await check.run { InMemoryAuditTrail() }
+    }
+
+    @Test(arguments: PasscodeHasherContract.checks)
+    func testHasher(_ check: ContractCheck<PasscodeHasherContract.Factory>) async throws {
+        try await check.run { TestPasscodeHasher() }
+    }
+
     @Test(arguments: LogHandlerContract.checks)
     func inMemoryLogHandler(_ check: ContractCheck<LogHandlerContract.Factory>) async throws {
         try await check.run { InMemoryLogHandler() }

@@ -41,11 +41,12 @@ struct RetimeProcess: Sendable {
     }
 
     func run(_ arguments: [String], input: String? = nil, withDataDir: Bool = true) throws -> Outcome {
-        let process = try start(arguments, withDataDir: withDataDir)
+        let process = try start(arguments, input: input, withDataDir: withDataDir)
         return try finish(process)
     }
 
-    func start(_ arguments: [String], withDataDir: Bool = true) throws -> Running {
+    /// Starts retime; `input`, if given, is its whole stdin (else /dev/null).
+    func start(_ arguments: [String], input: String? = nil, withDataDir: Bool = true) throws -> Running {
         let process = Process()
         let command = launcher + [Self.executable.path] + (withDataDir ? ["--data-dir", dataDirectory] : []) + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
@@ -58,8 +59,13 @@ struct RetimeProcess: Sendable {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         return Running(process: process, out: out, err: err)
     }
 

@@ -37,6 +37,16 @@ struct FileContractTests {
     func intervalLedger(_ check: ContractCheck<IntervalLedgerContract.Factory>) async throws {
         try await check.run { StoreIntervalLedger(store: Self.store()) }
     }
+
+    @Test(arguments: AuthStateStoreContract.checks)
+    func authState(_ check: ContractCheck<AuthStateStoreContract.Factory>) async throws {
+        try await check.run { StoreAuthState(store: Self.store()) }
+    }
+
+    @Test(arguments: AuditTrailContract.checks)
+    func auditTrail(_ check: ContractCheck<AuditTrailContract.Factory>) async throws {
+        try await check.run { JSONLinesAuditTrail(path: TemporaryDirectory().file("audit.jsonl")) }
+    }
 }
 
 @Suite("Store-backed repositories over the in-memory store keep the same contracts")
@@ -59,5 +69,10 @@ struct InMemoryStoreContractTests {
     @Test(arguments: SettingsStoreContract.checks)
     func settings(_ check: ContractCheck<SettingsStoreContract.Factory>) async throws {
         try await check.run { StoreSettings(store: InMemoryKeyValueStore()) }
+    }
+
+    @Test(arguments: AuthStateStoreContract.checks)
+    func authState(_ check: ContractCheck<AuthStateStoreContract.Factory>) async throws {
+        try await check.run { StoreAuthState(store: InMemoryKeyValueStore()) }
     }
 }

@@ -121,6 +121,23 @@ struct EndingSessionTests {
         #expect(try await world.reconcile.execute()?.outcome == .completed)
     }
 
+    @Test("with a passcode set, a strict session is stopped or paused early only with the right one, in one attempt each")
+    func strictOverride() async throws {
+        let world = try await SessionWorld()
+        try await world.auth.set.execute(Passcode("1234"))
+        let session = try await world.startWork(.duration(3_600), strict: true)
+        await #expect(throws: AuthError.passcodeRequired) { try await world.stop.execute() }
+        await #expect(throws: AuthError.self) { try await world.pause.execute(passcode: Passcode("0000")) }
+        #expect(try await world.sessions.current() == session)
+        let paused = try await world.pause.execute(passcode: Passcode("1234"))
+        #expect(paused.isPaused && paused.plannedEnd == session.plannedEnd)
+        _ = try await world.resume.execute()
+        let stopped = try await world.stop.execute(passcode: Passcode("1234"))
+        #expect(stopped.outcome == .stopped)
+        #expect(try await world.shieldState == nil)
+        #expect(try await world.auth.audit.entries().map(\.action) == ["set-passcode", "stop", "pause", "pause", "stop"])
+    }
+
     @Test("moving the wall clock forward does not end a strict session: the boot-time clock must agree")
     func clockTamper() async throws {
         let world = try await SessionWorld()

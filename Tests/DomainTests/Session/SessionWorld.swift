@@ -13,10 +13,12 @@ struct SessionWorld {
     let spy = InMemoryShield()
     let tracker = InMemoryTracker()
     let logs = InMemoryLogHandler()
+    let auth: AuthWorld
     let work: Group
 
     init(shield: (any Shield)? = nil) async throws {
         self.shield = shield ?? spy
+        auth = AuthWorld(clock: clock)
         work = Group(name: try GroupName("work"), targets: try ["slack.com", "app:mail"].map { try Target(parsing: $0) },
                      createdAt: clock.now())
         try await groups.insert(work)
@@ -32,10 +34,11 @@ struct SessionWorld {
     }
     var stop: StopSessionUseCase {
         StopSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, tracker: tracker,
-                           reconcile: reconcile)
+                           reconcile: reconcile, override: auth.override)
     }
     var pause: PauseSessionUseCase {
-        PauseSessionUseCase(sessions: sessions, shield: shield, clock: clock, tracker: tracker, reconcile: reconcile)
+        PauseSessionUseCase(sessions: sessions, shield: shield, clock: clock, tracker: tracker, reconcile: reconcile,
+                            override: auth.override)
     }
     var resume: ResumeSessionUseCase {
         ResumeSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,

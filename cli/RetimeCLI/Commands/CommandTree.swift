@@ -16,6 +16,9 @@ enum CommandTree {
         ["schedule", "disable"]: ScheduleCommands.Disable.self, ["schedule", "next"]: ScheduleCommands.Next.self,
         ["daemon", "run"]: DaemonCommands.Run.self, ["daemon", "status"]: DaemonCommands.Status.self,
         ["daemon", "install"]: DaemonCommands.Install.self, ["daemon", "uninstall"]: DaemonCommands.Uninstall.self,
+        ["auth", "status"]: AuthCommands.Status.self, ["auth", "set-passcode"]: AuthCommands.SetPasscode.self,
+        ["auth", "change-passcode"]: AuthCommands.ChangePasscode.self,
+        ["auth", "remove-passcode"]: AuthCommands.RemovePasscode.self, ["auth", "request"]: AuthCommands.Request.self,
         ["doctor"]: DoctorCommand.self, ["completion"]: CompletionCommand.self, ["help"]: HelpCommand.self,
     ]
 
@@ -24,7 +27,7 @@ enum CommandTree {
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Pause.spec,
             SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ScheduleCommands.spec, DaemonCommands.spec,
-            ConfigCommands.spec, DoctorCommand.spec,
+            AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec,
         ])
 }

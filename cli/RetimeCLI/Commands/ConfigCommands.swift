@@ -40,25 +40,31 @@ enum ConfigCommands {
     }
 
     struct Set: RetimeCommand {
-        static let spec = CommandSpec("set", summary: "Change a setting.",
+        static let spec = CommandSpec("set", summary: "Change a setting.", options: [PasscodeInput.overrideFlag],
                                       arguments: [ConfigCommands.keyArgument, ArgumentSpec("VALUE", help: "The new value.")])
-        let key: String, value: String
+        let key: String, value: String, passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) {
             key = parsed.argument("KEY") ?? ""
             value = parsed.argument("VALUE") ?? ""
+            passcodeFromStdin = parsed.flag("passcode-stdin")
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let (key, stored) = try await context.resolve(ConfigureSettingUseCase.self).set(key, to: value)
+            let (key, stored) = try await context.resolve(ConfigureSettingUseCase.self)
+                .set(key, to: value, passcode: PasscodeInput.override(passcodeFromStdin))
             return .ok("\(key.rawValue)=\(stored)")
         }
     }
 
     struct Unset: RetimeCommand {
-        static let spec = CommandSpec("unset", summary: "Return a setting to its default.", arguments: [ConfigCommands.keyArgument])
-        let key: String
-        init(_ parsed: ParsedCommand, values: DateValue) { key = parsed.argument("KEY") ?? "" }
+        static let spec = CommandSpec("unset", summary: "Return a setting to its default.", options: [PasscodeInput.overrideFlag],
+                                      arguments: [ConfigCommands.keyArgument])
+        let key: String, passcodeFromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) {
+            key = parsed.argument("KEY") ?? ""
+            passcodeFromStdin = parsed.flag("passcode-stdin")
+        }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let key = try await context.resolve(ConfigureSettingUseCase.self).unset(key)
+            let key = try await context.resolve(ConfigureSettingUseCase.self).unset(key, passcode: PasscodeInput.override(passcodeFromStdin))
             return .ok("\(key.rawValue) is back to its default, \(key.defaultValue(dataDirectory: context.runtime.dataDirectory)).")
         }
     }

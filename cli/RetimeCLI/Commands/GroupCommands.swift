@@ -55,14 +55,17 @@ enum GroupCommands {
 
     struct Rename: RetimeCommand {
         static let spec = CommandSpec("rename", summary: "Rename a group; sessions and schedules follow it.",
-                                      arguments: [ArgumentSpec("NAME", help: "The group."), ArgumentSpec("NEW", help: "Its new name.")])
-        let name: String, newName: String
+                                      options: [PasscodeInput.overrideFlag], arguments: [ArgumentSpec("NAME", help: "The group."), ArgumentSpec("NEW", help: "Its new name.")])
+        let name: String, newName: String, passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) {
             name = parsed.argument("NAME") ?? ""
             newName = parsed.argument("NEW") ?? ""
+            passcodeFromStdin = parsed.flag("passcode-stdin")
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            GroupCommands.result(try await context.resolve(RenameGroupUseCase.self).execute(name: name, to: newName), "Renamed:", style: context.style)
+            let group = try await context.resolve(RenameGroupUseCase.self)
+                .execute(name: name, to: newName, passcode: PasscodeInput.override(passcodeFromStdin))
+            return GroupCommands.result(group, "Renamed:", style: context.style)
         }
     }
 
@@ -86,23 +89,28 @@ enum GroupCommands {
 
     struct Unblock: RetimeCommand {
         static let spec = CommandSpec("unblock", summary: "Remove targets from a group.",
-                                      arguments: GroupCommands.targetArguments("A target the group blocks."))
+                                      options: [PasscodeInput.overrideFlag], arguments: GroupCommands.targetArguments("A target the group blocks."))
         let parsed: ParsedCommand
         init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let group = try await context.resolve(UnblockTargetsUseCase.self)
-                .execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"))
+                .execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"),
+                         passcode: PasscodeInput.override(parsed.flag("passcode-stdin")))
             try await context.resolve(RefreshShieldUseCase.self).execute()
             return GroupCommands.result(group, "Updated", style: context.style)
         }
     }
 
     struct Delete: RetimeCommand {
-        static let spec = CommandSpec("delete", summary: "Delete a group that nothing uses.", arguments: [ArgumentSpec("NAME", help: "The group.")])
-        let name: String
-        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
+        static let spec = CommandSpec("delete", summary: "Delete a group that nothing uses.", options: [PasscodeInput.overrideFlag],
+                                      arguments: [ArgumentSpec("NAME", help: "The group.")])
+        let name: String, passcodeFromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) {
+            name = parsed.argument("NAME") ?? ""
+            passcodeFromStdin = parsed.flag("passcode-stdin")
+        }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let group = try await context.resolve(DeleteGroupUseCase.self).execute(name: name)
+            let group = try await context.resolve(DeleteGroupUseCase.self).execute(name: name, passcode: PasscodeInput.override(passcodeFromStdin))
             return .ok("Deleted group \(context.style.bold(group.name.rawValue)).")
         }
     }

@@ -67,10 +67,13 @@ enum SessionCommands {
 
     struct Stop: RetimeCommand {
         static let reconcilesFirst = false   // its use case reconciles first itself
-        static let spec = CommandSpec("stop", summary: "End the active session now.")
-        init(_ parsed: ParsedCommand, values: DateValue) {}
+        static let spec = CommandSpec("stop", summary: "End the active session now.",
+                                      discussion: "A strict session refuses until its planned end, unless a passcode is set and given with --passcode-stdin.",
+                                      options: [PasscodeInput.overrideFlag])
+        let passcodeFromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let session = try await context.resolve(StopSessionUseCase.self).execute()
+            let session = try await context.resolve(StopSessionUseCase.self).execute(passcode: PasscodeInput.override(passcodeFromStdin))
             let name = try await context.groupName(session.groupId) ?? "a deleted group"
             let now = try context.now
             return CommandResult(json: try await document(session, context: context),
@@ -80,10 +83,12 @@ enum SessionCommands {
 
     struct Pause: RetimeCommand {
         static let reconcilesFirst = false   // its use case reconciles first itself
-        static let spec = CommandSpec("pause", summary: "Take a break: lift the block; the planned end stays.")
-        init(_ parsed: ParsedCommand, values: DateValue) {}
+        static let spec = CommandSpec("pause", summary: "Take a break: lift the block; the planned end stays.",
+                                      options: [PasscodeInput.overrideFlag])
+        let passcodeFromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let session = try await context.resolve(PauseSessionUseCase.self).execute()
+            let session = try await context.resolve(PauseSessionUseCase.self).execute(passcode: PasscodeInput.override(passcodeFromStdin))
             let end = session.plannedEnd.map { " The session still ends at \(LocalTime.clock($0))." } ?? ""
             return CommandResult(json: try await document(session, context: context),
                                  human: "Paused: the block is lifted until 'retime resume'.\(end)")

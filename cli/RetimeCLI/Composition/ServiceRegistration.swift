@@ -21,39 +21,63 @@ public enum ServiceRegistration {
             JSONLinesSessionHistory(directory: data + "/history", deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
-        registry.register((any Shield).self, lifetime: .singleton) { resolver in
+        registry.register(ShieldChoice.Configured.self, lifetime: .singleton) { resolver in
             try ShieldChoice.shield(store: try resolver.resolve(), logger: try resolver.resolve(Logger.self).labelled("retime.shield"))
         }
+        registry.register((any Shield).self) { try $0.resolve(ShieldChoice.Configured.self) }
+        registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ShieldChoice.Configured.self) }
         registry.register((any Tracker).self, lifetime: .singleton) { _ in
             JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
         }
         registry.register(DaemonLock.self, value: DaemonLock(dataDirectory: data))
+        registry.register((any AuthStateStore).self) { StoreAuthState(store: try $0.resolve()) }
+        registry.register((any PasscodeHasher).self, value: CryptPasscodeHasher())
+        registry.register((any AuditTrail).self, value: JSONLinesAuditTrail(path: data + "/audit.jsonl"))
 
         // Bridges: each context asks the other through a port of its own.
         registry.register((any SessionGroupLookup).self) { GroupRepositoryLookup(groups: try $0.resolve()) }
         registry.register((any GroupLock).self) { StrictSessionLock(sessions: try $0.resolve(), clock: try $0.resolve()) }
         registry.register((any StrictSessionQuery).self) { StrictSessionLock(sessions: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register((any StrictOverride).self) { PasscodeOverride(verify: try $0.resolve()) }
         registry.register((any GroupUsageQuery).self) {
             SessionGroupUsage(sessions: try $0.resolve(), schedules: try $0.resolve())
         }
 
         registerUseCases(into: &registry)
+        registerAuthUseCases(into: &registry)
         return registry
+    }
+
+    private static func registerAuthUseCases(into registry: inout Registry) {
+        registry.register(VerifyPasscodeUseCase.self) {
+            VerifyPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve())
+        }
+        registry.register(SetPasscodeUseCase.self) {
+            SetPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
+                               strict: try $0.resolve())
+        }
+        registry.register(ChangePasscodeUseCase.self) {
+            ChangePasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve())
+        }
+        registry.register(AuthStatusUseCase.self) { AuthStatusUseCase(state: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(RequestShieldAuthorizationUseCase.self) {
+            RequestShieldAuthorizationUseCase(state: try $0.resolve(), probe: try $0.resolve())
+        }
     }
 
     private static func registerUseCases(into registry: inout Registry) {
         registry.register(CreateGroupUseCase.self) { CreateGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
         registry.register(RenameGroupUseCase.self) {
-            RenameGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), clock: try $0.resolve())
+            RenameGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register(BlockTargetsUseCase.self) { BlockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
         registry.register(UnblockTargetsUseCase.self) {
-            UnblockTargetsUseCase(groups: try $0.resolve(), lock: try $0.resolve(), clock: try $0.resolve())
+            UnblockTargetsUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register(DeleteGroupUseCase.self) {
-            DeleteGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), usage: try $0.resolve())
+            DeleteGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), usage: try $0.resolve())
         }
-        registry.register(ConfigureSettingUseCase.self) { ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve()) }
+        registry.register(ConfigureSettingUseCase.self) { ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve()) }
         registry.register(ReconcileSessionUseCase.self) {
             ReconcileSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
                                     clock: try $0.resolve(), tracker: try $0.resolve(),
@@ -65,11 +89,12 @@ public enum ServiceRegistration {
         }
         registry.register(StopSessionUseCase.self) {
             StopSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
-                               clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve())
+                               clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve(),
+                               override: try $0.resolve())
         }
         registry.register(PauseSessionUseCase.self) {
             PauseSessionUseCase(sessions: try $0.resolve(), shield: try $0.resolve(), clock: try $0.resolve(),
-                                tracker: try $0.resolve(), reconcile: try $0.resolve())
+                                tracker: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
         }
         registry.register(ResumeSessionUseCase.self) {
             ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
@@ -91,7 +116,10 @@ public enum ServiceRegistration {
 
 /// The shield config key `shield` names, where `shield.hostsFile` says.
 enum ShieldChoice {
-    static func shield(store: any KeyValueStore, logger: Logger) throws -> any Shield {
+    /// A shield adapter also answers for its own authorization.
+    typealias Configured = any Shield & ShieldAuthorizationProbe
+
+    static func shield(store: any KeyValueStore, logger: Logger) throws -> Configured {
         let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite) ?? "none"
         switch configured {
         case "none": return RecordingShield(store: store, logger: logger)

@@ -7,3 +7,14 @@ public protocol GroupLock: Sendable {
     /// Until when the group may not lose targets, be renamed or deleted; nil if it may now.
     func lockedUntil(_ group: GroupID) async throws -> Date?
 }
+
+extension GroupLock {
+    /// Returns if `group` may be weakened now, or if `passcode` overrides
+    /// the strict session that locks it; throws `GroupError.locked` (or the
+    /// passcode's failure) otherwise.
+    func check(_ group: Group, _ action: String, passcode: Passcode?, override: any StrictOverride) async throws {
+        guard let until = try await lockedUntil(group.id) else { return }
+        try await override.authorize(action, passcode: passcode,
+                                     otherwise: GroupError.locked(name: group.name.rawValue, until: until))
+    }
+}

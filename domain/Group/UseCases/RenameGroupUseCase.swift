@@ -2,18 +2,20 @@
 public struct RenameGroupUseCase: Sendable {
     private let groups: any GroupRepository
     private let lock: any GroupLock
+    private let override: any StrictOverride
     private let clock: any Clock
 
-    public init(groups: any GroupRepository, lock: any GroupLock, clock: any Clock) {
+    public init(groups: any GroupRepository, lock: any GroupLock, override: any StrictOverride, clock: any Clock) {
         self.groups = groups
         self.lock = lock
+        self.override = override
         self.clock = clock
     }
 
-    public func execute(name: String, to newName: String) async throws -> Group {
+    public func execute(name: String, to newName: String, passcode: Passcode? = nil) async throws -> Group {
         let newName = try GroupName(newName)
         var group = try await groups.existing(named: name)
-        if let until = try await lock.lockedUntil(group.id) { throw GroupError.locked(name: group.name.rawValue, until: until) }
+        try await lock.check(group, "group.rename", passcode: passcode, override: override)
         if let holder = try await groups.group(named: newName.rawValue), holder.id != group.id {
             throw GroupError.alreadyExists(name: holder.name.rawValue)
         }

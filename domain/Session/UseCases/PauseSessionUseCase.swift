@@ -1,25 +1,31 @@
 /// Starts a break: the block is lifted, the planned end stays where it was.
-/// Strict sessions take no breaks.
+/// Strict sessions take no breaks, unless the passcode overrides it.
 public struct PauseSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let shield: any Shield
     private let clock: any Clock
     private let tracker: any Tracker
     private let reconcile: ReconcileSessionUseCase
+    private let override: any StrictOverride
 
     public init(sessions: any SessionRepository, shield: any Shield, clock: any Clock,
-                tracker: any Tracker, reconcile: ReconcileSessionUseCase) {
+                tracker: any Tracker, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
+        self.override = override
         self.shield = shield
         self.clock = clock
         self.tracker = tracker
         self.reconcile = reconcile
     }
 
-    public func execute() async throws -> Session {
+    public func execute(passcode: Passcode? = nil) async throws -> Session {
         try await reconcile.execute()
+        var authorized = false   // one passcode attempt, however often the swap is retried
         let paused = try await sessions.retryingActive { current in
-            if current.strict, let plannedEnd = current.plannedEnd { throw SessionError.strict(until: plannedEnd) }
+            if !authorized, current.strict, let plannedEnd = current.plannedEnd {
+                try await override.authorize("pause", passcode: passcode, otherwise: SessionError.strict(until: plannedEnd))
+                authorized = true
+            }
             let next = try current.pausing(at: clock.now())
             return try await sessions.replace(current, with: next) ? next : nil
         }

@@ -1,26 +1,30 @@
 /// Ends the active session now, as stopped. A strict session refuses until
-/// its planned end.
+/// its planned end, unless the passcode overrides it.
 public struct StopSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let clock: any Clock
     private let archiver: SessionArchiver
     private let reconcile: ReconcileSessionUseCase
+    private let override: any StrictOverride
 
     public init(sessions: any SessionRepository, history: any SessionHistory, shield: any Shield,
-                clock: any Clock, tracker: any Tracker, reconcile: ReconcileSessionUseCase) {
+                clock: any Clock, tracker: any Tracker, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
+        self.override = override
         self.clock = clock
         self.archiver = SessionArchiver(sessions: sessions, history: history, shield: shield, tracker: tracker)
         self.reconcile = reconcile
     }
 
     /// Returns the session as it went to history.
-    public func execute() async throws -> Session {
+    public func execute(passcode: Passcode? = nil) async throws -> Session {
         try await reconcile.execute()
+        var authorized = false   // one passcode attempt, however often the swap is retried
         return try await sessions.retryingActive { current in
             let now = clock.now()
-            if current.strict, let plannedEnd = current.plannedEnd, !current.isExpired(at: now, boot: clock.bootTime()) {
-                throw SessionError.strict(until: plannedEnd)
+            if !authorized, current.strict, let plannedEnd = current.plannedEnd, !current.isExpired(at: now, boot: clock.bootTime()) {
+                try await override.authorize("stop", passcode: passcode, otherwise: SessionError.strict(until: plannedEnd))
+                authorized = true
             }
             let ended = current.ending(at: now, outcome: .stopped)
             return try await archiver.archive(current, as: ended) ? ended : nil

@@ -4,33 +4,37 @@ import Foundation
 public struct ConfigureSettingUseCase: Sendable {
     private let settings: any SettingsStore
     private let strict: any StrictSessionQuery
+    private let override: any StrictOverride
 
-    public init(settings: any SettingsStore, strict: any StrictSessionQuery) {
+    public init(settings: any SettingsStore, strict: any StrictSessionQuery, override: any StrictOverride) {
         self.settings = settings
         self.strict = strict
+        self.override = override
     }
 
-    /// The shield may not change while a strict session runs.
-    private func checkAllowed(_ key: SettingKey) async throws {
+    /// The shield may not change while a strict session runs, unless the
+    /// passcode says so.
+    private func checkAllowed(_ key: SettingKey, passcode: Passcode?) async throws {
         guard key == .shield || key == .shieldHostsFile, let until = try await strict.strictUntil() else { return }
-        throw SettingError.lockedByStrictSession(key: key.rawValue, until: until)
+        try await override.authorize("config." + key.rawValue, passcode: passcode,
+                                     otherwise: SettingError.lockedByStrictSession(key: key.rawValue, until: until))
     }
 
     /// Stores `value` for `key`; returns the key and the value as stored.
     @discardableResult
-    public func set(_ key: String, to value: String) async throws -> (SettingKey, String) {
+    public func set(_ key: String, to value: String, passcode: Passcode? = nil) async throws -> (SettingKey, String) {
         let key = try SettingKey(parsing: key)
         let stored = try key.validate(value)
-        try await checkAllowed(key)
+        try await checkAllowed(key, passcode: passcode)
         try await settings.set(stored, for: key.rawValue)
         return (key, stored)
     }
 
     /// Removes the key's value, so its default applies again.
     @discardableResult
-    public func unset(_ key: String) async throws -> SettingKey {
+    public func unset(_ key: String, passcode: Passcode? = nil) async throws -> SettingKey {
         let key = try SettingKey(parsing: key)
-        try await checkAllowed(key)
+        try await checkAllowed(key, passcode: passcode)
         try await settings.unset(key.rawValue)
         return key
     }

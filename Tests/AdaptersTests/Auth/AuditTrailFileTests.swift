@@ -1,0 +1,30 @@
+import Adapters
+import Domain
+import Foundation
+import Testing
+
+@Suite("JSON-lines audit trail")
+struct AuditTrailFileTests {
+    let directory = TemporaryDirectory()
+
+    @Test("a line torn by a crash is skipped and the next entry starts its own line")
+    func tornLine() async throws {
+        let path = directory.file("audit.jsonl")
+        let trail = JSONLinesAuditTrail(path: path)
+        try await trail.append(AuditEntry(action: "stop", at: Date(timeIntervalSince1970: 1), success: false, reason: "wrongPasscode"))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"action":"sto"#.utf8))
+        try handle.close()
+        try await trail.append(AuditEntry(action: "pause", at: Date(timeIntervalSince1970: 2), success: true))
+        #expect(try await trail.entries().map(\.action) == ["stop", "pause"])
+    }
+
+    @Test("the file is private to its owner")
+    func mode() async throws {
+        let path = directory.file("audit.jsonl")
+        try await JSONLinesAuditTrail(path: path).append(AuditEntry(action: "stop", at: Date(), success: true))
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// The passcode, its lockout and the shield's authorization, through the
+/// built binary in temporary data directories.
+@Suite("auth end to end")
+struct AuthEndToEndTests {
+    let retime = RetimeProcess()
+    static let hasFaketime = FileManager.default.fileExists(atPath: "/usr/bin/faketime")
+
+    /// Sets passcode `1234` and starts an hour-long strict session on `work`.
+    func strictSessionWithPasscode() throws {
+        #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "1234\n").status == 0)
+        try retime.run("group", "create", "work", "--block", "a.com", "--block", "b.com")
+        #expect(try retime.run("start", "work", "--for", "1h", "--strict").status == 0)
+    }
+
+    @Test("auth status reports the spec's shape")
+    func status() throws {
+        let fresh = try retime.run("auth", "status", "--json")
+        #expect(fresh.status == 0)
+        #expect(Set(fresh.json.keys) == ["schema", "passcodeSet", "lockedUntil", "failedAttempts", "shieldAuthorization"])
+        #expect(fresh.json["passcodeSet"] as? Bool == false && fresh.json["lockedUntil"] is NSNull)
+        #expect(fresh.json["failedAttempts"] as? Int == 0 && fresh.json["shieldAuthorization"] as? String == "notDetermined")
+        #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "1234\n").status == 0)
+        #expect(try retime.run("auth", "status", "--json").json["passcodeSet"] as? Bool == true)
+    }
+
+    @Test("a strict session stops early only with the right passcode on stdin")
+    func strictStopWithPasscode() throws {
+        try strictSessionWithPasscode()
+        let bare = try retime.run("stop", "--json")
+        #expect(bare.status == 3 && bare.errorCode == "auth.passcodeRequired")
+        let wrong = try retime.run(["stop", "--passcode-stdin", "--json"], input: "4321\n")
+        #expect(wrong.status == 3 && wrong.errorCode == "auth.wrongPasscode")
+        #expect(try retime.run("status", "--json").json["active"] as? Bool == true)
+        let right = try retime.run(["stop", "--passcode-stdin", "--json"], input: "1234\n")
+        #expect(right.status == 0)
+        #expect((right.json["session"] as? [String: Any])?["outcome"] as? String == "stopped")
+        let audit = try String(contentsOfFile: retime.file("audit.jsonl"), encoding: .utf8)
+        #expect(audit.split(separator: "\n").count == 4, "set, required, wrong, right")
+        #expect(!audit.contains("1234") && !audit.contains("4321"), "never the passcode")
+    }
+
+    @Test("with no passcode set a strict session has no way out")
+    func noPasscodeNoWayOut() throws {
+        try retime.run("start", "--for", "1h", "--strict")
+        let stop = try retime.run(["stop", "--passcode-stdin", "--json"], input: "1234\n")
+        #expect(stop.status == 3 && stop.errorCode == "session.strict")
+        let set = try retime.run(["auth", "set-passcode", "--stdin", "--json"], input: "1234\n")
+        #expect(set.status == 3 && set.errorCode == "auth.strictSession", "setting one now would open a way out")
+    }
+
+    @Test("5 wrong passcodes lock out; a 6th, right one is refused until the lockout ends")
+    func lockout() throws {
+        try strictSessionWithPasscode()
+        for attempt in 1...5 {
+            let wrong = try retime.run(["stop", "--passcode-stdin", "--json"], input: "000\(attempt)\n")
+            #expect(wrong.status == 3 && wrong.errorCode == "auth.wrongPasscode", "attempt \(attempt)")
+        }
+        let right = try retime.run(["stop", "--passcode-stdin", "--json"], input: "1234\n")
+        #expect(right.status == 3 && right.errorCode == "auth.lockedOut")
+        let status = try retime.run("auth", "status", "--json").json
+        #expect(status["failedAttempts"] as? Int == 5 && status["lockedUntil"] is String)
+        guard Self.hasFaketime else { return }
+        // 61 s later (the wall clock alone decides the lockout) the right passcode works.
+        var later = retime
+        later.launcher = ["/usr/bin/faketime", "-f", "+61s"]
+        #expect(try later.run(["stop", "--passcode-stdin"], input: "1234\n").status == 0)
+    }
+
+    @Test("parallel processes guessing cannot get past the lockout: exactly 5 guesses are heard")
+    func lockoutAcrossProcesses() throws {
+        try strictSessionWithPasscode()
+        let running = try (0..<10).map { index in try retime.start(["stop", "--passcode-stdin", "--json"], input: "99\(index)9\n") }
+        let outcomes = try running.map { try retime.finish($0) }
+        #expect(outcomes.allSatisfy { $0.status == 3 })
+        let codes = outcomes.compactMap(\.errorCode)
+        #expect(codes.filter { $0 == "auth.wrongPasscode" }.count == 5, "\(codes)")
+        #expect(codes.filter { $0 == "auth.lockedOut" }.count == 5, "\(codes)")
+        let audit = try String(contentsOfFile: retime.file("audit.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(audit.count == 11, "set-passcode and the ten attempts")
+        #expect(try retime.run("auth", "status", "--json").json["failedAttempts"] as? Int == 5)
+    }
+
+    @Test("the passcode lets a strict session's group be weakened and the shield changed")
+    func weakenWithPasscode() throws {
+        try strictSessionWithPasscode()
+        #expect(try retime.run("group", "unblock", "work", "a.com", "--json").errorCode == "auth.passcodeRequired")
+        #expect(try retime.run(["group", "unblock", "work", "a.com", "--passcode-stdin"], input: "1234\n").status == 0)
+        #expect(try retime.run("config", "set", "shield", "none", "--json").errorCode == "auth.passcodeRequired")
+        #expect(try retime.run(["config", "set", "shield", "none", "--passcode-stdin"], input: "1234\n").status == 0)
+        #expect(try retime.run(["group", "rename", "work", "play", "--passcode-stdin"], input: "1234\n").status == 0)
+        let group = try retime.run("group", "show", "play", "--json").json["group"] as? [String: Any]
+        #expect(group?["targets"] as? [String] == ["b.com"])
+    }
+
+    @Test("change and remove need the current passcode; bad new ones are refused with exit 2")
+    func changeAndRemove() throws {
+        #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "1234\n").status == 0)
+        #expect(try retime.run(["auth", "set-passcode", "--stdin", "--json"], input: "5678\n").errorCode == "auth.passcodeAlreadySet")
+        #expect(try retime.run(["auth", "change-passcode", "--stdin", "--json"], input: "0000\n5678\n").status == 3)
+        let short = try retime.run(["auth", "change-passcode", "--stdin", "--json"], input: "1234\n12\n")
+        #expect(short.status == 2 && short.errorCode == "auth.invalidPasscode")
+        #expect(try retime.run(["auth", "change-passcode", "--stdin"], input: "1234\r\n5678\r\n").status == 0, "CRLF lines")
+        #expect(try retime.run(["auth", "remove-passcode", "--stdin"], input: "1234\n").status == 3)
+        #expect(try retime.run(["auth", "remove-passcode", "--stdin"], input: "5678\n").status == 0)
+        #expect(try retime.run("auth", "status", "--json").json["passcodeSet"] as? Bool == false)
+        let missing = try retime.run(["auth", "set-passcode", "--stdin", "--json"], input: "")
+        #expect(missing.status == 2 && missing.errorCode == "usage.missingValue")
+    }
+
+    @Test("auth request: approved for a writable hosts file, denied when it cannot be written, and kept")
+    func request() throws {
+        #expect(try retime.run("auth", "request", "--json").json["shieldAuthorization"] as? String == "approved", "the none shield")
+        try retime.run("config", "set", "shield", "hosts")
+        try retime.run("config", "set", "shield.hostsFile", retime.file("no-such-dir/hosts"))
+        let denied = try retime.run("auth", "request", "--json")
+        #expect(denied.status == 0 && denied.json["shieldAuthorization"] as? String == "denied")
+        #expect(try retime.run("auth", "status", "--json").json["shieldAuthorization"] as? String == "denied")
+        #expect(!FileManager.default.fileExists(atPath: retime.file("no-such-dir")), "asking changes nothing")
+        try retime.run("config", "set", "shield.hostsFile", retime.file("hosts"))
+        #expect(try retime.run("auth", "request", "--json").json["shieldAuthorization"] as? String == "approved")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: retime.dataDirectory).filter { $0.contains("probe") }
+        #expect(leftovers.isEmpty)
+    }
+}

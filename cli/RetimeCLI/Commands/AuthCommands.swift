@@ -1,0 +1,88 @@
+import Domain
+import Foundation
+
+/// `retime auth status | set-passcode | change-passcode | remove-passcode | request`.
+enum AuthCommands {
+    static let spec = CommandSpec("auth", summary: "The passcode that can end a strict session early, and the shield's authorization.",
+                                  subcommands: [Status.spec, SetPasscode.spec, ChangePasscode.spec, RemovePasscode.spec, Request.spec])
+
+    static let stdinFlag = OptionSpec.flag("stdin", help: "Read from stdin, one line each, instead of a prompt.")
+
+    static func document(_ status: AuthStatus) -> JSONValue {
+        Documents.document([
+            "passcodeSet": .bool(status.passcodeSet),
+            "lockedUntil": Documents.time(status.lockedUntil),
+            "failedAttempts": .int(Int64(status.failedAttempts)),
+            "shieldAuthorization": .string(status.shieldAuthorization.rawValue),
+        ])
+    }
+
+    struct Status: RetimeCommand {
+        static let spec = CommandSpec("status", summary: "Whether a passcode is set, any lockout, and the shield's authorization.")
+        init(_ parsed: ParsedCommand, values: DateValue) {}
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let status = try await context.resolve(AuthStatusUseCase.self).execute()
+            var lines = ["passcode: " + (status.passcodeSet ? "set" : "not set")]
+            if let until = status.lockedUntil { lines.append("locked out until \(LocalTime.dateTime(until))") }
+            if status.failedAttempts > 0 { lines.append("wrong attempts in a row: \(status.failedAttempts)") }
+            lines.append("shield authorization: \(status.shieldAuthorization.rawValue)")
+            return CommandResult(json: AuthCommands.document(status), human: lines.joined(separator: "\n"))
+        }
+    }
+
+    struct SetPasscode: RetimeCommand {
+        static let spec = CommandSpec("set-passcode", summary: "Set the passcode (not during a strict session).", options: [AuthCommands.stdinFlag])
+        let fromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { fromStdin = parsed.flag("stdin") }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let passcode = try AuthCommands.newPasscode(fromStdin: fromStdin, first: "New passcode: ", command: "retime auth set-passcode")
+            try await context.resolve(SetPasscodeUseCase.self).execute(passcode)
+            return .ok("Passcode set. A strict session can now be ended early with it.")
+        }
+    }
+
+    struct ChangePasscode: RetimeCommand {
+        static let spec = CommandSpec("change-passcode", summary: "Change the passcode: the current one, then the new one.",
+                                      options: [AuthCommands.stdinFlag])
+        let fromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { fromStdin = parsed.flag("stdin") }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let command = "retime auth change-passcode"
+            let current = try PasscodeInput.read(["Current passcode: "], fromStdin: fromStdin, command: command)[0]
+            let new = try AuthCommands.newPasscode(fromStdin: fromStdin, first: "New passcode: ", command: command)
+            try await context.resolve(ChangePasscodeUseCase.self).change(from: current, to: new)
+            return .ok("Passcode changed.")
+        }
+    }
+
+    struct RemovePasscode: RetimeCommand {
+        static let spec = CommandSpec("remove-passcode", summary: "Remove the passcode, given it: strict sessions then have no way out.",
+                                      options: [AuthCommands.stdinFlag])
+        let fromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { fromStdin = parsed.flag("stdin") }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let current = try PasscodeInput.read(["Current passcode: "], fromStdin: fromStdin, command: "retime auth remove-passcode")[0]
+            try await context.resolve(ChangePasscodeUseCase.self).remove(current)
+            return .ok("Passcode removed.")
+        }
+    }
+
+    struct Request: RetimeCommand {
+        static let spec = CommandSpec("request", summary: "Ask the configured shield whether it can enforce blocks here.")
+        init(_ parsed: ParsedCommand, values: DateValue) {}
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let answer = try await context.resolve(RequestShieldAuthorizationUseCase.self).execute()
+            let status = try await context.resolve(AuthStatusUseCase.self).execute()
+            let why = answer == .denied ? " (it cannot write what it needs; see 'retime doctor')" : ""
+            return CommandResult(json: AuthCommands.document(status), human: "shield authorization: \(answer.rawValue)\(why)")
+        }
+    }
+
+    /// A new passcode: one stdin line, or typed twice at the prompt.
+    static func newPasscode(fromStdin: Bool, first: String, command: String) throws -> Passcode {
+        if fromStdin { return try PasscodeInput.read([first], fromStdin: true, command: command)[0] }
+        let entries = try PasscodeInput.read([first, "Repeat it: "], fromStdin: false, command: command)
+        guard entries[0] == entries[1] else { throw AuthError.invalidPasscode(reason: "the two entries differ") }
+        return entries[0]
+    }
+}

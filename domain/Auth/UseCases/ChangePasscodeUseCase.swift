@@ -1,0 +1,32 @@
+/// Replaces the passcode, or removes it, given the current one. Removing is
+/// always allowed, even in a strict session: it only makes the session
+/// stricter.
+public struct ChangePasscodeUseCase: Sendable {
+    private let state: any AuthStateStore
+    private let hasher: any PasscodeHasher
+    private let audit: any AuditTrail
+    private let clock: any Clock
+    private let verify: VerifyPasscodeUseCase
+
+    public init(state: any AuthStateStore, hasher: any PasscodeHasher, audit: any AuditTrail, clock: any Clock) {
+        self.state = state
+        self.hasher = hasher
+        self.audit = audit
+        self.clock = clock
+        self.verify = VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock)
+    }
+
+    /// Replaces `current` by `new`.
+    public func change(from current: Passcode, to new: Passcode) async throws {
+        try PasscodePolicy.check(new)
+        try await verify.execute(current, action: "change-passcode")
+        let hash = try hasher.hash(new)
+        try await state.update { $0.passcodeHash = hash }
+    }
+
+    /// Removes the passcode, given it.
+    public func remove(_ current: Passcode) async throws {
+        try await verify.execute(current, action: "remove-passcode")
+        try await state.update { $0.passcodeHash = nil }
+    }
+}

@@ -1,0 +1,31 @@
+/// Sets the first passcode. Refused while a strict session runs: a session
+/// started with no passcode set has no way out, and setting one now would
+/// make one.
+public struct SetPasscodeUseCase: Sendable {
+    private let state: any AuthStateStore
+    private let hasher: any PasscodeHasher
+    private let audit: any AuditTrail
+    private let clock: any Clock
+    private let strict: any StrictSessionQuery
+
+    public init(state: any AuthStateStore, hasher: any PasscodeHasher, audit: any AuditTrail, clock: any Clock,
+                strict: any StrictSessionQuery) {
+        self.state = state
+        self.hasher = hasher
+        self.audit = audit
+        self.clock = clock
+        self.strict = strict
+    }
+
+    public func execute(_ passcode: Passcode) async throws {
+        try PasscodePolicy.check(passcode)
+        if let until = try await strict.strictUntil() { throw AuthError.strictSession(until: until) }
+        let hash = try hasher.hash(passcode)
+        try await state.update { state in
+            guard state.passcodeHash == nil else { throw AuthError.passcodeAlreadySet }
+            state.passcodeHash = hash
+            state.recordSuccess()
+        }
+        try await audit.append(AuditEntry(action: "set-passcode", at: clock.now(), success: true))
+    }
+}
