@@ -78,6 +78,40 @@ struct DaemonEndToEndTests {
         #expect(events(retime, named: "interval-started").compactMap(lateness).allSatisfy { $0 < 1_000 })
     }
 
+    @Test("interval warnings and skips from the daemon reach the hooks, and warnings the desktop")
+    func intervalHooks() throws {
+        var retime = RetimeProcess()
+        retime.environment["TZ"] = "UTC"
+        for event in ["interval-warning", "interval-skipped"] {
+            try HooksEndToEndTests.install(retime.file("hooks/" + event), HooksEndToEndTests.recorder)
+        }
+        let bin = retime.file("bin")
+        try HooksEndToEndTests.install(bin + "/notify-send", #"printf '%s\n' "$@" > "$0.tmp" && mv "$0.tmp" "$0.args""#)
+        retime.environment["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        try retime.run("config", "set", "notify", "on")
+        try retime.run("group", "create", "work", "--block", "slack.com")
+        try retime.run("start", "--for", "1h")   // so the interval is skipped
+        let from = Date().addingTimeInterval(4).timeIntervalSince1970.rounded(.up)
+        guard Int(from + 3) % 86_400 > Int(from) % 86_400 else { return } // not across midnight, for a simple test
+        func clock(_ t: Double) -> String { String(Timestamp.format(Date(timeIntervalSince1970: t)).dropFirst(11).prefix(8)) }
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        #expect(try retime.run("schedule", "add", "soon", "--group", "work", "--from", clock(from), "--to", clock(from + 3),
+                               "--warn", "2s").status == 0)
+        let warning = try #require(HooksEndToEndTests.eventually(within: 10) {
+            HooksEndToEndTests.environment(retime.file("hooks/interval-warning.env"))
+        })
+        #expect(warning["RETIME_ORIGIN"] == "schedule:soon" && warning["RETIME_GROUP"] == "work")
+        #expect(warning["RETIME_TARGETS"] == "slack.com" && warning["RETIME_INTERVAL_EVENT"] == "intervalWillStartWarning")
+        #expect(warning["RETIME_PLANNED_END"].flatMap(Timestamp.parse)?.timeIntervalSince1970 == from + 3)
+        let skipped = try #require(HooksEndToEndTests.eventually(within: 10) {
+            HooksEndToEndTests.environment(retime.file("hooks/interval-skipped.env"))
+        })
+        #expect(skipped["RETIME_ORIGIN"] == "schedule:soon" && skipped["RETIME_SESSION_ID"] == "")
+        let notified = try #require(HooksEndToEndTests.eventually(within: 5) { try? String(contentsOfFile: bin + "/notify-send.args", encoding: .utf8) })
+        #expect(notified.contains("Focus starts soon"))
+    }
+
     @Test("a daemon killed mid-interval and restarted neither loses nor doubles the session")
     func killedAndRestarted() throws {
         var retime = RetimeProcess()

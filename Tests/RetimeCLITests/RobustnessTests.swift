@@ -14,13 +14,13 @@ final class Captured: Sendable {
 @Suite("No input crashes retime", .serialized)
 struct RobustnessTests {
     static let words = ["group", "create", "list", "show", "rename", "block", "unblock", "delete", "start", "stop", "pause",
-                        "resume", "status", "log", "config", "get", "set", "unset", "doctor", "completion", "help", "bash",
+                        "resume", "status", "log", "auth", "request", "config", "get", "set", "unset", "doctor", "completion", "help", "bash",
                         "work", "focus", "shield", "notify", "defaultGroup", "log.level", "example.com", "app:x", "25m",
                         "1h30m", "PT5M", "17:30", "today", "-3d", "2026-11-22", "on", "off", "none", "hosts", "-", "--", "0",
                         "-1", "99999999999999999999"]
     static let options = ["--for", "--until", "--strict", "--tag", "--note", "--block", "--since", "--until", "--group",
                           "--limit", "--csv", "--watch", "--repair", "--json", "--no-color", "--help", "-h", "--version",
-                          "--log-level", "--bogus", "--for=", "--limit=abc", "-x", "--data-dir"]
+                          "--log-level", "--passcode-stdin", "--stdin", "--bogus", "--for=", "--limit=abc", "-x", "--data-dir"]
     static let odd = ["", " ", "\u{0}", "é", "👩‍💻", "\u{202E}evil", String(repeating: "a", count: 5_000), "a/b", "\"", "'", "\\",
                       "../../etc/passwd", "%s%n", "\n", "\t", "app:", "xn--", "-0", "1e308", "NaN", "24:00", "9999-99-99"]
 

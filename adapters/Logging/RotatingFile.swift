@@ -41,6 +41,17 @@ public final class RotatingFile: Sendable {
         }
     }
 
+    /// Rotates the file if it has reached `maxBytes`: for files that other
+    /// writers (a hook's output) append to without going through `append`.
+    public func rotateIfFull() {
+        state.withLock { state in
+            guard let size = (try? POSIXFiles.linkStatus(path))??.size, size >= maxBytes else { return }
+            if let open = state { close(open.fd) }
+            state = nil
+            rotate()
+        }
+    }
+
     /// The rotated files that exist, newest first (`name.1`, `name.2`, ...).
     public var rotatedPaths: [String] {
         (1...max(1, keep)).map { "\(path).\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }

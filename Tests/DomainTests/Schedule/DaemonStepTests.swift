@@ -19,7 +19,7 @@ struct DaemonWorld {
     /// A new pass, as a restarted daemon would build it, over the same data.
     var step: RunDueEventsUseCase {
         RunDueEventsUseCase(schedules: schedules, ledger: ledger, sessions: world.sessions, calendar: calendar,
-                            clock: world.clock, tracker: world.tracker, logger: Logger(label: "t", handler: world.logs),
+                            clock: world.clock, events: world.events, logger: Logger(label: "t", handler: world.logs),
                             reconcile: world.reconcile, start: world.start)
     }
 

@@ -12,6 +12,9 @@ struct SessionWorld {
     let shield: any Shield
     let spy = InMemoryShield()
     let tracker = InMemoryTracker()
+    /// What the hooks and the desktop were told.
+    let hooks = InMemoryEventHooks()
+    let notifications = InMemoryEventHooks()
     let logs = InMemoryLogHandler()
     let auth: AuthWorld
     let work: Group
@@ -24,25 +27,28 @@ struct SessionWorld {
         try await groups.insert(work)
     }
 
+    var events: SessionEventPublisher {
+        SessionEventPublisher(tracker: tracker, hooks: hooks, notifier: notifications, groups: GroupRepositoryLookup(groups: groups))
+    }
     var reconcile: ReconcileSessionUseCase {
-        ReconcileSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, tracker: tracker,
+        ReconcileSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, events: events,
                                 logger: Logger(label: "test", handler: logs))
     }
     var start: StartSessionUseCase {
         StartSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,
-                            clock: clock, tracker: tracker, reconcile: reconcile)
+                            clock: clock, events: events, reconcile: reconcile)
     }
     var stop: StopSessionUseCase {
-        StopSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, tracker: tracker,
+        StopSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, events: events,
                            reconcile: reconcile, override: auth.override)
     }
     var pause: PauseSessionUseCase {
-        PauseSessionUseCase(sessions: sessions, shield: shield, clock: clock, tracker: tracker, reconcile: reconcile,
+        PauseSessionUseCase(sessions: sessions, shield: shield, clock: clock, events: events, reconcile: reconcile,
                             override: auth.override)
     }
     var resume: ResumeSessionUseCase {
         ResumeSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,
-                             clock: clock, tracker: tracker, reconcile: reconcile)
+                             clock: clock, events: events, reconcile: reconcile)
     }
     var refreshShield: RefreshShieldUseCase {
         RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield)

@@ -32,3 +32,5 @@ static inline int retime_inotify_watch_writes(int fd, const char *path) {
 #endif
 
 #endif
+
+#include "CRetimeSpawn.h"

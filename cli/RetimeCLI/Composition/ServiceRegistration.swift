@@ -30,6 +30,7 @@ public enum ServiceRegistration {
             JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
         }
         registry.register(DaemonLock.self, value: DaemonLock(dataDirectory: data))
+        registerEventDelivery(into: &registry, data: data)
         registry.register((any AuthStateStore).self) { StoreAuthState(store: try $0.resolve()) }
         registry.register((any PasscodeHasher).self, value: CryptPasscodeHasher())
         registry.register((any AuditTrail).self, value: JSONLinesAuditTrail(path: data + "/audit.jsonl"))
@@ -46,6 +47,29 @@ public enum ServiceRegistration {
         registerUseCases(into: &registry)
         registerAuthUseCases(into: &registry)
         return registry
+    }
+
+    /// Hooks from `hooks.dir`, desktop notifications when `notify` is on
+    /// (and notify-send is there), and the publisher that feeds them.
+    private static func registerEventDelivery(into registry: inout Registry, data: String) {
+        let log = data + "/logs/hooks.log"
+        registry.register((any EventHooks).self, lifetime: .singleton) { resolver in
+            let directory = try setting(.hooksDir, in: try resolver.resolve()) ?? SettingKey.hooksDir.defaultValue(dataDirectory: data)
+            return ProcessEventHooks(directory: directory, logPath: log, logger: try resolver.resolve(Logger.self).labelled("retime.hooks"))
+        }
+        registry.register((any Notifier).self, lifetime: .singleton) { resolver in
+            guard (try setting(.notify, in: try resolver.resolve()) ?? SettingKey.notify.defaultValue(dataDirectory: data)) == "on",
+                  let notifier = NotifySendNotifier.make(logPath: log) else { return NoEventHooks() }
+            return notifier
+        }
+        registry.register(SessionEventPublisher.self) {
+            SessionEventPublisher(tracker: try $0.resolve(), hooks: try $0.resolve(), notifier: try $0.resolve(), groups: try $0.resolve())
+        }
+    }
+
+    /// A setting read while the services are built (factories are synchronous).
+    private static func setting(_ key: SettingKey, in store: any KeyValueStore) throws -> String? {
+        try store.value(String.self, forKey: key.rawValue, in: StoreSettings.suite)
     }
 
     private static func registerAuthUseCases(into registry: inout Registry) {
@@ -80,25 +104,25 @@ public enum ServiceRegistration {
         registry.register(ConfigureSettingUseCase.self) { ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve()) }
         registry.register(ReconcileSessionUseCase.self) {
             ReconcileSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
-                                    clock: try $0.resolve(), tracker: try $0.resolve(),
+                                    clock: try $0.resolve(), events: try $0.resolve(),
                                     logger: try $0.resolve(Logger.self).labelled("retime.session"))
         }
         registry.register(StartSessionUseCase.self) {
             StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
-                                clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve())
+                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve())
         }
         registry.register(StopSessionUseCase.self) {
             StopSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
-                               clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve(),
+                               clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                override: try $0.resolve())
         }
         registry.register(PauseSessionUseCase.self) {
             PauseSessionUseCase(sessions: try $0.resolve(), shield: try $0.resolve(), clock: try $0.resolve(),
-                                tracker: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
+                                events: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
         }
         registry.register(ResumeSessionUseCase.self) {
             ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
-                                 clock: try $0.resolve(), tracker: try $0.resolve(), reconcile: try $0.resolve())
+                                 clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve())
         }
         registry.register(RefreshShieldUseCase.self) {
             RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve())

@@ -4,17 +4,17 @@ public struct PauseSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let shield: any Shield
     private let clock: any Clock
-    private let tracker: any Tracker
+    private let events: SessionEventPublisher
     private let reconcile: ReconcileSessionUseCase
     private let override: any StrictOverride
 
     public init(sessions: any SessionRepository, shield: any Shield, clock: any Clock,
-                tracker: any Tracker, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
+                events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
         self.override = override
         self.shield = shield
         self.clock = clock
-        self.tracker = tracker
+        self.events = events
         self.reconcile = reconcile
     }
 
@@ -30,7 +30,7 @@ public struct PauseSessionUseCase: Sendable {
             return try await sessions.replace(current, with: next) ? next : nil
         }
         try await shield.guarded { try await $0.lower(for: paused.id) }
-        tracker.track(.sessionEvent("session-paused", paused, at: paused.breaks.last?.start ?? clock.now()))
+        await events.session(.sessionPaused, paused, at: paused.breaks.last?.start ?? clock.now())
         return paused
     }
 }

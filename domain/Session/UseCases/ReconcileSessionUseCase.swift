@@ -9,10 +9,10 @@ public struct ReconcileSessionUseCase: Sendable {
     private let logger: Logger
 
     public init(sessions: any SessionRepository, history: any SessionHistory, shield: any Shield,
-                clock: any Clock, tracker: any Tracker, logger: Logger) {
+                clock: any Clock, events: SessionEventPublisher, logger: Logger) {
         self.sessions = sessions
         self.clock = clock
-        self.archiver = SessionArchiver(sessions: sessions, history: history, shield: shield, tracker: tracker)
+        self.archiver = SessionArchiver(sessions: sessions, history: history, shield: shield, events: events)
         self.logger = logger
     }
 

@@ -4,16 +4,16 @@ public struct ResumeSessionUseCase: Sendable {
     private let groups: any SessionGroupLookup
     private let shield: any Shield
     private let clock: any Clock
-    private let tracker: any Tracker
+    private let events: SessionEventPublisher
     private let reconcile: ReconcileSessionUseCase
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shield: any Shield,
-                clock: any Clock, tracker: any Tracker, reconcile: ReconcileSessionUseCase) {
+                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase) {
         self.sessions = sessions
         self.groups = groups
         self.shield = shield
         self.clock = clock
-        self.tracker = tracker
+        self.events = events
         self.reconcile = reconcile
     }
 
@@ -25,7 +25,7 @@ public struct ResumeSessionUseCase: Sendable {
         }
         let targets = try await groups.blockList(id: resumed.groupId)?.targets ?? []
         try await shield.guarded { try await $0.raise(targets, for: resumed.id) }
-        tracker.track(.sessionEvent("session-resumed", resumed, at: resumed.breaks.last?.end ?? clock.now()))
+        await events.session(.sessionResumed, resumed, at: resumed.breaks.last?.end ?? clock.now())
         return resumed
     }
 }

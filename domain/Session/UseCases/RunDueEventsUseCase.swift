@@ -20,20 +20,20 @@ public struct RunDueEventsUseCase: Sendable {
     private let sessions: any SessionRepository
     private let calendar: IntervalCalendar
     private let clock: any Clock
-    private let tracker: any Tracker
+    private let events: SessionEventPublisher
     private let logger: Logger
     private let reconcile: ReconcileSessionUseCase
     private let start: StartSessionUseCase
 
     public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, sessions: any SessionRepository,
-                calendar: IntervalCalendar, clock: any Clock, tracker: any Tracker, logger: Logger,
+                calendar: IntervalCalendar, clock: any Clock, events: SessionEventPublisher, logger: Logger,
                 reconcile: ReconcileSessionUseCase, start: StartSessionUseCase) {
         self.schedules = schedules
         self.ledger = ledger
         self.sessions = sessions
         self.calendar = calendar
         self.clock = clock
-        self.tracker = tracker
+        self.events = events
         self.logger = logger
         self.reconcile = reconcile
         self.start = start
@@ -44,7 +44,7 @@ public struct RunDueEventsUseCase: Sendable {
         var now = clock.now()
         if let completed = try await reconcile.execute(), let due = completed.endedAt {
             let late = now.timeIntervalSince(due)
-            tracker.track(TrackedEvent(name: "session-completed", at: now, properties: [
+            events.record(TrackedEvent(name: "session-completed", at: now, properties: [
                 "sessionId": .string(completed.id.description), "due": .date(due), "lateMs": .int(Int((late * 1_000).rounded())),
             ]))
             handled.append(.init(action: .sessionCompleted, schedule: nil, due: due, lateness: late))
@@ -87,7 +87,7 @@ public struct RunDueEventsUseCase: Sendable {
         let schedule = event.schedule, interval = event.interval
         let late = now.timeIntervalSince(event.at)
         func record(_ action: DaemonStep.Handled.Action, _ name: String) -> DaemonStep.Handled {
-            tracker.track(TrackedEvent(name: name, at: now, properties: [
+            events.record(TrackedEvent(name: name, at: now, properties: [
                 "schedule": .string(schedule.name), "event": .string(event.kind.rawValue),
                 "due": .date(event.at), "lateMs": .int(Int((late * 1_000).rounded())),
             ]))
@@ -96,9 +96,12 @@ public struct RunDueEventsUseCase: Sendable {
         }
         switch event.kind {
         case .intervalWillStartWarning:
-            return now < interval.start ? record(.warning, "interval-warning") : nil
+            guard now < interval.start else { return nil }
+            await events.interval(.intervalWarning, event, session: nil, at: now)
+            return record(.warning, "interval-warning")
         case .intervalWillEndWarning:
-            guard now < interval.end, try await startedByThis(interval, schedule) else { return nil }
+            guard now < interval.end, let session = try await startedByThis(interval, schedule) else { return nil }
+            await events.interval(.intervalWarning, event, session: session, at: now)
             return record(.warning, "interval-warning")
         case .intervalDidStart:
             guard now < interval.end else { return record(.intervalMissed, "interval-missed") }
@@ -108,6 +111,7 @@ public struct RunDueEventsUseCase: Sendable {
                                                         origin: .schedule(schedule.name)))
                 return record(.sessionStarted, "interval-started")
             } catch SessionError.alreadyActive {
+                await events.interval(.intervalSkipped, event, session: nil, at: now)
                 return record(.intervalSkipped, "interval-skipped")
             } catch SessionError.invalidLength {
                 // Less than a second of the interval was left.
@@ -118,9 +122,11 @@ public struct RunDueEventsUseCase: Sendable {
         }
     }
 
-    private func startedByThis(_ interval: IntervalInstance, _ schedule: Schedule) async throws -> Bool {
-        guard let session = try await sessions.current(), session.isActive else { return false }
-        return session.origin == .schedule(schedule.name) && session.plannedEnd == interval.end
+    /// The active session if this interval started it.
+    private func startedByThis(_ interval: IntervalInstance, _ schedule: Schedule) async throws -> SessionID? {
+        guard let session = try await sessions.current(), session.isActive,
+              session.origin == .schedule(schedule.name), session.plannedEnd == interval.end else { return nil }
+        return session.id
     }
 
     private func nextDeadline(after now: Date, schedules: [Schedule]) async throws -> Date? {

@@ -11,7 +11,7 @@ struct SessionArchiver: Sendable {
     let sessions: any SessionRepository
     let history: any SessionHistory
     let shield: any Shield
-    let tracker: any Tracker
+    let events: SessionEventPublisher
 
     /// Moves `current` to history as `ended`; false if another process
     /// changed the session first (it then owns the ending).
@@ -25,7 +25,7 @@ struct SessionArchiver: Sendable {
     func finish(_ ended: Session) async throws {
         try await history.append(ended)
         let emptied = try await sessions.replace(ended, with: nil)
-        if emptied { tracker.track(.sessionEvent("session-ended", ended, at: ended.endedAt ?? ended.startedAt)) }
+        if emptied { await events.session(.sessionEnded, ended, at: ended.endedAt ?? ended.startedAt) }
         // Every finisher lowers: it is idempotent and owner-checked, and the
         // block must not outlive a finisher that died after emptying the slot.
         try await shield.guarded { try await $0.lower(for: ended.id) }

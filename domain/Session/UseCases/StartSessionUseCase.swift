@@ -6,16 +6,16 @@ public struct StartSessionUseCase: Sendable {
     private let groups: any SessionGroupLookup
     private let shield: any Shield
     private let clock: any Clock
-    private let tracker: any Tracker
+    private let events: SessionEventPublisher
     private let reconcile: ReconcileSessionUseCase
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shield: any Shield,
-                clock: any Clock, tracker: any Tracker, reconcile: ReconcileSessionUseCase) {
+                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase) {
         self.sessions = sessions
         self.groups = groups
         self.shield = shield
         self.clock = clock
-        self.tracker = tracker
+        self.events = events
         self.reconcile = reconcile
     }
 
@@ -43,7 +43,7 @@ public struct StartSessionUseCase: Sendable {
             _ = try? await sessions.replace(session, with: nil)
             throw error
         }
-        tracker.track(.sessionEvent("session-started", session, at: now))
+        await events.session(.sessionStarted, session, at: now)
         return session
     }
 }

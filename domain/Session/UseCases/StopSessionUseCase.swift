@@ -8,11 +8,11 @@ public struct StopSessionUseCase: Sendable {
     private let override: any StrictOverride
 
     public init(sessions: any SessionRepository, history: any SessionHistory, shield: any Shield,
-                clock: any Clock, tracker: any Tracker, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
+                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
         self.override = override
         self.clock = clock
-        self.archiver = SessionArchiver(sessions: sessions, history: history, shield: shield, tracker: tracker)
+        self.archiver = SessionArchiver(sessions: sessions, history: history, shield: shield, events: events)
         self.reconcile = reconcile
     }
 

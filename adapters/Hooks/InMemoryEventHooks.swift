@@ -1,0 +1,22 @@
+import Domain
+import Synchronization
+
+/// Remembers the events it was asked to run hooks for: a spy for tests.
+public final class InMemoryEventHooks: EventHooks, Notifier {
+    private let received = Mutex<[SessionEvent]>([])
+
+    public init() {}
+
+    public func run(_ event: SessionEvent) { received.withLock { $0.append(event) } }
+    public func notify(_ event: SessionEvent) { received.withLock { $0.append(event) } }
+
+    /// Every event so far, oldest first.
+    public var events: [SessionEvent] { received.withLock { $0 } }
+}
+
+/// Runs nothing and shows nothing: for roots and tests that want neither.
+public struct NoEventHooks: EventHooks, Notifier {
+    public init() {}
+    public func run(_ event: SessionEvent) {}
+    public func notify(_ event: SessionEvent) {}
+}

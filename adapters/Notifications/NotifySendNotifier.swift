@@ -1,0 +1,51 @@
+import Domain
+import Foundation
+
+/// Desktop notifications through `notify-send` (libnotify), found on PATH
+/// when the notifier is made; where there is none, `make` returns nil and
+/// the composition root uses no notifier. Runs detached with a 5 s limit,
+/// like a hook, so a stuck notification daemon never holds retime up.
+public struct NotifySendNotifier: Notifier {
+    public let executable: String
+    private let logPath: String?
+    private let environment: [String: String]
+
+    public init(executable: String, logPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.executable = executable
+        self.logPath = logPath
+        self.environment = environment
+    }
+
+    /// A notifier over the first `notify-send` on `PATH`, or nil.
+    public static func make(logPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> NotifySendNotifier? {
+        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        let candidates: [String] = directories.map { "\($0)/notify-send" }
+        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else { return nil }
+        return NotifySendNotifier(executable: found, logPath: logPath, environment: environment)
+    }
+
+    public func notify(_ event: SessionEvent) {
+        let (title, body) = Self.text(for: event)
+        _ = DetachedProcess.start(executable, arguments: ["--app-name=retime", title, body], environment: environment,
+                                  logPath: logPath, label: "notify-send", timeout: .seconds(5))
+    }
+
+    /// What the notification says.
+    static func text(for event: SessionEvent, timeZone: TimeZone = .current) -> (title: String, body: String) {
+        let group = event.groupName ?? "a deleted group"
+        func clock(_ date: Date?) -> String {
+            guard let date else { return "" }
+            return String(Timestamp.format(date, offset: timeZone.secondsFromGMT(for: date), fractionDigits: 0).dropFirst(11).prefix(5))
+        }
+        switch (event.kind, event.warning) {
+        case (.intervalWarning, .intervalWillEndWarning?):
+            return ("Focus ends soon", "\(group) is unblocked at \(clock(event.plannedEnd)).")
+        case (.intervalWarning, _):
+            return ("Focus starts soon", "\(event.origin.description.replacingOccurrences(of: "schedule:", with: "")) blocks \(group) soon, until \(clock(event.plannedEnd)).")
+        case (.sessionEnded, _):
+            return ("Focus session ended", "\(group) is unblocked (\(event.outcome?.rawValue ?? "ended")).")
+        default:
+            return ("retime", "\(event.kind.rawValue): \(group)")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Tells the world what happened: every event is recorded (`Tracker`), the
+/// hook events run the user's hooks, and interval warnings and session ends
+/// also go to the desktop. The one place that decides who hears what; the
+/// use cases only say what happened.
+public struct SessionEventPublisher: Sendable {
+    private let tracker: any Tracker
+    private let hooks: any EventHooks
+    private let notifier: any Notifier
+    private let groups: any SessionGroupLookup
+
+    /// The events a desktop notification is shown for.
+    public static let notified: Set<SessionEvent.Kind> = [.intervalWarning, .sessionEnded]
+
+    public init(tracker: any Tracker, hooks: any EventHooks, notifier: any Notifier, groups: any SessionGroupLookup) {
+        self.tracker = tracker
+        self.hooks = hooks
+        self.notifier = notifier
+        self.groups = groups
+    }
+
+    /// Records an event that no hook hears (`interval-started`, `session-completed`, ...).
+    public func record(_ event: TrackedEvent) {
+        tracker.track(event)
+    }
+
+    /// A session started, ended, paused or resumed.
+    func session(_ kind: SessionEvent.Kind, _ session: Session, at instant: Date) async {
+        tracker.track(.sessionEvent(kind.rawValue, session, at: instant))
+        let group = await blockList(session.groupId)
+        deliver(SessionEvent(kind: kind, at: instant, sessionId: session.id, groupName: group?.name,
+                             targets: group?.targets ?? [], plannedEnd: session.plannedEnd, origin: session.origin,
+                             outcome: kind == .sessionEnded ? session.outcome : nil))
+    }
+
+    /// An interval's warning, or its skip (another session was active).
+    func interval(_ kind: SessionEvent.Kind, _ event: IntervalEvent, session: SessionID?, at instant: Date) async {
+        let group = await blockList(event.schedule.groupId)
+        deliver(SessionEvent(kind: kind, at: instant, sessionId: session, groupName: group?.name,
+                             targets: group?.targets ?? [], plannedEnd: event.interval.end,
+                             origin: .schedule(event.schedule.name),
+                             warning: kind == .intervalWarning ? event.kind : nil))
+    }
+
+    private func deliver(_ event: SessionEvent) {
+        hooks.run(event)
+        if Self.notified.contains(event.kind) { notifier.notify(event) }
+    }
+
+    /// The group, if it can be read: a hook hears about a deleted or
+    /// unreadable group with no name rather than not at all.
+    private func blockList(_ id: GroupID) async -> BlockList? {
+        (try? await groups.blockList(id: id)) ?? nil
+    }
+}
