@@ -125,3 +125,42 @@ struct AuthEndToEndTests {
         #expect(leftovers.isEmpty)
     }
 }
+
+/// The no-echo prompt, on a real pseudo-terminal driven by
+/// `Helpers/pty_driver.py` (which waits for each prompt before typing).
+@Suite("passcode prompt on a terminal", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3")))
+struct PasscodePromptTests {
+    let retime = RetimeProcess()
+    static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Helpers/pty_driver.py").path
+
+    /// Runs retime on a terminal, answering `steps` (prompt, typed text) in order.
+    func onTerminal(_ steps: [(String, String)], _ arguments: String...) throws -> RetimeProcess.Outcome {
+        var driver = retime
+        driver.launcher = ["/usr/bin/python3", Self.driver] + steps.map { "\($0)=\($1)" } + ["--"]
+        return try driver.run(arguments)
+    }
+
+    @Test("set-passcode asks twice without echoing; change asks for the old one first")
+    func promptsWithoutEcho() throws {
+        let set = try onTerminal([("New passcode: ", "s3cret!\\r"), ("Repeat it: ", "s3cret!\\r")], "auth", "set-passcode")
+        #expect(set.status == 0, "\(set.out) \(set.err)")
+        #expect(set.out.contains("New passcode: ") && set.out.contains("Passcode set."))
+        #expect(!set.out.contains("s3cret"), "the passcode was echoed: \(set.out)")
+        let change = try onTerminal([("Current passcode: ", "s3cret!\\r"), ("New passcode: ", "n3w-one\\r"), ("Repeat it: ", "n3w-one\\r")],
+                                    "auth", "change-passcode")
+        #expect(change.status == 0 && !change.out.contains("n3w-one"))
+        #expect(try retime.run(["auth", "remove-passcode", "--stdin"], input: "n3w-one\n").status == 0)
+    }
+
+    @Test("backspace edits the typed passcode; entries that differ are refused; Ctrl-C cancels (exit 2)")
+    func editingAndCancel() throws {
+        let typo = try onTerminal([("New passcode: ", "1234\\r"), ("Repeat it: ", "12345\\r")], "auth", "set-passcode")
+        #expect(typo.status == 2 && typo.out.contains("the two entries differ"))
+        let edited = try onTerminal([("New passcode: ", "1235\\x7f4\\r"), ("Repeat it: ", "1234\\r")], "auth", "set-passcode")
+        #expect(edited.status == 0)
+        #expect(try retime.run(["auth", "remove-passcode", "--stdin"], input: "1234\n").status == 0, "the edited passcode is 1234")
+        let cancelled = try onTerminal([("New passcode: ", "12\\x03")], "auth", "set-passcode")
+        #expect(cancelled.status == 2 && cancelled.out.contains("cancelled"))
+        #expect(try retime.run("auth", "status", "--json").json["passcodeSet"] as? Bool == false)
+    }
+}

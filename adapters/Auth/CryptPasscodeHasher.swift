@@ -31,7 +31,7 @@ public struct CryptPasscodeHasher: PasscodeHasher {
 
     public func verify(_ passcode: Passcode, against hash: String) -> Bool {
         guard let computed = Self.crypt(passcode.text, setting: Array(hash.utf8CString)) else { return false }
-        return Self.constantTimeEqual(Array(computed.utf8), Array(hash.utf8))
+        return constantTimeEqual(Array(computed.utf8), Array(hash.utf8))
     }
 
     /// crypt_rn with its large work area on the heap, wiped afterwards; nil
@@ -49,15 +49,6 @@ public struct CryptPasscodeHasher: PasscodeHasher {
         let text = String(cString: output)
         // The library's failure tokens start with '*' and are never valid hashes.
         return text.hasPrefix("*") ? nil : text
-    }
-
-    /// Compares without stopping at the first difference, so the time taken
-    /// says nothing about how much of a guess was right.
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }
 #endif

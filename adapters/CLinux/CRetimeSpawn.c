@@ -1,4 +1,3 @@
-#ifdef __linux__
 #define _GNU_SOURCE
 #include "CRetimeSpawn.h"
 
@@ -78,7 +77,9 @@ static void reset_signals(void) {
 /// Keeps only stdin, stdout and stderr: a child must not hold the caller's
 /// locks (the daemon's single-instance lock, the store's) or files.
 static void close_other_descriptors(void) {
+#ifdef SYS_close_range
     if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+#endif
     for (int fd = 3; fd < 65536; fd++) close(fd);
 }
 
@@ -152,4 +153,3 @@ int retime_spawn_supervised(const char *path, char *const argv[], char *const en
     while (waitpid(first, &status, 0) < 0 && errno == EINTR) {}
     return 0;
 }
-#endif

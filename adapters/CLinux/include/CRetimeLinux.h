@@ -1,4 +1,5 @@
-// The Linux calls the Glibc module does not export: timerfd and inotify.
+// The Linux calls the Glibc module does not export: timerfd and inotify;
+// and the supervisor that hooks run under (CRetimeSpawn.h).
 // Thin wrappers, so the Swift side needs no header of its own.
 #ifndef CRETIME_LINUX_H
 #define CRETIME_LINUX_H
@@ -31,6 +32,5 @@ static inline int retime_inotify_watch_writes(int fd, const char *path) {
 }
 #endif
 
-#endif
-
 #include "CRetimeSpawn.h"
+#endif

@@ -6,7 +6,6 @@
 #ifndef CRETIME_SPAWN_H
 #define CRETIME_SPAWN_H
 
-#ifdef __linux__
 /// Starts `path` with `argv` and `envp` (NULL-terminated, prepared by the
 /// caller) and returns at once: 0 when the supervisor is on its way, -1
 /// with errno set when it could not be forked.
@@ -20,6 +19,5 @@
 /// line naming `label`.
 int retime_spawn_supervised(const char *path, char *const argv[], char *const envp[],
                             const char *log_path, const char *label, int timeout_ms);
-#endif
 
 #endif

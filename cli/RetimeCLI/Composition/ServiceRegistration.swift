@@ -32,7 +32,11 @@ public enum ServiceRegistration {
         registry.register(DaemonLock.self, value: DaemonLock(dataDirectory: data))
         registerEventDelivery(into: &registry, data: data)
         registry.register((any AuthStateStore).self) { StoreAuthState(store: try $0.resolve()) }
+        #if os(Linux)
         registry.register((any PasscodeHasher).self, value: CryptPasscodeHasher())
+        #else
+        registry.register((any PasscodeHasher).self, value: PBKDF2PasscodeHasher())
+        #endif
         registry.register((any AuditTrail).self, value: JSONLinesAuditTrail(path: data + "/audit.jsonl"))
 
         // Bridges: each context asks the other through a port of its own.

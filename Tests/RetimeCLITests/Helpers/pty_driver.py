@@ -1,0 +1,42 @@
+"""Runs a command on a new pseudo-terminal, as a user at a keyboard would:
+waits for each prompt, then types its answer. Prints everything the
+terminal showed and exits with the command's status.
+
+Usage: pty_driver.py 'PROMPT=ANSWER' ... -- COMMAND ARGS...
+(answers may use \\r, \\x03 and \\x7f escapes)."""
+import os
+import pty
+import sys
+
+split = sys.argv.index("--")
+steps = [arg.split("=", 1) for arg in sys.argv[1:split]]
+command = sys.argv[split + 1:]
+
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(command[0], command)
+
+shown = b""
+
+
+def read_more():
+    global shown
+    try:
+        chunk = os.read(fd, 1024)
+    except OSError:  # the terminal closed: the command has ended
+        chunk = b""
+    shown += chunk
+    return bool(chunk)
+
+
+for prompt, answer in steps:
+    while prompt.encode() not in shown:
+        if not read_more():
+            sys.stdout.write(shown.decode(errors="replace"))
+            sys.exit("the command ended before asking " + repr(prompt))
+    os.write(fd, answer.encode().decode("unicode_escape").encode("latin-1"))
+while read_more():
+    pass
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(shown.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(status))
