@@ -67,6 +67,17 @@ public enum SessionHistoryContract {
             try await history.append(session)
             try requireEqual(try await history.sessions(matching: .all), [session], "history after a repeated append")
         },
+        ContractCheck("a batch append keeps every session once, whatever was recorded before or repeated") { make in
+            let history = try await make()
+            // Sessions months apart land in different segments of a file adapter.
+            let sessions = (0..<30).map { Fixtures.endedSession(startingAt: Double($0) * 86_400 * 5) }
+            try await history.append(sessions[3])
+            try await history.append(contentsOf: sessions + [sessions[7], sessions[0]])
+            try await history.append(contentsOf: Array(sessions[10..<20]))
+            let read = try await history.sessions(matching: .all)
+            try requireEqual(read.count, 30, "sessions after batches with repeats")
+            try requireEqual(Set(read), Set(sessions), "the sessions, equal in every field")
+        },
         ContractCheck("concurrent appends are all kept") { make in
             let history = try await make()
             let sessions = (0..<50).map { Fixtures.endedSession(startingAt: Double($0) * 700) }

@@ -6,7 +6,7 @@ import Foundation
 /// expired session, runs the command and prints its result, mapping every
 /// failure to one error line and the contract's exit code (0-4).
 public enum RetimeCLI {
-    public static let version = "0.4.0"
+    public static let version = "0.5.0"
 
     /// Runs one invocation and returns its exit code.
     public static func run(_ arguments: [String], environment: [String: String], console: Console) async -> Int32 {
@@ -28,7 +28,11 @@ public enum RetimeCLI {
             let context = try makeContext(parsed, services: type.usesServices, environment: environment, console: console)
             if type.reconcilesFirst { try await context.resolve(ReconcileSessionUseCase.self).execute() }
             let result = try await command.run(context)
-            emit(result.json, human: result.human, json: json, console: console)
+            if let exported = result.exported {
+                console.writeOut(exported)
+            } else {
+                emit(result.json, human: result.human, json: json, console: console)
+            }
             return 0
         } catch {
             return ErrorReport(error).print(json: json, console: console)

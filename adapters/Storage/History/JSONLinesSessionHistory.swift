@@ -53,6 +53,48 @@ public struct JSONLinesSessionHistory: SessionHistory {
         _ = consume lock
     }
 
+    /// One locked write and one `fsync` per month segment, however many
+    /// sessions: an import of 100,000 sessions touches each segment once.
+    /// Ids already in the segment (the whole file, not only its tail) are skipped.
+    public func append(contentsOf sessions: [Session]) async throws {
+        let folder = directory + "/" + (try deviceID())
+        try POSIXFiles.ensureDirectory(folder)
+        var byMonth: [String: [Session]] = [:]
+        for session in sessions { byMonth[SegmentName.month(of: session.startedAt), default: []].append(session) }
+        for (month, batch) in byMonth.sorted(by: { $0.key < $1.key }) {
+            let path = folder + "/" + month + ".jsonl"
+            let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
+            let fd = lock.descriptor
+            let existing = try POSIXFiles.readAll(fd, path: path)
+            var recorded = Self.ids(in: existing)
+            var bytes: [UInt8] = []
+            if let last = existing.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+            let start = bytes.count
+            for session in batch where recorded.insert(session.id.description).inserted {
+                bytes += try SessionLineCodec.encode(session)
+            }
+            if bytes.count > start {
+                try POSIXFiles.writeAll(fd, bytes, path: path)
+                guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
+                if existing.isEmpty { POSIXFiles.syncDirectory(folder) }
+            }
+            _ = consume lock
+        }
+    }
+
+    /// The session ids recorded in a segment's bytes (the text after each `"id":"`).
+    private static func ids(in bytes: [UInt8]) -> Set<String> {
+        var ids = Set<String>()
+        bytes.withUnsafeBufferPointer { all in
+            occurrences(of: Array("\"id\":\"".utf8), in: all) { end in
+                guard end + 36 <= all.count else { return false }
+                ids.insert(String(decoding: UnsafeBufferPointer(rebasing: all[end..<end + 36]), as: UTF8.self).lowercased())
+                return true
+            }
+        }
+        return ids
+    }
+
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
         let months = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.sorted { $0.key > $1.key }
         guard let limit = query.limit else {
@@ -143,20 +185,29 @@ public struct JSONLinesSessionHistory: SessionHistory {
     }
 
     private static func contains(id: String, in tail: [UInt8]) -> Bool {
-        let needle = Array("\"id\":\"\(id)\"".utf8)
-        guard tail.count >= needle.count else { return false }
-        return tail.withUnsafeBufferPointer { haystack in
-            needle.withUnsafeBufferPointer { needle in
-                var position = 0
-                while position <= haystack.count - needle.count {
-                    guard let hit = memchr(haystack.baseAddress! + position, Int32(needle[0]), haystack.count - needle.count - position + 1) else {
-                        return false
-                    }
-                    let offset = haystack.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(haystack.baseAddress! + offset, needle.baseAddress!, needle.count) == 0 { return true }
-                    position = offset + 1
-                }
+        var found = false
+        tail.withUnsafeBufferPointer { haystack in
+            occurrences(of: Array("\"id\":\"\(id)\"".utf8), in: haystack) { _ in
+                found = true
                 return false
+            }
+        }
+        return found
+    }
+
+    /// Calls `body` with the offset just past each occurrence of `needle`,
+    /// in order, while it returns true.
+    private static func occurrences(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Bool) {
+        guard let base = haystack.baseAddress, haystack.count >= needle.count else { return }
+        needle.withUnsafeBufferPointer { needle in
+            var position = 0
+            while position <= haystack.count - needle.count {
+                guard let hit = memchr(base + position, Int32(needle[0]), haystack.count - needle.count - position + 1) else { return }
+                let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if memcmp(base + offset, needle.baseAddress!, needle.count) == 0 {
+                    guard body(offset + needle.count) else { return }
+                }
+                position = offset + 1
             }
         }
     }

@@ -8,7 +8,8 @@ enum CommandTree {
         ["group", "delete"]: GroupCommands.Delete.self,
         ["start"]: SessionCommands.Start.self, ["stop"]: SessionCommands.Stop.self,
         ["pause"]: SessionCommands.Pause.self, ["resume"]: SessionCommands.Resume.self,
-        ["status"]: StatusCommand.self, ["log"]: LogCommand.self,
+        ["status"]: StatusCommand.self, ["log"]: LogCommand.self, ["report"]: ReportCommand.self,
+        ["export"]: ExportCommand.self, ["import"]: ImportCommand.self,
         ["config", "list"]: ConfigCommands.List.self, ["config", "get"]: ConfigCommands.Get.self,
         ["config", "set"]: ConfigCommands.Set.self, ["config", "unset"]: ConfigCommands.Unset.self,
         ["schedule", "add"]: ScheduleCommands.Add.self, ["schedule", "list"]: ScheduleCommands.List.self,
@@ -26,7 +27,7 @@ enum CommandTree {
         "retime", summary: "retime: focus sessions that block what distracts you.",
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Pause.spec,
-            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ScheduleCommands.spec, DaemonCommands.spec,
+            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec, ScheduleCommands.spec, DaemonCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec,
         ])

@@ -24,6 +24,9 @@ extension RetimeCommand {
 struct CommandResult {
     var json: JSONValue
     var human: String
+    /// Output that is the same with or without `--json` (an export file),
+    /// written as it is instead of `json` or `human`.
+    var exported: String? = nil
 
     static func ok(_ human: String) -> CommandResult { CommandResult(json: Documents.ok, human: human) }
 }

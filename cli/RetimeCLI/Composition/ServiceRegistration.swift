@@ -44,6 +44,9 @@ public enum ServiceRegistration {
         registry.register((any GroupLock).self) { StrictSessionLock(sessions: try $0.resolve(), clock: try $0.resolve()) }
         registry.register((any StrictSessionQuery).self) { StrictSessionLock(sessions: try $0.resolve(), clock: try $0.resolve()) }
         registry.register((any StrictOverride).self) { PasscodeOverride(verify: try $0.resolve()) }
+        registry.register((any ImportGroupDirectory).self) {
+            GroupRepositoryImportDirectory(groups: try $0.resolve(), clock: try $0.resolve())
+        }
         registry.register((any GroupUsageQuery).self) {
             SessionGroupUsage(sessions: try $0.resolve(), schedules: try $0.resolve())
         }
@@ -135,6 +138,12 @@ public enum ServiceRegistration {
         registry.register(ChangeScheduleUseCase.self) { ChangeScheduleUseCase(schedules: try $0.resolve()) }
         registry.register(UpcomingEventsUseCase.self) {
             UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve())
+        }
+        registry.register(ReportUseCase.self) {
+            ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), timeZone: try $0.resolve(IntervalCalendar.self).timeZone)
+        }
+        registry.register(ImportHistoryUseCase.self) {
+            ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve())
         }
         registry.register(SessionStatusUseCase.self) {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())

@@ -16,15 +16,20 @@ public enum SessionOutcome: String, Sendable, Codable, Hashable {
 public enum SessionOrigin: Hashable, Sendable, CustomStringConvertible {
     case manual
     case schedule(String)
+    /// Brought in by `retime import` from another tool (`watson`, `timewarrior`, `retime`).
+    case imported(String)
 
     private static let schedulePrefix = "schedule:"
+    private static let importPrefix = "import:"
 
-    /// Reads the text form, `manual` or `schedule:NAME`.
+    /// Reads the text form, `manual`, `schedule:NAME` or `import:TOOL`.
     public init?(_ text: String) {
         if text == "manual" {
             self = .manual
         } else if text.hasPrefix(Self.schedulePrefix) {
             self = .schedule(String(text.dropFirst(Self.schedulePrefix.count)))
+        } else if text.hasPrefix(Self.importPrefix) {
+            self = .imported(String(text.dropFirst(Self.importPrefix.count)))
         } else {
             return nil
         }
@@ -34,6 +39,7 @@ public enum SessionOrigin: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .manual: "manual"
         case .schedule(let name): Self.schedulePrefix + name
+        case .imported(let tool): Self.importPrefix + tool
         }
     }
 }

@@ -8,8 +8,18 @@ import Foundation
 public protocol SessionHistory: Sendable {
     /// Records an ended session.
     func append(_ session: Session) async throws
+    /// Records many ended sessions at once (an import), each id once: ids
+    /// already recorded, or repeated in `sessions`, are skipped. Adapters
+    /// write in bulk; the default appends one by one.
+    func append(contentsOf sessions: [Session]) async throws
     /// Ended sessions matching `query`, newest start first.
     func sessions(matching query: HistoryQuery) async throws -> [Session]
+}
+
+extension SessionHistory {
+    public func append(contentsOf sessions: [Session]) async throws {
+        for session in sessions { try await append(session) }
+    }
 }
 
 /// Which ended sessions to read.

@@ -1,0 +1,137 @@
+import Adapters
+import Domain
+import Foundation
+import PortContracts
+import Testing
+
+/// Samples in each tool's documented format, written by the tests.
+enum ImportSamples {
+    /// Watson's frames file as Watson writes it (`json.dump(..., indent=1)`):
+    /// `[start, stop, project, id, tags, updated_at]`.
+    static func watson(_ valid: Int, badAt position: Int = 1) -> (text: String, badLine: Int) {
+        var frames: [String] = []
+        for index in 0..<valid {
+            let start = 1_735_884_000 + index * 7_200
+            frames.append(" [\n  \(start),\n  \(start + 3_600),\n  \"project \(index % 2)\",\n  \"\(String(format: "%032x", index + 1))\",\n  [\n   \"tag\"\n  ],\n  \(start + 3_600)\n ]")
+        }
+        frames.insert(" [\n  1735884000,\n  \"soon\",\n  \"broken\",\n  \"ffffffffffffffffffffffffffffffff\",\n  [],\n  1\n ]", at: min(position, frames.count))
+        let text = "[\n" + frames.joined(separator: ",\n") + "\n]\n"
+        let badLine = 2 + frames.prefix(min(position, valid)).map { $0.split(separator: "\n").count }.reduce(0, +)
+        return (text, badLine)
+    }
+
+    /// A Timewarrior month file: `inc START - END # tags # "annotation"`.
+    static func timewarrior(_ valid: Int) -> (text: String, badLine: Int) {
+        var lines = (0..<valid).map { index in
+            "inc 202501\(String(format: "%02d", index + 1))T060000Z - 202501\(String(format: "%02d", index + 1))T063000Z # deep \"other tag\""
+        }
+        lines.insert("inc 20250131T060000Z - nonsense", at: min(1, lines.count))
+        return (lines.joined(separator: "\n") + "\n", min(1, valid) + 1)
+    }
+}
+
+@Suite("Import sources")
+struct ImportSourceTests {
+    @Test(arguments: HistoryImportSourceContract.checks)
+    func watsonContract(_ check: ContractCheck<HistoryImportSourceContract.Factory>) async throws {
+        try await check.run {
+            let directory = TemporaryDirectory()
+            return .init(source: WatsonFramesSource(), missingPath: directory.file("nothing")) { valid in
+                let sample = ImportSamples.watson(valid)
+                try sample.text.write(toFile: directory.file("frames"), atomically: true, encoding: .utf8)
+                return (directory.file("frames"), sample.badLine)
+            }
+        }
+    }
+
+    @Test(arguments: HistoryImportSourceContract.checks)
+    func timewarriorContract(_ check: ContractCheck<HistoryImportSourceContract.Factory>) async throws {
+        try await check.run {
+            let directory = TemporaryDirectory()
+            return .init(source: TimewarriorSource(), missingPath: directory.file("nothing")) { valid in
+                let sample = ImportSamples.timewarrior(valid)
+                try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
+                try sample.text.write(toFile: directory.file("data/2025-01.data"), atomically: true, encoding: .utf8)
+                try "some tags data\n".write(toFile: directory.file("data/tags.data"), atomically: true, encoding: .utf8)
+                return (directory.file("data"), sample.badLine)
+            }
+        }
+    }
+
+    @Test(arguments: HistoryImportSourceContract.checks)
+    func retimeContract(_ check: ContractCheck<HistoryImportSourceContract.Factory>) async throws {
+        try await check.run {
+            let directory = TemporaryDirectory()
+            return .init(source: RetimeExportSource(), missingPath: directory.file("nothing")) { valid in
+                var sessions = (0..<valid).map { Fixtures.endedSession(startingAt: Double($0) * 3_600) }
+                sessions.insert(Fixtures.session(), at: min(1, sessions.count))   // still active: not importable
+                let bytes = try RetimeExport.encode(sessions: sessions, groups: [], at: Fixtures.epoch)
+                FileManager.default.createFile(atPath: directory.file("export.json"), contents: Data(bytes))
+                return (directory.file("export.json"), min(1, valid) + 1)
+            }
+        }
+    }
+
+    @Test("Watson: fields map to the session; the frame id is the session id; booleans are not times")
+    func watsonFields() async throws {
+        let directory = TemporaryDirectory()
+        try """
+        [[1735884000, 1735887600.5, "Writing", "0123456789abcdef0123456789abcdef", ["book", "ch 1"], 1],
+         [true, 1735887600, "x", "a", [], 1],
+         "not a frame",
+         [1735884000, 1735887600, "", "b", [], 1],
+         [1735884000, 1735887600, "no id"]]
+        """.write(toFile: directory.file("frames"), atomically: true, encoding: .utf8)
+        let batch = try await WatsonFramesSource().read(directory.file("frames"))
+        let first = try #require(batch.records.first)
+        #expect(first.groupName == "Writing")
+        #expect(first.session.id.description == "01234567-89ab-cdef-0123-456789abcdef")
+        #expect(first.session.startedAt == Date(timeIntervalSince1970: 1_735_884_000))
+        #expect(first.session.endedAt == Date(timeIntervalSince1970: 1_735_887_600.5))
+        #expect(first.session.tags == ["book", "ch 1"] && first.session.origin == .imported("watson"))
+        #expect(batch.problems.count == 4)
+        #expect(batch.problems.map(\.line) == [2, 3, 4, 5])
+    }
+
+    @Test("Watson: a file that is not a JSON array is refused whole, as the wrong format")
+    func watsonNotJSON() async throws {
+        let directory = TemporaryDirectory()
+        try "{\"frames\": []}".write(toFile: directory.file("frames"), atomically: true, encoding: .utf8)
+        await #expect(throws: ImportError.self) { try await WatsonFramesSource().read(directory.file("frames")) }
+        try "[[1, 2, ".write(toFile: directory.file("frames"), atomically: true, encoding: .utf8)
+        await #expect(throws: ImportError.self) { try await WatsonFramesSource().read(directory.file("frames")) }
+    }
+
+    @Test("Timewarrior: quoted tags, annotations with escaped quotes, untagged and open intervals")
+    func timewarriorLines() async throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
+        try """
+        inc 20250105T060000Z - 20250105T063000Z # "deep work" c# "say \\"hi\\"" # "an \\"annotated\\" one"
+        inc 20250106T060000Z - 20250106T070000Z
+        inc 20250107T060000Z - 20250107T070000Z # # "only a note"
+        inc 20250108T060000Z # still running
+        """.write(toFile: directory.file("data/2025-01.data"), atomically: true, encoding: .utf8)
+        let batch = try await TimewarriorSource().read(directory.file("data"))
+        #expect(batch.records.map(\.groupName) == ["deep work", "timewarrior", "timewarrior"])
+        #expect(batch.records[0].session.tags == ["c#", "say \"hi\""])
+        #expect(batch.records[0].session.note == "an \"annotated\" one")
+        #expect(batch.records[2].session.note == "only a note")
+        #expect(batch.records[1].session.endedAt == Timestamp.parse("2025-01-06T07:00:00Z"))
+        #expect(batch.problems == [.init(line: 4, message: "2025-01.data: an open interval (still running) is not imported")])
+    }
+
+    @Test("a retime export reads back every field exactly, with its groups")
+    func retimeLossless() async throws {
+        let directory = TemporaryDirectory()
+        let group = RetimeExport.ExportedGroup(id: GroupID(), name: "Deep Work", targets: [try Target(parsing: "slack.com")])
+        let sessions = (0..<4).map { Fixtures.endedSession(group: group.id, startingAt: Double($0) * 86_400.123_456_789) }
+        FileManager.default.createFile(atPath: directory.file("export.json"),
+                                       contents: Data(try RetimeExport.encode(sessions: sessions, groups: [group], at: Fixtures.epoch)))
+        let batch = try await RetimeExportSource().read(directory.file("export.json"))
+        #expect(batch.records.map(\.session) == sessions)
+        #expect(batch.records.allSatisfy { $0.groupName == "Deep Work" && $0.groupId == group.id && $0.groupTargets == group.targets })
+        try "{\"schema\":\"retime/1\",\"format\":\"other\"}".write(toFile: directory.file("other.json"), atomically: true, encoding: .utf8)
+        await #expect(throws: ImportError.self) { try await RetimeExportSource().read(directory.file("other.json")) }
+    }
+}

@@ -1,0 +1,86 @@
+import Domain
+import Foundation
+import Testing
+
+@Suite("Reports: buckets in local time, DST included")
+struct ReportTests {
+    let work = GroupID(), play = GroupID()
+
+    func session(_ start: String, _ end: String, group: GroupID? = nil, outcome: SessionOutcome = .completed,
+                 breaks: [(String, String)] = []) -> Session {
+        Session(id: SessionID(), groupId: group ?? work, startedAt: Timestamp.parse(start)!, plannedEnd: Timestamp.parse(end)!,
+                endedAt: Timestamp.parse(end)!, outcome: outcome, strict: false,
+                breaks: breaks.map { Break(start: Timestamp.parse($0)!, end: Timestamp.parse($1)!) }, tags: [], note: nil, origin: .manual)
+    }
+
+    func report(_ sessions: [Session], by grouping: ReportGrouping = .day, zone: String = "UTC",
+                since: String? = nil, until: String? = nil) -> [String: Double] {
+        let report = ReportBuilder(grouping: grouping, timeZone: TimeZone(identifier: zone)!, groupNames: [work: "work", play: "play"])
+            .build(sessions, since: since.flatMap(Timestamp.parse), until: until.flatMap(Timestamp.parse))
+        return Dictionary(uniqueKeysWithValues: report.buckets.map { ($0.key, $0.focusedSeconds / 3_600) })
+    }
+
+    @Test("a session across midnight gives each day its part; breaks are not focused time")
+    func midnight() {
+        let hours = report([session("2026-11-22T23:00:00Z", "2026-11-23T02:00:00Z",
+                                    breaks: [("2026-11-23T00:30:00Z", "2026-11-23T01:00:00Z")])])
+        #expect(hours == ["2026-11-22": 1, "2026-11-23": 1.5])
+    }
+
+    @Test("Berlin: the spring-forward day has 23 hours, the fall-back day 25, each one bucket")
+    func berlin() {
+        // 2026-03-28 23:00 CET to 2026-03-30 01:00 CEST; 2026-10-24 23:00 CEST to 2026-10-26 01:00 CET.
+        let spring = report([session("2026-03-28T22:00:00Z", "2026-03-29T23:00:00Z")], zone: "Europe/Berlin")
+        #expect(spring == ["2026-03-28": 1, "2026-03-29": 23, "2026-03-30": 1])
+        let autumn = report([session("2026-10-24T21:00:00Z", "2026-10-26T00:00:00Z")], zone: "Europe/Berlin")
+        #expect(autumn == ["2026-10-24": 1, "2026-10-25": 25, "2026-10-26": 1])
+    }
+
+    @Test("Santiago: a day whose midnight does not exist starts at 01:00 and has 23 hours")
+    func santiago() {
+        // 2026-09-05 20:00 -04 to 2026-09-07 02:00 -03.
+        let hours = report([session("2026-09-06T00:00:00Z", "2026-09-07T05:00:00Z")], zone: "America/Santiago")
+        #expect(hours == ["2026-09-05": 4, "2026-09-06": 23, "2026-09-07": 2])
+    }
+
+    @Test("Lord Howe's half-hour DST: the autumn day has 24.5 hours")
+    func lordHowe() {
+        // 2026-04-05 02:00 +11 becomes 01:30 +10:30; the day runs 2026-04-04T13:00Z to 2026-04-05T13:30Z.
+        let hours = report([session("2026-04-04T13:00:00Z", "2026-04-05T13:30:00Z")], zone: "Australia/Lord_Howe")
+        #expect(hours == ["2026-04-05": 24.5])
+    }
+
+    @Test("weeks are ISO weeks of the local calendar", arguments: [
+        ("2024-12-30T12:00:00Z", "2025-W01"), ("2027-01-01T12:00:00Z", "2026-W53"),
+        ("2021-01-03T12:00:00Z", "2020-W53"), ("2026-11-22T12:00:00Z", "2026-W47"), ("2026-01-01T12:00:00Z", "2026-W01"),
+    ])
+    func weeks(instant: String, week: String) {
+        let end = Timestamp.parse(instant)!.addingTimeInterval(600)
+        #expect(report([session(instant, Timestamp.format(end))], by: .week).keys.contains(week))
+    }
+
+    @Test("sessions are counted where they start, with completed and stopped apart; groups sort by focused time")
+    func countsAndGroups() {
+        let sessions = [
+            session("2026-11-20T09:00:00Z", "2026-11-20T10:00:00Z"),
+            session("2026-11-20T11:00:00Z", "2026-11-20T11:30:00Z", outcome: .stopped),
+            session("2026-11-22T09:00:00Z", "2026-11-22T12:00:00Z", group: play),
+        ]
+        let byDay = ReportBuilder(grouping: .day, timeZone: TimeZone(identifier: "UTC")!, groupNames: [:]).build(sessions, since: nil, until: nil)
+        #expect(byDay.buckets.map(\.key) == ["2026-11-20", "2026-11-21", "2026-11-22"], "the empty day is shown")
+        #expect(byDay.buckets.map(\.sessions) == [2, 0, 1])
+        #expect(byDay.buckets[0].completed == 1 && byDay.buckets[0].stopped == 1 && byDay.buckets[0].completionRate == 0.5)
+        #expect(byDay.buckets[1].completionRate == nil)
+        #expect(byDay.totalFocusedSeconds == 4.5 * 3_600 && byDay.totalSessions == 3)
+        #expect(report(sessions, by: .group) == ["play": 3, "work": 1.5])
+        let deleted = ReportBuilder(grouping: .group, timeZone: .gmt, groupNames: [:]).build(sessions, since: nil, until: nil)
+        #expect(deleted.buckets.map(\.key) == ["(deleted group)"])
+    }
+
+    @Test("since and until give the range of days shown")
+    func range() {
+        let hours = report([session("2026-11-20T09:00:00Z", "2026-11-20T10:00:00Z")],
+                           since: "2026-11-19T00:00:00Z", until: "2026-11-22T00:00:00Z")
+        #expect(hours == ["2026-11-19": 0, "2026-11-20": 1, "2026-11-21": 0])
+    }
+}

@@ -1,0 +1,100 @@
+import Adapters
+import Domain
+import Foundation
+
+/// `retime export`: history (and, as iCalendar, the schedules) in a file
+/// format others read.
+struct ExportCommand: RetimeCommand {
+    enum Format: String, CaseIterable { case json, csv, ics }
+
+    static let spec = CommandSpec("export", summary: "Write history as JSON (for import --from retime), CSV or iCalendar.", options: [
+        .value("format", "FORMAT", help: "json (default; lossless), csv, or ics (sessions and schedules, for calendar apps)."),
+        .value("since", "DATE", help: "Sessions from this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
+        .value("until", "DATE", help: "Sessions before this date (same forms)."),
+    ])
+
+    let format: Format, since: Date?, until: Date?
+
+    init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+        let text = parsed.value("format") ?? "json"
+        guard let format = Format(rawValue: text.lowercased()) else {
+            throw UsageError(.invalidValue, "invalid value '\(text)' for --format", hint: "give json, csv or ics", command: parsed.commandName)
+        }
+        if parsed.globals.json, format != .json {
+            throw UsageError(.invalidValue, "--json exports JSON; it cannot be combined with --format \(format.rawValue)",
+                             command: parsed.commandName)
+        }
+        self.format = format
+        since = try parsed.value("since").map { text throws(UsageError) in try values.date(text, option: "since") }
+        until = try parsed.value("until").map { text throws(UsageError) in try values.date(text, option: "until") }
+    }
+
+    func run(_ context: CommandContext) async throws -> CommandResult {
+        let sessions = try await context.resolve((any SessionHistory).self)
+            .sessions(matching: HistoryQuery(since: since, until: until)).reversed() as [Session]
+        let groups = try await context.resolve((any GroupRepository).self).all()
+        let names = Dictionary(groups.map { ($0.id, $0.name.rawValue) }, uniquingKeysWith: { first, _ in first })
+        let now = try context.now
+        let output: String
+        switch format {
+        case .json:
+            let exported = groups.map { RetimeExport.ExportedGroup(id: $0.id, name: $0.name.rawValue, targets: $0.targets) }
+            output = String(decoding: try RetimeExport.encode(sessions: sessions, groups: exported, at: now), as: UTF8.self) + "\n"
+        case .csv:
+            output = CSVTable.sessions(sessions, names: names, now: now) + "\n"
+        case .ics:
+            let schedules = try await context.resolve((any ScheduleRepository).self).all()
+            output = ICalendar.document(sessions: sessions, schedules: schedules, groupNames: names,
+                                        timeZone: try context.resolve(IntervalCalendar.self).timeZone, now: now, version: RetimeCLI.version)
+        }
+        return CommandResult(json: Documents.ok, human: "", exported: output)
+    }
+}
+
+/// `retime import --from watson|timewarrior|retime PATH`.
+struct ImportCommand: RetimeCommand {
+    enum Source: String, CaseIterable { case watson, timewarrior, retime }
+
+    static let spec = CommandSpec("import", summary: "Add another tool's history: Watson, Timewarrior or a retime export.",
+                                  discussion: "Importing the same data again adds nothing. Projects (Watson) and first tags (Timewarrior) become groups, created with no targets if missing. Lines that cannot be read are listed with their numbers and skipped; history already recorded is never changed.",
+                                  options: [.value("from", "TOOL", help: "watson (a frames file), timewarrior (a data directory) or retime (an export file).")],
+                                  arguments: [ArgumentSpec("PATH", help: "The file or directory to read.")])
+
+    let source: Source, path: String
+
+    init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+        guard let text = parsed.value("from") else {
+            throw UsageError(.missingValue, "give --from watson, timewarrior or retime", command: parsed.commandName)
+        }
+        guard let source = Source(rawValue: text.lowercased()) else {
+            throw UsageError(.invalidValue, "invalid value '\(text)' for --from", hint: "give watson, timewarrior or retime",
+                             command: parsed.commandName)
+        }
+        self.source = source
+        path = parsed.argument("PATH") ?? ""
+    }
+
+    func run(_ context: CommandContext) async throws -> CommandResult {
+        let reader: any HistoryImportSource = switch source {
+        case .watson: WatsonFramesSource()
+        case .timewarrior: TimewarriorSource()
+        case .retime: RetimeExportSource()
+        }
+        let summary = try await context.resolve(ImportHistoryUseCase.self).execute(from: reader, path: path)
+        var lines = ["Imported \(summary.imported) of \(summary.read) session\(summary.read == 1 ? "" : "s") from \(source.rawValue)"
+                     + (summary.alreadyPresent > 0 ? " (\(summary.alreadyPresent) already in history)." : ".")]
+        if !summary.groupsCreated.isEmpty { lines.append("Created groups: " + summary.groupsCreated.map { "'\($0)'" }.joined(separator: ", ") + ".") }
+        if !summary.problems.isEmpty {
+            lines.append("Skipped \(summary.problems.count):")
+            lines += summary.problems.prefix(50).map { "  " + $0.description }
+            if summary.problems.count > 50 { lines.append("  ... and \(summary.problems.count - 50) more (see --json)") }
+        }
+        let json = Documents.document([
+            "read": .int(Int64(summary.read)), "imported": .int(Int64(summary.imported)),
+            "alreadyPresent": .int(Int64(summary.alreadyPresent)),
+            "groupsCreated": .array(summary.groupsCreated.map(JSONValue.string)),
+            "skipped": .array(summary.problems.map { .object(["line": .int(Int64($0.line)), "message": .string($0.message)]) }),
+        ])
+        return CommandResult(json: json, human: lines.joined(separator: "\n"))
+    }
+}

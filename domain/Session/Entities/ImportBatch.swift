@@ -1,0 +1,58 @@
+import Foundation
+
+/// What an import source read from another tool's data: sessions with the
+/// names of their groups (a Watson project, a Timewarrior first tag), and
+/// the lines it could not use.
+public struct ImportBatch: Sendable, Equatable {
+    /// One session to import. Its id is derived from the source's data, so
+    /// reading the same data twice gives the same ids (imports are idempotent).
+    public struct Record: Sendable, Equatable {
+        public var session: Session
+        public var groupName: String
+        /// The group's id and targets where the source knows them (a retime export).
+        public var groupId: GroupID?
+        public var groupTargets: [Target]
+
+        public init(session: Session, groupName: String, groupId: GroupID? = nil, groupTargets: [Target] = []) {
+            self.session = session
+            self.groupName = groupName
+            self.groupId = groupId
+            self.groupTargets = groupTargets
+        }
+    }
+
+    /// A line (or entry) skipped, and why.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+
+        public init(line: Int, message: String) {
+            self.line = line
+            self.message = message
+        }
+
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    public var records: [Record]
+    public var problems: [Problem]
+
+    public init(records: [Record] = [], problems: [Problem] = []) {
+        self.records = records
+        self.problems = problems
+    }
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    /// Sessions read from the source.
+    public var read: Int
+    /// Sessions added to history.
+    public var imported: Int
+    /// Sessions already in history (an earlier import of the same data), left alone.
+    public var alreadyPresent: Int
+    /// Groups created for names history did not know yet.
+    public var groupsCreated: [String]
+    /// Lines skipped, with why.
+    public var problems: [ImportBatch.Problem]
+}

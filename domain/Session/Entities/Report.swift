@@ -1,0 +1,46 @@
+import Foundation
+
+/// How a report groups history.
+public enum ReportGrouping: String, Sendable, CaseIterable {
+    case day, week, group
+}
+
+/// Focused time and sessions per bucket, as `retime report` shows them.
+public struct Report: Sendable, Equatable {
+    public struct Bucket: Sendable, Equatable {
+        /// `2026-11-22`, `2026-W47`, or a group's name.
+        public var key: String
+        /// Time in sessions minus their breaks, within this bucket.
+        public var focusedSeconds: Double
+        /// Sessions that started in this bucket.
+        public var sessions: Int
+        /// Of those, how many ran to their planned end, and how many were stopped.
+        public var completed: Int
+        public var stopped: Int
+
+        public init(key: String, focusedSeconds: Double = 0, sessions: Int = 0, completed: Int = 0, stopped: Int = 0) {
+            self.key = key
+            self.focusedSeconds = focusedSeconds
+            self.sessions = sessions
+            self.completed = completed
+            self.stopped = stopped
+        }
+
+        /// Completed sessions among the finished ones; nil when there were none.
+        public var completionRate: Double? {
+            completed + stopped == 0 ? nil : Double(completed) / Double(completed + stopped)
+        }
+    }
+
+    public var since: Date?
+    public var until: Date?
+    public var grouping: ReportGrouping
+    public var buckets: [Bucket]
+
+    public var totalFocusedSeconds: Double { buckets.reduce(0) { $0 + $1.focusedSeconds } }
+    public var totalSessions: Int { buckets.reduce(0) { $0 + $1.sessions } }
+    public var total: Bucket {
+        Bucket(key: "total", focusedSeconds: totalFocusedSeconds, sessions: totalSessions,
+               completed: buckets.reduce(0) { $0 + $1.completed }, stopped: buckets.reduce(0) { $0 + $1.stopped })
+    }
+}
