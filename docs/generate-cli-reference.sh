@@ -18,6 +18,7 @@ retime=.build/debug/retime
   for command in "" "group" "group create" "group list" "group show" "group rename" "group block" \
                  "group unblock" "group delete" "start" "stop" "pause" "resume" "status" "log" \
                  "schedule" "schedule add" "schedule list" "schedule remove" "schedule enable" "schedule disable" "schedule next" \
+                 "report" "export" "import" \
                  "daemon" "daemon run" "daemon status" "daemon install" "daemon uninstall" \
                  "auth" "auth status" "auth set-passcode" "auth change-passcode" "auth remove-passcode" "auth request" \
                  "config" "config list" "config get" "config set" "config unset" "doctor" "completion" "help"; do

@@ -78,6 +78,18 @@ public enum SessionHistoryContract {
             try requireEqual(read.count, 30, "sessions after batches with repeats")
             try requireEqual(Set(read), Set(sessions), "the sessions, equal in every field")
         },
+        ContractCheck("spans are the matching sessions' spans, each once, limit aside") { make in
+            let history = try await make()
+            let group = GroupID()
+            let sessions = (0..<12).map { Fixtures.endedSession(group: $0 % 3 == 0 ? group : GroupID(), startingAt: Double($0) * 86_400 * 3) }
+            try await history.append(contentsOf: sessions + [sessions[4]])
+            let all = try await history.spans(matching: .init(limit: 2))
+            try requireEqual(Set(all), Set(sessions.compactMap(SessionSpan.init)), "all spans")
+            try requireEqual(all.count, 12, "each once")
+            let query = HistoryQuery(since: sessions[3].startedAt, until: sessions[10].startedAt, groupId: group)
+            try requireEqual(Set(try await history.spans(matching: query)),
+                             Set(sessions.filter(query.matches).compactMap(SessionSpan.init)), "filtered spans")
+        },
         ContractCheck("concurrent appends are all kept") { make in
             let history = try await make()
             let sessions = (0..<50).map { Fixtures.endedSession(startingAt: Double($0) * 700) }

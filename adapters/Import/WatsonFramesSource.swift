@@ -14,82 +14,97 @@ public struct WatsonFramesSource: HistoryImportSource {
             guard let read = try POSIXFiles.read(path) else { throw ImportError.unreadable(path: path, reason: "no such file") }
             bytes = read
         } catch let error as ImportError { throw error } catch { throw ImportError.unreadable(path, error) }
-        let frames: [Any]
-        do {
-            guard let array = try JSONSerialization.jsonObject(with: Data(bytes)) as? [Any] else {
-                throw ImportError.notTheFormat(path: path, expected: "a Watson frames file", reason: "not a JSON array")
+        return try bytes.withUnsafeBufferPointer { buffer in
+            do {
+                return try Self.frames(in: buffer)
+            } catch let malformed as JSONByteReader.Malformed {
+                throw ImportError.notTheFormat(path: path, expected: "a Watson frames file", reason: "not a JSON array of frames (\(malformed))")
             }
-            frames = array
-        } catch let error as ImportError { throw error } catch {
-            throw ImportError.notTheFormat(path: path, expected: "a Watson frames file", reason: "not JSON (\(error.localizedDescription))")
         }
-        let lines = TopLevelElements.lines(in: bytes)
+    }
+
+    /// Reads the top-level array frame by frame, straight from the bytes
+    /// (JSONSerialization would build 100,000 arrays of boxed values first,
+    /// and could not say on which line a bad frame was). A frame that does
+    /// not fit is skipped as a whole and reported; broken JSON ends the read.
+    private static func frames(in buffer: UnsafeBufferPointer<UInt8>) throws -> ImportBatch {
+        var reader = JSONByteReader(buffer)
         var batch = ImportBatch()
-        batch.records.reserveCapacity(frames.count)
-        for (index, frame) in frames.enumerated() {
-            let line = index < lines.count ? lines[index] : 0
-            switch Self.record(frame) {
-            case .success(let record): batch.records.append(record)
-            case .failure(let problem): batch.problems.append(.init(line: line, message: problem.message))
+        var line = 1, counted = 0
+        try reader.expect(UInt8(ascii: "["))
+        if reader.take(UInt8(ascii: "]")) { return batch }
+        repeat {
+            reader.skipWhitespace()
+            let start = reader.index
+            line += newlines(in: buffer, from: counted, to: start)
+            counted = start
+            do {
+                batch.records.append(try frame(&reader))
+            } catch let problem as Problem {
+                batch.problems.append(.init(line: line, message: problem.message))
+                reader.rewind(to: start)
+                try reader.skipValue()
+            } catch is JSONByteReader.Malformed {
+                batch.problems.append(.init(line: line, message: Problem.shape.message))
+                reader.rewind(to: start)
+                try reader.skipValue()
             }
-        }
+        } while reader.take(UInt8(ascii: ","))
+        try reader.expect(UInt8(ascii: "]"))
+        guard reader.atEnd else { throw JSONByteReader.Malformed(description: "bytes after the array") }
         return batch
     }
 
-    private struct Problem: Error { let message: String }
+    private struct Problem: Error {
+        let message: String
+        static let shape = Problem(message: "a frame is [start, stop, project, id, tags, updated_at]")
+    }
 
-    private static func record(_ frame: Any) -> Result<ImportBatch.Record, Problem> {
-        guard let fields = frame as? [Any], fields.count >= 4 else {
-            return .failure(Problem(message: "a frame is [start, stop, project, id, tags, updated_at]"))
+    /// `[start, stop, project, id, tags, updated_at]`; the last two may be missing.
+    private static func frame(_ reader: inout JSONByteReader) throws -> ImportBatch.Record {
+        guard reader.take(UInt8(ascii: "[")) else { throw Problem.shape }
+        let start = try time(&reader)
+        try reader.expect(UInt8(ascii: ","))
+        let stop = try time(&reader)
+        try reader.expect(UInt8(ascii: ","))
+        guard reader.peek() == UInt8(ascii: "\"") else { throw Problem(message: "the project must be a string") }
+        let project = try reader.readString()
+        guard !project.trimmingCharacters(in: .whitespaces).isEmpty else { throw Problem(message: "the project must be a non-empty string") }
+        try reader.expect(UInt8(ascii: ","))
+        let frameID = reader.peek() == UInt8(ascii: "\"") ? try reader.readString() : nil
+        if frameID == nil { try reader.skipValue() }
+        var tags: [String] = []
+        if reader.take(UInt8(ascii: ",")) {
+            if reader.take(UInt8(ascii: "[")), !reader.take(UInt8(ascii: "]")) {
+                repeat {
+                    if reader.peek() == UInt8(ascii: "\"") { tags.append(try reader.readString()) } else { try reader.skipValue() }
+                } while reader.take(UInt8(ascii: ","))
+                try reader.expect(UInt8(ascii: "]"))
+            } else if reader.peek() != UInt8(ascii: ",") && reader.peek() != UInt8(ascii: "]") {
+                try reader.skipValue()
+            }
+            while reader.take(UInt8(ascii: ",")) { try reader.skipValue() }   // updated_at, and anything after
         }
-        guard let start = seconds(fields[0]), let stop = seconds(fields[1]) else {
-            return .failure(Problem(message: "start and stop must be Unix timestamps"))
-        }
-        guard stop > start else { return .failure(Problem(message: "the frame stops before it starts")) }
-        guard let project = fields[2] as? String, !project.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return .failure(Problem(message: "the project must be a non-empty string"))
-        }
-        let tags = (fields.count > 4 ? fields[4] as? [Any] : nil)?.compactMap { $0 as? String } ?? []
-        let id = (fields[3] as? String).flatMap(ImportIdentity.sessionID(hex:))
-            ?? ImportIdentity.sessionID(for: "watson|\(start)|\(stop)|\(project)")
+        try reader.expect(UInt8(ascii: "]"))
+        guard stop > start else { throw Problem(message: "the frame stops before it starts") }
+        let id = frameID.flatMap(ImportIdentity.sessionID(hex:)) ?? ImportIdentity.sessionID(for: "watson|\(start)|\(stop)|\(project)")
         let session = ImportIdentity.session(id: id, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: stop),
                                              tags: tags, note: nil, tool: "watson")
-        return .success(ImportBatch.Record(session: session, groupName: project))
+        return ImportBatch.Record(session: session, groupName: project)
     }
 
-    private static func seconds(_ value: Any) -> Double? {
-        // JSON true and false arrive as NSNumbers of type char ("c"): they are not times.
-        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
-        let seconds = number.doubleValue
-        return seconds.isFinite ? seconds : nil
-    }
-}
-
-/// The line on which each element of a top-level JSON array begins, found
-/// by one pass over the bytes (JSONSerialization does not say where things were).
-enum TopLevelElements {
-    static func lines(in bytes: [UInt8]) -> [Int] {
-        var lines: [Int] = []
-        var line = 1, depth = 0, inString = false, escaped = false, expectingElement = false
-        for byte in bytes {
-            if byte == 0x0A { line += 1 }
-            if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
-                continue
-            }
-            switch byte {
-            case 0x20, 0x09, 0x0A, 0x0D: continue
-            case 0x5B, 0x7B:   // [ {
-                if depth == 1, expectingElement { lines.append(line); expectingElement = false }
-                depth += 1
-                if depth == 1 { expectingElement = true }
-            case 0x5D, 0x7D: depth -= 1   // ] }
-            case 0x2C: if depth == 1 { expectingElement = true }   // ,
-            default:
-                if depth == 1, expectingElement { lines.append(line); expectingElement = false }
-                if byte == 0x22 { inString = true }
-            }
+    /// A Unix time: a JSON number (not `true`, not a string).
+    private static func time(_ reader: inout JSONByteReader) throws -> Double {
+        guard let next = reader.peek(), next == UInt8(ascii: "-") || (48...57).contains(next),
+              let seconds = try? reader.readDouble(), seconds.isFinite else {
+            throw Problem(message: "start and stop must be Unix timestamps")
         }
-        return lines
+        return seconds
+    }
+
+    private static func newlines(in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+        var count = 0
+        for index in from..<to where buffer[index] == 0x0A { count += 1 }
+        return count
     }
 }

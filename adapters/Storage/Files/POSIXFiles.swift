@@ -42,7 +42,9 @@ enum POSIXFiles {
     static func readAll(_ fd: Int32, path: String) throws -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: reason()) }
-        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0))
+        // One byte more than the file holds, so the read that finds the end
+        // needs no growth (growing copies the whole buffer).
+        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
         var filled = 0
         while true {
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4_096, bytes.count))) }

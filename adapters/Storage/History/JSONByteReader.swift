@@ -23,6 +23,11 @@ struct JSONByteReader {
         }
     }
 
+    /// Goes back to an earlier position (to skip a value that failed to read).
+    mutating func rewind(to position: Int) {
+        index = position
+    }
+
     /// The next significant byte, not consumed.
     mutating func peek() -> UInt8? {
         skipWhitespace()

@@ -103,7 +103,10 @@ public struct JSONLinesSessionHistory: SessionHistory {
                 for path in months.flatMap(\.value) { tasks.addTask { try read(path, matching: query) } }
                 return try await tasks.reduce(into: [[Session]]()) { $0.append($1) }
             }
-            return query.order(Array(segments.joined()))
+            var all: [Session] = []
+            all.reserveCapacity(segments.reduce(0) { $0 + $1.count })
+            for segment in segments { all.append(contentsOf: segment) }
+            return query.order(all)
         }
         // Newest month first: older months are read only while the newer
         // ones hold too few sessions.
@@ -136,9 +139,20 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// query (its limit aside); malformed lines are skipped with a warning
     /// naming the file and line.
     func read(_ path: String, matching query: HistoryQuery = .all, malformed: ((Int) -> Void)? = nil) throws -> [Session] {
+        try readLines(path, malformed: malformed) { line in
+            let session = try SessionLineCodec.decode(line)
+            return query.matches(session) ? session : nil
+        }
+    }
+
+    /// Decodes each complete line of a segment with `decode`, keeping what
+    /// it returns; malformed lines are skipped with a warning naming the
+    /// file and line.
+    private func readLines<T>(_ path: String, malformed: ((Int) -> Void)? = nil,
+                              _ decode: (UnsafeBufferPointer<UInt8>) throws -> T?) throws -> [T] {
         guard let bytes = try POSIXFiles.read(path) else { return [] }
-        var sessions: [Session] = []
-        sessions.reserveCapacity(bytes.count / 256)
+        var values: [T] = []
+        values.reserveCapacity(bytes.count / 256)
         bytes.withUnsafeBufferPointer { all in
             var start = 0, number = 0
             while start < all.count {
@@ -149,8 +163,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
                 start = end + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
                 do {
-                    let session = try SessionLineCodec.decode(line)
-                    if query.matches(session) { sessions.append(session) }
+                    if let value = try decode(line) { values.append(value) }
                 } catch {
                     malformed?(number)
                     let torn = end == all.count
@@ -159,7 +172,33 @@ public struct JSONLinesSessionHistory: SessionHistory {
                 }
             }
         }
-        return sessions
+        return values
+    }
+
+    /// Spans decoded straight from the lines, segments in parallel; ids are
+    /// deduplicated only when several devices' folders are present (within
+    /// one folder, appends never repeat an id).
+    public func spans(matching query: HistoryQuery) async throws -> [SessionSpan] {
+        let segments = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.flatMap(\.value)
+        let decoded = try await withThrowingTaskGroup(of: [SessionSpan].self) { tasks in
+            for path in segments {
+                tasks.addTask {
+                    try readLines(path) { line in
+                        guard let span = try SessionLineCodec.decodeSpan(line),
+                              query.matches(startedAt: span.startedAt, groupId: span.groupId) else { return nil }
+                        return span
+                    }
+                }
+            }
+            return try await tasks.reduce(into: [[SessionSpan]]()) { $0.append($1) }
+        }
+        var spans: [SessionSpan] = []
+        spans.reserveCapacity(decoded.reduce(0) { $0 + $1.count })
+        for part in decoded { spans.append(contentsOf: part) }
+        let devices = Set(segments.map { ($0 as NSString).deletingLastPathComponent })
+        guard devices.count > 1 else { return spans }
+        var seen = Set<SessionID>(minimumCapacity: spans.count)
+        return spans.filter { seen.insert($0.id).inserted }
     }
 
     /// What `doctor` reports of the history: segments, sessions, and the

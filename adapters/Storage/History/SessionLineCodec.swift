@@ -5,11 +5,12 @@ import Glibc
 #endif
 
 /// One history line: a session as one JSON object with sorted keys, ending in
-/// a newline. Encoding uses the store's JSON coder; decoding scans bytes
-/// directly, because reports read hundreds of thousands of lines.
+/// a newline, as the store's JSON encoder writes it. Both directions work on
+/// bytes directly, because reports read and imports write hundreds of
+/// thousands of lines.
 enum SessionLineCodec {
     static func encode(_ session: Session) throws -> [UInt8] {
-        Array(try StoreJSON.encoder().encode(session)) + [UInt8(ascii: "\n")]
+        SessionLineEncoder.encode(session)
     }
 
     static func decode(_ line: UnsafeBufferPointer<UInt8>) throws -> Session {
@@ -41,6 +42,30 @@ enum SessionLineCodec {
         return Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt,
                        outcome: outcome, strict: strict, breaks: breaks, tags: tags, note: note, origin: origin,
                        bootDeadline: bootDeadline)
+    }
+
+    /// Decodes only what a report needs, skipping tags, note, origin and the
+    /// rest without making a string; nil for a session that has not ended.
+    static func decodeSpan(_ line: UnsafeBufferPointer<UInt8>) throws -> SessionSpan? {
+        var reader = JSONByteReader(line)
+        var id: SessionID?, groupId: GroupID?, startedAt: Date?, endedAt: Date?, outcome: SessionOutcome?, breaks: [Break] = []
+        try readObject(&reader) { key, reader in
+            switch key {
+            case .id: id = SessionID(try reader.withString(uuid))
+            case .groupId: groupId = GroupID(try reader.withString(uuid))
+            case .startedAt: startedAt = try date(&reader)
+            case .endedAt: endedAt = try optionalDate(&reader)
+            case .outcome: outcome = try reader.withString(Self.outcome)
+            case .breaks: breaks = try readBreaks(&reader)
+            default: try reader.skipValue()
+            }
+        }
+        guard reader.atEnd else { throw JSONByteReader.Malformed(description: "bytes after the session") }
+        guard let id, let groupId, let startedAt, let outcome else {
+            throw JSONByteReader.Malformed(description: "id, groupId, startedAt or outcome is missing")
+        }
+        guard let endedAt, outcome != .active else { return nil }
+        return SessionSpan(id: id, groupId: groupId, startedAt: startedAt, endedAt: endedAt, outcome: outcome, breaks: breaks)
     }
 
     private static func date(_ reader: inout JSONByteReader) throws -> Date {

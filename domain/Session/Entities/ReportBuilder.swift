@@ -5,6 +5,10 @@ import Foundation
 /// an hour to each day); a session is counted in the bucket it started in.
 /// Day and week buckets run without gaps from the first to the last (or
 /// over `since..<until` when given), so a chart shows the empty days too.
+///
+/// Buckets are keyed by number (local day, or the Monday of an ISO week) or
+/// group id while summing, and get their labels once at the end: 100,000
+/// sessions make no strings.
 public struct ReportBuilder {
     private let days: LocalDays
     private let grouping: ReportGrouping
@@ -16,81 +20,101 @@ public struct ReportBuilder {
         self.groupNames = groupNames
     }
 
+    private struct Sum {
+        var focused = 0.0, sessions = 0, completed = 0, stopped = 0
+
+        mutating func count(_ outcome: SessionOutcome) {
+            sessions += 1
+            if outcome == .completed { completed += 1 }
+            if outcome == .stopped { stopped += 1 }
+        }
+    }
+
+    /// A report of ended sessions; sessions still running are left out.
     public func build(_ sessions: [Session], since: Date?, until: Date?) -> Report {
-        var buckets: [String: Report.Bucket] = [:]
-        var firstDay = Int64.max, lastDay = Int64.min
-        for session in sessions {
-            guard let end = session.endedAt else { continue }
-            let startKey = key(forDay: grouping == .group ? 0 : days.day(of: session.startedAt), session)
-            buckets[startKey, default: .init(key: startKey)].sessions += 1
-            if session.outcome == .completed { buckets[startKey]!.completed += 1 }
-            if session.outcome == .stopped { buckets[startKey]!.stopped += 1 }
-            for (from, to) in focusedStretches(of: session, endingAt: end) {
-                if grouping == .group {
-                    buckets[startKey]!.focusedSeconds += to.timeIntervalSince(from)
-                    continue
+        build(sessions.compactMap(SessionSpan.init), since: since, until: until)
+    }
+
+    public func build(_ spans: [SessionSpan], since: Date?, until: Date?) -> Report {
+        var byDay: [Int64: Sum] = [:], byGroup: [GroupID: Sum] = [:]
+        for session in spans {
+            let end = session.endedAt
+            if grouping == .group {
+                byGroup[session.groupId, default: Sum()].count(session.outcome)
+                forEachFocusedStretch(of: session, endingAt: end) { from, to in
+                    byGroup[session.groupId]!.focused += to.timeIntervalSince(from)
                 }
+                continue
+            }
+            byDay[bucket(days.day(of: session.startedAt)), default: Sum()].count(session.outcome)
+            forEachFocusedStretch(of: session, endingAt: end) { from, to in
                 // Walk the stretch day by day, cutting at each local midnight.
                 var cursor = from
                 var day = days.day(of: from)
-                firstDay = min(firstDay, day)
                 while cursor < to {
                     let next = min(to, days.start(of: day + 1))
-                    let key = key(forDay: day, session)
-                    buckets[key, default: .init(key: key)].focusedSeconds += next.timeIntervalSince(cursor)
+                    byDay[bucket(day), default: Sum()].focused += next.timeIntervalSince(cursor)
                     cursor = next
-                    lastDay = max(lastDay, day)
                     day += 1
                 }
             }
-            if grouping != .group {
-                let startDay = days.day(of: session.startedAt)
-                firstDay = min(firstDay, startDay)
-                lastDay = max(lastDay, startDay)
-            }
         }
-        return Report(since: since, until: until, grouping: grouping, buckets: ordered(buckets, firstDay, lastDay, since, until))
+        let buckets = grouping == .group ? groupBuckets(byGroup) : dayBuckets(byDay, since: since, until: until)
+        return Report(since: since, until: until, grouping: grouping, buckets: buckets)
+    }
+
+    /// The bucket number of a local day: the day, or the Monday of its week.
+    private func bucket(_ day: Int64) -> Int64 {
+        grouping == .week ? LocalDays.mondayOfWeek(day) : day
+    }
+
+    private func label(_ bucket: Int64) -> String {
+        grouping == .week ? LocalDays.weekLabel(bucket) : LocalDays.label(bucket)
     }
 
     /// The session's time between its start and end, minus its breaks.
-    private func focusedStretches(of session: Session, endingAt end: Date) -> [(Date, Date)] {
-        var stretches: [(Date, Date)] = []
+    private func forEachFocusedStretch(of session: SessionSpan, endingAt end: Date, _ body: (Date, Date) -> Void) {
+        guard !session.breaks.isEmpty else {
+            if end > session.startedAt { body(session.startedAt, end) }
+            return
+        }
         var cursor = session.startedAt
         for pause in session.breaks.sorted(by: { $0.start < $1.start }) {
             let pauseEnd = min(pause.end ?? end, end)
-            if pause.start > cursor { stretches.append((cursor, min(pause.start, end))) }
+            if pause.start > cursor { body(cursor, min(pause.start, end)) }
             cursor = max(cursor, pauseEnd)
         }
-        if end > cursor { stretches.append((cursor, end)) }
-        return stretches
+        if end > cursor { body(cursor, end) }
     }
 
-    private func key(forDay day: Int64, _ session: Session) -> String {
-        switch grouping {
-        case .day: LocalDays.label(day)
-        case .week: LocalDays.weekLabel(day)
-        case .group: groupNames[session.groupId] ?? "(deleted group)"
+    /// Groups by focused time, most first; a deleted group is named as such.
+    private func groupBuckets(_ sums: [GroupID: Sum]) -> [Report.Bucket] {
+        var merged: [String: Sum] = [:]
+        for (id, sum) in sums {
+            let name = groupNames[id] ?? "(deleted group)"
+            var total = merged[name, default: Sum()]
+            total.focused += sum.focused
+            total.sessions += sum.sessions
+            total.completed += sum.completed
+            total.stopped += sum.stopped
+            merged[name] = total
         }
+        return merged.map { Self.bucket($0.key, $0.value) }.sorted { ($0.focusedSeconds, $1.key) > ($1.focusedSeconds, $0.key) }
     }
 
-    /// Days and weeks in time order with the gaps filled; groups by focused time, most first.
-    private func ordered(_ buckets: [String: Report.Bucket], _ firstDay: Int64, _ lastDay: Int64,
-                         _ since: Date?, _ until: Date?) -> [Report.Bucket] {
-        guard grouping != .group else {
-            return buckets.values.sorted { ($0.focusedSeconds, $1.key) > ($1.focusedSeconds, $0.key) }
+    /// Days or weeks in time order, the gaps filled.
+    private func dayBuckets(_ sums: [Int64: Sum], since: Date?, until: Date?) -> [Report.Bucket] {
+        guard let firstUsed = sums.keys.min(), let lastUsed = sums.keys.max() else {
+            guard let since, let until else { return [] }
+            return dayBuckets([bucket(days.day(of: since)): Sum()], since: since, until: until)
         }
-        let first = since.map { days.day(of: $0) } ?? firstDay
-        let last = until.map { days.day(of: $0.addingTimeInterval(-0.000_001)) } ?? lastDay
-        guard first <= last else { return buckets.values.sorted { $0.key < $1.key } }
-        var keys: [String] = []
-        var day = grouping == .week ? LocalDays.mondayOfWeek(first) : first
-        while day <= last {
-            keys.append(grouping == .week ? LocalDays.weekLabel(day) : LocalDays.label(day))
-            day += grouping == .week ? 7 : 1
-        }
-        // A session's focused time may run past `until` into a later bucket: keep those too.
-        let known = Set(keys)
-        let extra = buckets.keys.filter { !known.contains($0) }
-        return (keys + extra).sorted().map { buckets[$0] ?? .init(key: $0) }
+        let first = min(since.map { bucket(days.day(of: $0)) } ?? firstUsed, firstUsed)
+        let last = max(until.map { bucket(days.day(of: $0.addingTimeInterval(-0.000_001))) } ?? lastUsed, lastUsed)
+        let step: Int64 = grouping == .week ? 7 : 1
+        return stride(from: first, through: last, by: Int(step)).map { Self.bucket(label($0), sums[$0] ?? Sum()) }
+    }
+
+    private static func bucket(_ key: String, _ sum: Sum) -> Report.Bucket {
+        Report.Bucket(key: key, focusedSeconds: sum.focused, sessions: sum.sessions, completed: sum.completed, stopped: sum.stopped)
     }
 }

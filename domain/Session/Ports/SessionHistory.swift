@@ -8,15 +8,25 @@ import Foundation
 public protocol SessionHistory: Sendable {
     /// Records an ended session.
     func append(_ session: Session) async throws
+    /// The spans of the ended sessions matching `query` (its limit and
+    /// order aside), each id once, in no particular order: what reports read.
+    /// Adapters may decode only these fields; the default maps `sessions`.
+    func spans(matching query: HistoryQuery) async throws -> [SessionSpan]
     /// Records many ended sessions at once (an import), each id once: ids
     /// already recorded, or repeated in `sessions`, are skipped. Adapters
     /// write in bulk; the default appends one by one.
     func append(contentsOf sessions: [Session]) async throws
-    /// Ended sessions matching `query`, newest start first.
+    /// Ended sessions matching `query`, each id once, newest start first.
     func sessions(matching query: HistoryQuery) async throws -> [Session]
 }
 
 extension SessionHistory {
+    public func spans(matching query: HistoryQuery) async throws -> [SessionSpan] {
+        var all = query
+        all.limit = nil
+        return try await sessions(matching: all).compactMap(SessionSpan.init)
+    }
+
     public func append(contentsOf sessions: [Session]) async throws {
         for session in sessions { try await append(session) }
     }
@@ -44,9 +54,14 @@ public struct HistoryQuery: Sendable, Hashable {
 
     /// Whether `session` passes the filters (the limit aside).
     public func matches(_ session: Session) -> Bool {
-        if let since, session.startedAt < since { return false }
-        if let until, session.startedAt >= until { return false }
-        if let groupId, session.groupId != groupId { return false }
+        matches(startedAt: session.startedAt, groupId: session.groupId)
+    }
+
+    /// Whether a session that started then, in that group, passes the filters.
+    public func matches(startedAt: Date, groupId: GroupID) -> Bool {
+        if let since, startedAt < since { return false }
+        if let until, startedAt >= until { return false }
+        if let wanted = self.groupId, groupId != wanted { return false }
         return true
     }
 

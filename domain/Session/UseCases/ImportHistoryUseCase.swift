@@ -13,7 +13,7 @@ public struct ImportHistoryUseCase: Sendable {
 
     public func execute(from source: any HistoryImportSource, path: String) async throws -> ImportSummary {
         let batch = try await source.read(path)
-        var known = Set(try await history.sessions(matching: .all).map(\.id))
+        var known = Set(try await history.spans(matching: .all).map(\.id))
         var groups: [String: GroupID] = [:]
         var created: [String] = []
         var problems = batch.problems

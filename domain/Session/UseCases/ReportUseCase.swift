@@ -14,11 +14,11 @@ public struct ReportUseCase: Sendable {
     }
 
     public func execute(since: Date?, until: Date?, by grouping: ReportGrouping) async throws -> Report {
-        let sessions = try await history.sessions(matching: HistoryQuery(since: since, until: until))
+        let spans = try await history.spans(matching: HistoryQuery(since: since, until: until))
         var names: [GroupID: String] = [:]
-        for id in grouping == .group ? Set(sessions.map(\.groupId)) : [] {
+        for id in grouping == .group ? Set(spans.map(\.groupId)) : [] {
             if let group = try await groups.blockList(id: id) { names[id] = group.name }
         }
-        return ReportBuilder(grouping: grouping, timeZone: timeZone, groupNames: names).build(sessions, since: since, until: until)
+        return ReportBuilder(grouping: grouping, timeZone: timeZone, groupNames: names).build(spans, since: since, until: until)
     }
 }

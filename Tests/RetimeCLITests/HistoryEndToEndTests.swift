@@ -1,0 +1,271 @@
+import Domain
+import Foundation
+import Testing
+
+/// report, export and import through the built binary, on files written in
+/// each tool's documented format.
+@Suite("history end to end")
+struct HistoryEndToEndTests {
+    var retime = RetimeProcess()
+
+    /// Writes a Watson frames file; each frame is (start ISO, end ISO, project, 32-hex id).
+    func watsonFile(_ frames: [(String, String, String, String)], name: String = "frames") throws -> String {
+        let body = frames.map { start, end, project, id in
+            "[\(Int(Timestamp.parse(start)!.timeIntervalSince1970)), \(Int(Timestamp.parse(end)!.timeIntervalSince1970)), \"\(project)\", \"\(id)\", [\"t\"], 0]"
+        }
+        let path = retime.dataDirectory + "-" + name
+        try ("[\n" + body.joined(separator: ",\n") + "\n]\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func hex(_ n: Int) -> String { String(format: "%032x", n) }
+
+    @Test("report: JSON per the spec, days of 23 and 25 hours in the local zone, weeks, groups and CSV")
+    func report() throws {
+        var retime = retime
+        retime.environment["TZ"] = "Europe/Berlin"
+        // 2026-03-28 23:00 to 2026-03-30 01:00 local (spring forward on the 29th), and two sessions on 2026-11-20.
+        let path = try watsonFile([("2026-03-28T22:00:00Z", "2026-03-29T23:00:00Z", "deep", Self.hex(1)),
+                                   ("2026-11-20T08:00:00Z", "2026-11-20T09:00:00Z", "deep", Self.hex(2)),
+                                   ("2026-11-20T10:00:00Z", "2026-11-20T10:30:00Z", "mail, chat", Self.hex(3))])
+        #expect(try retime.run("import", "--from", "watson", path).status == 0)
+        let days = try retime.run("report", "--since", "2026-03-28", "--until", "2026-03-31", "--json")
+        #expect(days.status == 0)
+        #expect(Set(days.json.keys).isSuperset(of: ["schema", "since", "until", "by", "buckets", "totalFocusedSeconds"]))
+        #expect(days.json["by"] as? String == "day" && (days.json["since"] as? String)?.hasPrefix("2026-03-28T00:00:00") == true)
+        let buckets = try #require(days.json["buckets"] as? [[String: Any]])
+        #expect(buckets.map { $0["key"] as? String } == ["2026-03-28", "2026-03-29", "2026-03-30"])
+        #expect(buckets.map { $0["focusedSeconds"] as? Double } == [3_600, 23 * 3_600, 3_600])
+        #expect(buckets.map { $0["sessions"] as? Int } == [1, 0, 0])
+        #expect(days.json["totalFocusedSeconds"] as? Double == Double(25 * 3_600))
+
+        let weeks = try retime.run("report", "--by", "week", "--since", "2026-11-16", "--until", "2026-11-23", "--json")
+        let week = try #require((weeks.json["buckets"] as? [[String: Any]])?.first)
+        #expect(week["key"] as? String == "2026-W47" && week["focusedSeconds"] as? Double == 5_400 && week["sessions"] as? Int == 2)
+
+        let groups = try retime.run("report", "--by", "group", "--csv")
+        #expect(groups.out == "key,focusedSeconds,sessions,completed,stopped\ndeep,93600,2,2,0\n\"mail, chat\",1800,1,1,0\n")
+
+        let chart = try retime.run("report", "--since", "2026-11-19", "--until", "2026-11-21")
+        #expect(chart.out.contains("2026-11-20  █") && chart.out.contains("Total 1h 30m focused in 2 sessions, 100% completed."))
+        let bad = try retime.run("report", "--by", "month", "--json")
+        #expect(bad.status == 2 && bad.errorCode == "usage.invalidValue")
+    }
+
+    @Test("import from Watson: twice adds nothing; malformed frames are listed by line and skipped")
+    func importWatson() throws {
+        let path = retime.dataDirectory + "-frames"
+        try """
+        [
+         [1735884000, 1735887600, "writing", "\(Self.hex(7))", ["book"], 0],
+         [1735890000, 1735880000, "writing", "\(Self.hex(8))", [], 0],
+         ["x"],
+         [1735970400, 1735974000, "code", "\(Self.hex(9))", [], 0]
+        ]
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let first = try retime.run("import", "--from", "watson", path, "--json")
+        #expect(first.status == 0 && first.json["imported"] as? Int == 2)
+        #expect((first.json["groupsCreated"] as? [String])?.sorted() == ["code", "writing"])
+        let skipped = try #require(first.json["skipped"] as? [[String: Any]])
+        #expect(skipped.map { $0["line"] as? Int } == [3, 4])
+        let second = try retime.run("import", "--from", "watson", path, "--json")
+        #expect(second.json["imported"] as? Int == 0 && second.json["alreadyPresent"] as? Int == 2)
+        let log = try #require(try retime.run("log", "--json").json["sessions"] as? [[String: Any]])
+        #expect(log.count == 2 && log.allSatisfy { $0["origin"] as? String == "import:watson" })
+        #expect(Set(log.compactMap { $0["group"] as? String }) == ["writing", "code"])
+    }
+
+    @Test("import from Timewarrior: a data directory of month files; open intervals are reported")
+    func importTimewarrior() throws {
+        let directory = retime.dataDirectory + "-timew"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "inc 20250105T060000Z - 20250105T063000Z # deep \"other tag\"\ninc 20250106T060000Z # open\n"
+            .write(toFile: directory + "/2025-01.data", atomically: true, encoding: .utf8)
+        try "inc 20250201T060000Z - 20250201T070000Z # deep\n".write(toFile: directory + "/2025-02.data", atomically: true, encoding: .utf8)
+        try "deep\n".write(toFile: directory + "/tags.data", atomically: true, encoding: .utf8)
+        let imported = try retime.run("import", "--from", "timewarrior", directory)
+        #expect(imported.status == 0)
+        #expect(imported.out.contains("Imported 2 of 2 sessions") && imported.out.contains("line 2: 2025-01.data: an open interval"))
+        #expect(try retime.run("import", "--from", "timewarrior", directory, "--json").json["imported"] as? Int == 0)
+        let report = try retime.run("report", "--by", "group", "--json").json["buckets"] as? [[String: Any]]
+        #expect(report?.first?["key"] as? String == "deep" && report?.first?["focusedSeconds"] as? Double == 5_400)
+    }
+
+    @Test("export json, import it elsewhere: the same history, to the nanosecond, with the groups and their targets")
+    func exportImportRoundTrip() throws {
+        try retime.run("group", "create", "work", "--block", "slack.com")
+        try retime.run("start", "work", "--for", "25m", "--tag", "a,b", "--note", "line one\nline two")
+        try retime.run("pause")
+        try retime.run("resume")
+        try retime.run("stop")
+        let exported = try retime.run("export")
+        #expect(exported.status == 0 && exported.out.hasPrefix("{"))
+        let file = retime.dataDirectory + "-export.json"
+        try exported.out.write(toFile: file, atomically: true, encoding: .utf8)
+        let elsewhere = RetimeProcess()
+        let imported = try elsewhere.run("import", "--from", "retime", file, "--json")
+        #expect(imported.json["imported"] as? Int == 1 && imported.json["groupsCreated"] as? [String] == ["work"])
+        let sessions = { (r: RetimeProcess) throws -> [Any] in
+            (try JSONSerialization.jsonObject(with: Data(try r.run("export").out.utf8)) as? [String: Any])?["sessions"] as? [Any] ?? []
+        }
+        #expect(NSArray(array: try sessions(elsewhere)).isEqual(to: try sessions(retime)), "every field, exactly")
+        let group = try elsewhere.run("group", "show", "work", "--json").json["group"] as? [String: Any]
+        #expect(group?["targets"] as? [String] == ["slack.com"])
+        let withJSONFlag = try JSONSerialization.jsonObject(with: Data(try retime.run("export", "--json").out.utf8)) as? [String: Any]
+        #expect(withJSONFlag?["format"] as? String == "retime-export", "--json prints the same export document")
+    }
+
+    @Test("export csv has a header and a row per session")
+    func exportCSV() throws {
+        let path = try watsonFile([("2026-11-20T08:00:00Z", "2026-11-20T09:00:00Z", "deep", Self.hex(1)),
+                                   ("2026-11-21T08:00:00Z", "2026-11-21T09:00:00Z", "deep", Self.hex(2))])
+        try retime.run("import", "--from", "watson", path)
+        let csv = try retime.run("export", "--format", "csv", "--since", "2026-11-21").out.split(separator: "\n")
+        #expect(csv.first?.hasPrefix("id,group,groupId,startedAt") == true && csv.count == 2)
+        #expect(try retime.run("export", "--format", "csv", "--json").status == 2)
+        #expect(try retime.run("export", "--format", "pdf").status == 2)
+    }
+
+    @Test("export ics: valid iCalendar with sessions and weekly schedules, folded, escaped, with a VTIMEZONE")
+    func exportICS() throws {
+        var retime = retime
+        retime.environment["TZ"] = "America/New_York"
+        let directory = retime.dataDirectory + "-timew"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let note = "Überlegungen; zu Kapitel 3, Teil \\\"b\\\" — sehr lang, damit die Zeile gefaltet werden muss: äöü ÄÖÜ ß"
+        try "inc 20250105T060000Z - 20250105T063000Z # \"deep, focus\" # \"\(note)\"\n"
+            .write(toFile: directory + "/2025-01.data", atomically: true, encoding: .utf8)
+        try retime.run("import", "--from", "timewarrior", directory)
+        try retime.run("schedule", "add", "mornings", "--group", "deep, focus", "--from", "09:00", "--to", "12:00", "--days", "weekdays")
+        let ics = try retime.run("export", "--format", "ics").out
+        let calendar = try ICalendarCheck.parse(ics)
+        let events = calendar.components("VEVENT")
+        #expect(events.count == 2)
+        let session = try #require(events.first { $0["RRULE"] == nil })
+        #expect(session["SUMMARY"] == "Focus: deep, focus")
+        #expect(session["DTSTART"] == "20250105T060000Z" && session["DTEND"] == "20250105T063000Z")
+        #expect(session["DESCRIPTION"]?.contains("Überlegungen; zu Kapitel 3, Teil \"b\"") == true)
+        let schedule = try #require(events.first { $0["RRULE"] != nil })
+        #expect(schedule["RRULE"] == "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+        #expect(schedule.parameters["DTSTART"] == "TZID=America/New_York" && schedule["DTSTART"]?.hasSuffix("T090000") == true)
+        #expect(calendar.components("VTIMEZONE").first?["TZID"] == "America/New_York")
+        #expect(calendar.foldedLines > 0, "the long description was folded")
+    }
+
+    @Test("two devices' histories copied into one folder show the union, each session once")
+    func deviceMerge() throws {
+        let laptop = RetimeProcess(), desktop = RetimeProcess()
+        let shared = ("2026-11-18T08:00:00Z", "2026-11-18T09:00:00Z", "deep", Self.hex(100))
+        var fileFor = self
+        fileFor.retime = laptop
+        try laptop.run("import", "--from", "watson", try fileFor.watsonFile([shared, ("2026-11-19T08:00:00Z", "2026-11-19T09:00:00Z", "deep", Self.hex(101))]))
+        fileFor.retime = desktop
+        try desktop.run("import", "--from", "watson", try fileFor.watsonFile([shared, ("2026-11-20T08:00:00Z", "2026-11-20T10:00:00Z", "deep", Self.hex(102))]))
+        // A file-sync engine copies the desktop's device folder into the laptop's history.
+        let source = desktop.file("history")
+        for device in try FileManager.default.contentsOfDirectory(atPath: source) {
+            try FileManager.default.copyItem(atPath: source + "/" + device, toPath: laptop.file("history/" + device))
+        }
+        let log = try #require(try laptop.run("log", "--json").json["sessions"] as? [[String: Any]])
+        #expect(log.count == 3, "the shared session once")
+        #expect(Set(log.compactMap { $0["id"] as? String }).count == 3)
+        let total = try laptop.run("report", "--json").json["totalFocusedSeconds"] as? Double
+        #expect(total == Double(4 * 3_600))
+    }
+
+    @Test("import failures: a missing path exits 4, the wrong format 2, an unknown tool 2")
+    func importFailures() throws {
+        let missing = try retime.run("import", "--from", "watson", retime.dataDirectory + "-nothing", "--json")
+        #expect(missing.status == 4 && missing.errorCode == "import.unreadable")
+        let path = retime.dataDirectory + "-notjson"
+        try "hello".write(toFile: path, atomically: true, encoding: .utf8)
+        let wrong = try retime.run("import", "--from", "watson", path, "--json")
+        #expect(wrong.status == 2 && wrong.errorCode == "import.invalidFormat")
+        #expect(try retime.run("import", "--from", "toggl", path).status == 2)
+        #expect(try retime.run("import", path).status == 2)
+    }
+}
+
+/// A small iCalendar reader for the tests: checks the line rules of RFC 5545
+/// (CRLF, at most 75 octets, folding) while unfolding, then the nesting of
+/// components, and unescapes TEXT values.
+struct ICalendarCheck {
+    struct Component {
+        var name: String
+        var properties: [String: String] = [:]
+        var parameters: [String: String] = [:]
+        subscript(_ key: String) -> String? { properties[key] }
+    }
+
+    struct Problem: Error, CustomStringConvertible { let description: String }
+
+    var all: [Component] = []
+    var foldedLines = 0
+
+    func components(_ name: String) -> [Component] { all.filter { $0.name == name } }
+
+    static func parse(_ text: String) throws -> ICalendarCheck {
+        var check = ICalendarCheck()
+        guard text.hasSuffix("\r\n") else { throw Problem(description: "does not end with CRLF") }
+        // "\r\n" is one Character: drop the final line end by its bytes.
+        let physical = String(decoding: text.utf8.dropLast(2), as: UTF8.self).components(separatedBy: "\r\n")
+        var logical: [String] = []
+        for line in physical {
+            guard line.utf8.count <= 75 else { throw Problem(description: "line over 75 octets: \(line)") }
+            guard !line.contains("\n"), !line.contains("\r") else { throw Problem(description: "bare line end in \(line)") }
+            if line.hasPrefix(" ") {
+                guard !logical.isEmpty else { throw Problem(description: "continuation first") }
+                logical[logical.count - 1] += line.dropFirst()
+                check.foldedLines += 1
+            } else {
+                logical.append(line)
+            }
+        }
+        var stack: [Component] = []
+        for line in logical {
+            guard let colon = line.firstIndex(of: ":") else { throw Problem(description: "no colon: \(line)") }
+            let head = line[..<colon], value = String(line[line.index(after: colon)...])
+            let nameAndParameters = head.split(separator: ";", maxSplits: 1)
+            let name = String(nameAndParameters[0])
+            switch name {
+            case "BEGIN": stack.append(Component(name: value))
+            case "END":
+                guard let last = stack.popLast(), last.name == value else { throw Problem(description: "END:\(value) without BEGIN") }
+                check.all.append(last)
+            default:
+                guard !stack.isEmpty else { throw Problem(description: "property outside a component: \(line)") }
+                stack[stack.count - 1].properties[name] = unescape(value)
+                if nameAndParameters.count == 2 { stack[stack.count - 1].parameters[name] = String(nameAndParameters[1]) }
+            }
+        }
+        guard stack.isEmpty else { throw Problem(description: "unclosed \(stack.map(\.name))") }
+        guard let calendar = check.components("VCALENDAR").first, calendar["VERSION"] == "2.0", calendar["PRODID"] != nil else {
+            throw Problem(description: "no VCALENDAR with VERSION:2.0 and PRODID")
+        }
+        let zones = Set(check.components("VTIMEZONE").compactMap { $0["TZID"] })
+        for event in check.components("VEVENT") {
+            for required in ["UID", "DTSTAMP", "DTSTART"] where event[required] == nil {
+                throw Problem(description: "VEVENT without \(required)")
+            }
+            for (_, parameter) in event.parameters where parameter.hasPrefix("TZID=") {
+                guard zones.contains(String(parameter.dropFirst(5))) else { throw Problem(description: "no VTIMEZONE for \(parameter)") }
+            }
+        }
+        return check
+    }
+
+    static func unescape(_ value: String) -> String {
+        var result = "", escaped = false
+        for character in value {
+            if escaped {
+                result.append(character == "n" || character == "N" ? "\n" : character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# History at scale, on the static release build: with 100,000 sessions in
+# history, `retime report` over all of it (by day, week and group) and
+# `retime log --limit 20`; and `retime import --from watson` of a 100,000-frame
+# Watson file into an empty data directory. Median and p90 of RUNS runs.
+# Usage: bench/history.sh [RUNS]   (prints a markdown table for docs/performance.md)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-20}
+swift build -c release --static-swift-stdlib --product retime >/dev/null
+swift build -c release --product StoreBenchmark >/dev/null
+retime=.build/release/retime
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Prints "median | p90" in ms of a command run $runs times; $setup runs before each (untimed).
+time_runs() {
+  python3 - "$runs" "$@" <<'PY'
+import subprocess, sys, time
+runs, setup, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+samples = []
+for _ in range(runs):
+    if setup:
+        subprocess.run(["bash", "-c", setup], check=True, stdout=subprocess.DEVNULL)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    samples.append((time.perf_counter() - start) * 1000)
+samples.sort()
+print(f"{samples[len(samples)//2]:.1f} ms | {samples[int(len(samples)*0.9)]:.1f} ms")
+PY
+}
+
+data="$work/data"
+"$retime" --data-dir "$data" group create g >/dev/null
+.build/release/StoreBenchmark generate-history 100000 "$data/history" >/dev/null
+
+# A Watson frames file as Watson writes it (indent=1), 100,000 frames over ~6 years.
+python3 - "$work/frames" <<'PY'
+import json, sys, uuid, random
+random.seed(7)
+start = 1_600_000_000
+frames = []
+for i in range(100_000):
+    s = start + i * 1_800
+    frames.append([s, s + 1_500, f"project {i % 12}", uuid.UUID(int=random.getrandbits(128)).hex, ["bench", f"t{i % 5}"], s + 1_500])
+json.dump(frames, open(sys.argv[1], "w"), indent=1)
+PY
+
+echo "| what (100,000 sessions) | median | p90 |"
+echo "|---|---|---|"
+echo "| report (by day, all history) | $(time_runs "" "$retime" --data-dir "$data" report) |"
+echo "| report --by week | $(time_runs "" "$retime" --data-dir "$data" report --by week) |"
+echo "| report --by group | $(time_runs "" "$retime" --data-dir "$data" report --by group) |"
+echo "| log --limit 20 | $(time_runs "" "$retime" --data-dir "$data" log --limit 20) |"
+echo "| import --from watson, 100,000 frames, empty data | $(time_runs "rm -rf '$work/import'" "$retime" --data-dir "$work/import" import --from watson "$work/frames") |"
+echo "| import --from watson again (all already present) | $(time_runs "" "$retime" --data-dir "$work/import" import --from watson "$work/frames") |"

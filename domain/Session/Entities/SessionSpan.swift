@@ -1,0 +1,30 @@
+import Foundation
+
+/// The part of an ended session that time reports need: when it ran, its
+/// breaks, its group and how it ended. Small and cheap to copy, so a report
+/// over 100,000 sessions reads spans rather than whole sessions (no tags,
+/// notes or origins to decode).
+public struct SessionSpan: Sendable, Hashable {
+    public var id: SessionID
+    public var groupId: GroupID
+    public var startedAt: Date
+    public var endedAt: Date
+    public var outcome: SessionOutcome
+    public var breaks: [Break]
+
+    public init(id: SessionID, groupId: GroupID, startedAt: Date, endedAt: Date, outcome: SessionOutcome, breaks: [Break]) {
+        self.id = id
+        self.groupId = groupId
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.outcome = outcome
+        self.breaks = breaks
+    }
+
+    /// The span of an ended session; nil while it runs.
+    public init?(_ session: Session) {
+        guard let endedAt = session.endedAt else { return nil }
+        self.init(id: session.id, groupId: session.groupId, startedAt: session.startedAt, endedAt: endedAt,
+                  outcome: session.outcome, breaks: session.breaks)
+    }
+}
