@@ -108,13 +108,13 @@ enum SessionCommands {
 
 /// Local wall-clock text for people (`TZ` honoured).
 enum LocalTime {
-    static func clock(_ date: Date, timeZone: TimeZone = .current) -> String {
-        let text = Timestamp.format(date, offset: timeZone.secondsFromGMT(for: date), fractionDigits: 0)
+    static func clock(_ date: Date) -> String {
+        let text = Timestamp.format(date, offset: LocalOffset.seconds(at: date), fractionDigits: 0)
         return String(text.dropFirst(11).prefix(8))
     }
 
-    static func dateTime(_ date: Date, timeZone: TimeZone = .current) -> String {
-        let text = Timestamp.format(date, offset: timeZone.secondsFromGMT(for: date), fractionDigits: 0)
+    static func dateTime(_ date: Date) -> String {
+        let text = Timestamp.format(date, offset: LocalOffset.seconds(at: date), fractionDigits: 0)
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
 }

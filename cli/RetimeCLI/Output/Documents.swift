@@ -14,9 +14,9 @@ enum Documents {
     static let ok = document(["ok": .bool(true)])
 
     /// ISO-8601 with the local offset, to the millisecond.
-    static func time(_ date: Date?, timeZone: TimeZone = .current) -> JSONValue {
+    static func time(_ date: Date?) -> JSONValue {
         guard let date else { return .null }
-        return .string(Timestamp.format(date, offset: timeZone.secondsFromGMT(for: date), fractionDigits: 3))
+        return .string(Timestamp.format(date, offset: LocalOffset.seconds(at: date), fractionDigits: 3))
     }
 
     static func group(_ group: Group) -> JSONValue {

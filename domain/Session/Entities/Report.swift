@@ -37,6 +37,13 @@ public struct Report: Sendable, Equatable {
     public var grouping: ReportGrouping
     public var buckets: [Bucket]
 
+    public init(since: Date?, until: Date?, grouping: ReportGrouping, buckets: [Bucket]) {
+        self.since = since
+        self.until = until
+        self.grouping = grouping
+        self.buckets = buckets
+    }
+
     public var totalFocusedSeconds: Double { buckets.reduce(0) { $0 + $1.focusedSeconds } }
     public var totalSessions: Int { buckets.reduce(0) { $0 + $1.sessions } }
     public var total: Bucket {

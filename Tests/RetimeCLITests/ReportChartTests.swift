@@ -1,0 +1,37 @@
+@testable import RetimeCLI
+import Domain
+import Testing
+
+@Suite("The report's bar chart")
+struct ReportChartTests {
+    static let report = Report(since: nil, until: nil, grouping: .day, buckets: [
+        .init(key: "2026-11-20", focusedSeconds: 7_200, sessions: 3, completed: 2, stopped: 1),
+        .init(key: "2026-11-21", focusedSeconds: 0),
+        .init(key: "2026-11-22", focusedSeconds: 3_600, sessions: 1, completed: 1),
+    ])
+
+    @Test("fits the terminal's width; the biggest bucket fills the bar; the others are in proportion", arguments: [40, 80, 200])
+    func width(columns: Int) {
+        let lines = ReportChart.render(Self.report, width: columns, style: Style(enabled: false)).split(separator: "\n")
+        #expect(lines.count == 4)
+        for line in lines.dropLast() { #expect(line.count <= columns, "\(line)") }
+        let bars = lines.dropLast().map { line in line.filter { "█▉▊▋▌▍▎▏".contains($0) } }
+        let full = bars[0].count
+        #expect(full >= 10 && bars[0].allSatisfy { $0 == "█" })
+        #expect(bars[1].isEmpty, "an empty day has no bar")
+        let half = bars[2].reduce(0.0) { $0 + ($1 == "█" ? 1 : Double(ReportChart.eighths.firstIndex(of: String($1)) ?? 0) / 8) }
+        #expect(abs(half - Double(full) / 2) <= 0.125)
+        #expect(lines.last == "Total 3h focused in 4 sessions, 75% completed.")
+    }
+
+    @Test("colour only when the style allows it")
+    func colour() {
+        #expect(!ReportChart.render(Self.report, width: 80, style: Style(enabled: false)).contains("\u{1B}["))
+        #expect(ReportChart.render(Self.report, width: 80, style: Style(enabled: true)).contains("\u{1B}[32m"))
+    }
+
+    @Test("eighth blocks give a bar sub-cell resolution", arguments: [(0.0, ""), (1.0 / 80, "▏"), (0.5 / 10, "▌"), (1.0, "██████████")])
+    func bars(fraction: Double, bar: String) {
+        #expect(ReportChart.bar(fraction, width: 10) == bar)
+    }
+}
