@@ -124,10 +124,10 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// Every segment of every device, by month key (`2026-11`).
     func segmentsByMonth() throws -> [String: [String]] {
         var result: [String: [String]] = [:]
-        let devices = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let devices = POSIXFiles.names(in: directory)
         for device in devices where !device.hasPrefix(".") {
             let folder = directory + "/" + device
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            for file in POSIXFiles.names(in: folder) {
                 guard file.hasSuffix(".jsonl"), !file.hasPrefix(".") else { continue }
                 result[String(file.dropLast(6)), default: []].append(folder + "/" + file)
             }
