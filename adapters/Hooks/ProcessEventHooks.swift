@@ -8,7 +8,9 @@ import Glibc
 /// (`hooks.dir/session-started`, ...), detached: the session goes on at
 /// once, the hook gets at most `timeout` (then its process group is
 /// killed), its output and any failure are appended to `logPath`.
-/// A missing hook is the normal case and costs one `access` call.
+/// A missing hook is the normal case and costs one `stat` call. A hook
+/// that others could have changed (not owned by this user, or writable by
+/// group or others) is not run, as ssh refuses such key files.
 public struct ProcessEventHooks: EventHooks {
     public let directory: String
     public let logPath: String
@@ -31,6 +33,10 @@ public struct ProcessEventHooks: EventHooks {
         guard stat(path, &status) == 0 else { return }
         guard status.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
             logger.warning("hook is not an executable file; skipped", metadata: ["hook": "\(path)"])
+            return
+        }
+        guard status.st_uid == geteuid(), status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            logger.warning("hook is writable by others or not yours; skipped (chmod go-w)", metadata: ["hook": "\(path)"])
             return
         }
         let logDirectory = String(logPath[..<(logPath.lastIndex(of: "/") ?? logPath.startIndex)])

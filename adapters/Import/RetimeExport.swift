@@ -64,7 +64,7 @@ public struct RetimeExportSource: HistoryImportSource {
             }
             let group = groups[session.groupId]
             batch.records.append(ImportBatch.Record(session: session, groupName: group?.name ?? "imported",
-                                                    groupId: group?.id, groupTargets: group?.targets ?? []))
+                                                    groupId: group?.id, groupTargets: group?.targets ?? [], line: index + 1))
         }
         return batch
     }

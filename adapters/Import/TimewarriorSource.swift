@@ -33,7 +33,10 @@ public struct TimewarriorSource: HistoryImportSource {
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty else { continue }
                 switch Self.record(text) {
-                case .success(let record): batch.records.append(record)
+                case .success(var record):
+                    record.line = offset + 1
+                    record.file = file
+                    batch.records.append(record)
                 case .failure(let problem): batch.problems.append(.init(line: offset + 1, message: "\(file): \(problem.message)"))
                 }
             }

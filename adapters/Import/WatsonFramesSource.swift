@@ -39,7 +39,9 @@ public struct WatsonFramesSource: HistoryImportSource {
             line += newlines(in: buffer, from: counted, to: start)
             counted = start
             do {
-                batch.records.append(try frame(&reader))
+                var record = try frame(&reader)
+                record.line = line
+                batch.records.append(record)
             } catch let problem as Problem {
                 batch.problems.append(.init(line: line, message: problem.message))
                 reader.rewind(to: start)

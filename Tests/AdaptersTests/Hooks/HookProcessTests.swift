@@ -99,19 +99,23 @@ struct HookProcessTests {
         #expect(log.contains("warning retime.hooks: event=session-started was killed after"))
     }
 
-    @Test("a failing hook is logged; a hook that is not executable is skipped with a warning")
+    @Test("a failing hook is logged; a hook that is not executable, or writable by others, is skipped with a warning")
     func failures() async throws {
         let directory = try RecordingHooksDirectory()
         try directory.install("session-ended", "echo going wrong >&2; exit 3")
         try directory.install("session-paused", "true", mode: 0o644)
+        try directory.install("session-resumed", "touch \"$0.ran\"", mode: 0o777)
         let logs = InMemoryLogHandler()
         let hooks = ProcessEventHooks(directory: directory.hooks, logPath: directory.log, logger: Logger(label: "t", handler: logs))
         hooks.run(EventHooksContract.event(.sessionEnded, at: 0))
         hooks.run(EventHooksContract.event(.sessionPaused, at: 1))
+        hooks.run(EventHooksContract.event(.sessionResumed, at: 2))
         let log = try await eventually { (try? String(contentsOfFile: directory.log, encoding: .utf8)).flatMap { $0.contains("status") ? $0 : nil } }
         #expect(log.contains("going wrong"), "the hook's own output is kept")
         #expect(log.contains("warning retime.hooks: event=session-ended failed with exit status 3"))
         #expect(logs.entries.contains { $0.message.contains("not an executable") })
+        #expect(logs.entries.contains { $0.message.contains("writable by others") })
+        #expect(!FileManager.default.fileExists(atPath: directory.hooks + "/session-resumed.ran"), "a world-writable hook is not run")
     }
 
     @Test("a hook inherits none of the caller's open files (locks stay the caller's)")

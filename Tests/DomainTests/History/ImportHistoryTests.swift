@@ -19,11 +19,11 @@ struct ImportHistoryTests {
         ImportHistoryUseCase(history: history, directory: GroupRepositoryImportDirectory(groups: groups, clock: clock))
     }
 
-    func record(_ hour: Double, _ group: String, id: SessionID = SessionID()) -> ImportBatch.Record {
+    func record(_ hour: Double, _ group: String, id: SessionID = SessionID(), line: Int = 0) -> ImportBatch.Record {
         let start = Fixtures.instant(hour * 3_600)
         return ImportBatch.Record(session: Session(id: id, groupId: GroupID(), startedAt: start, plannedEnd: start + 1_800,
                                                    endedAt: start + 1_800, outcome: .completed, strict: false, breaks: [],
-                                                   tags: [], note: nil, origin: .imported("test")), groupName: group)
+                                                   tags: [], note: nil, origin: .imported("test")), groupName: group, line: line)
     }
 
     @Test("sessions are filed under their groups by name, created once when missing, found case-insensitively")
@@ -58,13 +58,13 @@ struct ImportHistoryTests {
         #expect(summary.imported == 1 && summary.alreadyPresent == 1)
     }
 
-    @Test("a name that cannot be a group is a problem with its entry's number; the rest go in; problems come in order")
+    @Test("a name that cannot be a group is a problem with its entry's line; the rest go in; problems come in order")
     func badGroupName() async throws {
-        let batch = ImportBatch(records: [record(0, "ok"), record(1, "a/b"), record(2, "ok")],
+        let batch = ImportBatch(records: [record(0, "ok", line: 3), record(1, "a/b", line: 5), record(2, "ok", line: 7)],
                                 problems: [.init(line: 9, message: "late"), .init(line: 1, message: "early")])
         let summary = try await useCase.execute(from: FixedSource(batch: batch), path: "-")
         #expect(summary.imported == 2)
-        #expect(summary.problems.map(\.line) == [1, 2, 9])
+        #expect(summary.problems.map(\.line) == [1, 5, 9])
         #expect(summary.problems[1].message.contains("a/b"))
     }
 }

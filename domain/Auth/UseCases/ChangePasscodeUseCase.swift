@@ -4,15 +4,13 @@
 public struct ChangePasscodeUseCase: Sendable {
     private let state: any AuthStateStore
     private let hasher: any PasscodeHasher
-    private let audit: any AuditTrail
-    private let clock: any Clock
+    /// Checks the current passcode under the lockout rules; its audit entry
+    /// (`change-passcode` or `remove-passcode`) records the change.
     private let verify: VerifyPasscodeUseCase
 
     public init(state: any AuthStateStore, hasher: any PasscodeHasher, audit: any AuditTrail, clock: any Clock) {
         self.state = state
         self.hasher = hasher
-        self.audit = audit
-        self.clock = clock
         self.verify = VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock)
     }
 

@@ -12,12 +12,20 @@ public struct ImportBatch: Sendable, Equatable {
         /// The group's id and targets where the source knows them (a retime export).
         public var groupId: GroupID?
         public var groupTargets: [Target]
+        /// Where the entry was, for reporting a problem the import finds later
+        /// (a name that cannot be a group): its line, and the file when a
+        /// source has several.
+        public var line: Int
+        public var file: String?
 
-        public init(session: Session, groupName: String, groupId: GroupID? = nil, groupTargets: [Target] = []) {
+        public init(session: Session, groupName: String, groupId: GroupID? = nil, groupTargets: [Target] = [],
+                    line: Int = 0, file: String? = nil) {
             self.session = session
             self.groupName = groupName
             self.groupId = groupId
             self.groupTargets = groupTargets
+            self.line = line
+            self.file = file
         }
     }
 

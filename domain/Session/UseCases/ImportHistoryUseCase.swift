@@ -19,7 +19,7 @@ public struct ImportHistoryUseCase: Sendable {
         var problems = batch.problems
         var fresh: [Session] = []
         var alreadyPresent = 0
-        for (index, record) in batch.records.enumerated() {
+        for record in batch.records {
             guard known.insert(record.session.id).inserted else {
                 alreadyPresent += 1
                 continue
@@ -32,7 +32,8 @@ public struct ImportHistoryUseCase: Sendable {
                     groups[key] = found.id
                     if found.created { created.append(record.groupName) }
                 } catch let error as GroupError {
-                    problems.append(.init(line: index + 1, message: "no group for '\(record.groupName)': \(error)"))
+                    let file = record.file.map { $0 + ": " } ?? ""
+                    problems.append(.init(line: record.line, message: "\(file)no group for '\(record.groupName)': \(error)"))
                     continue
                 }
             }
