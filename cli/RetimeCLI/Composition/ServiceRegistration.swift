@@ -57,17 +57,27 @@ public enum ServiceRegistration {
     }
 
     /// Hooks from `hooks.dir`, desktop notifications when `notify` is on
-    /// (and notify-send is there), and the publisher that feeds them.
+    /// (and notify-send is there), and the publisher that feeds them. Both
+    /// read their setting on the first event; a setting that cannot be read
+    /// then means its default (the command itself has already succeeded).
     private static func registerEventDelivery(into registry: inout Registry, data: String) {
         let log = data + "/logs/hooks.log"
         registry.register((any EventHooks).self, lifetime: .singleton) { resolver in
-            let directory = try setting(.hooksDir, in: try resolver.resolve()) ?? SettingKey.hooksDir.defaultValue(dataDirectory: data)
-            return ProcessEventHooks(directory: directory, logPath: log, logger: try resolver.resolve(Logger.self).labelled("retime.hooks"))
+            let store = try resolver.resolve((any KeyValueStore).self)
+            let logger = try resolver.resolve(Logger.self).labelled("retime.hooks")
+            return DeferredEventHooks(hooks: Deferred {
+                let directory = (try? setting(.hooksDir, in: store)) ?? nil
+                return ProcessEventHooks(directory: directory ?? SettingKey.hooksDir.defaultValue(dataDirectory: data),
+                                         logPath: log, logger: logger)
+            })
         }
         registry.register((any Notifier).self, lifetime: .singleton) { resolver in
-            guard (try setting(.notify, in: try resolver.resolve()) ?? SettingKey.notify.defaultValue(dataDirectory: data)) == "on",
-                  let notifier = NotifySendNotifier.make(logPath: log) else { return NoEventHooks() }
-            return notifier
+            let store = try resolver.resolve((any KeyValueStore).self)
+            return DeferredNotifier(notifier: Deferred {
+                let configured = ((try? setting(.notify, in: store)) ?? nil) ?? SettingKey.notify.defaultValue(dataDirectory: data)
+                guard configured == "on", let notifier = NotifySendNotifier.make(logPath: log) else { return NoEventHooks() }
+                return notifier
+            })
         }
         registry.register(SessionEventPublisher.self) {
             SessionEventPublisher(tracker: try $0.resolve(), hooks: try $0.resolve(), notifier: try $0.resolve(), groups: try $0.resolve())
