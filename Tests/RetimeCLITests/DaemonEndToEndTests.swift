@@ -209,4 +209,31 @@ struct DaemonEndToEndTests {
         #expect(unit.contains("ExecStart=/") && unit.contains(" daemon run") && unit.contains("Restart=on-failure"))
         #expect(unit.contains("--data-dir \(retime.dataDirectory)"))
     }
+
+    @Test("a data directory with spaces and % is quoted in the unit as systemd reads it")
+    func unitQuoting() throws {
+        let unit = try RetimeProcess().run(["--data-dir", "/tmp/my focus 100%", "daemon", "install", "--print", "--manager", "systemd"],
+                                           withDataDir: false).out
+        #expect(unit.contains(#"--data-dir "/tmp/my focus 100%%" daemon run"#))
+    }
+
+    @Test("launchd: a user agent that runs this binary's daemon at login and again after a failure")
+    func launchdAgent() throws {
+        let retime = RetimeProcess()
+        let printed = try retime.run("daemon", "install", "--print", "--manager", "launchd", "--json").json
+        let text = try #require(printed["unit"] as? String)
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil) as? [String: Any])
+        #expect(plist["Label"] as? String == "net.retime.daemon")
+        let arguments = try #require(plist["ProgramArguments"] as? [String])
+        #expect(arguments.first?.hasPrefix("/") == true && arguments.dropFirst() == ["--data-dir", retime.dataDirectory, "daemon", "run"])
+        #expect(plist["RunAtLoad"] as? Bool == true)
+        #expect((plist["KeepAlive"] as? [String: Any])?["SuccessfulExit"] as? Bool == false)
+        let path = try #require(printed["path"] as? String)
+        #expect(path == retime.dataDirectory + "-home/Library/LaunchAgents/net.retime.daemon.plist")
+        #expect(try retime.run("daemon", "install", "--manager", "launchd").status == 0)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(try retime.run("daemon", "uninstall", "--manager", "launchd").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try retime.run("daemon", "install", "--manager", "upstart").status == 2)
+    }
 }

@@ -51,61 +51,57 @@ enum DaemonCommands {
         }
     }
 
+    static let managerOption = OptionSpec.value("manager", "NAME",
+                                                help: "systemd (a user unit; the default on Linux) or launchd (a user agent; the default on macOS).")
+
+    static func manager(_ parsed: ParsedCommand) throws(UsageError) -> ServiceManager {
+        guard let text = parsed.value("manager") else { return .native }
+        guard let manager = ServiceManager(rawValue: text.lowercased()) else {
+            throw UsageError(.invalidValue, "invalid value '\(text)' for --manager", hint: "give systemd or launchd",
+                             command: parsed.commandName)
+        }
+        return manager
+    }
+
     struct Install: RetimeCommand {
-        static let spec = CommandSpec("install", summary: "Install a systemd user unit that runs the daemon.",
-                                      options: [.flag("print", help: "Print the unit instead of writing it.")])
+        static let spec = CommandSpec("install", summary: "Install a user service that runs the daemon at login (systemd or launchd).",
+                                      options: [.flag("print", help: "Print the definition instead of writing it."), DaemonCommands.managerOption])
         static let reconcilesFirst = false
         static let usesServices = false
-        let print: Bool
-        init(_ parsed: ParsedCommand, values: DateValue) { print = parsed.flag("print") }
+        let print: Bool, manager: ServiceManager
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            print = parsed.flag("print")
+            manager = try DaemonCommands.manager(parsed)
+        }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let unit = Self.unit(binary: Self.executablePath(), dataDirectory: context.runtime.dataDirectory)
-            let path = DaemonCommands.unitPath(context.runtime.environment)
-            if print { return CommandResult(json: Documents.document(["unit": .string(unit), "path": .string(path)]), human: unit) }
+            let definition = manager.definition(binary: Self.executablePath(), dataDirectory: context.runtime.dataDirectory)
+            let path = manager.path(context.runtime.environment)
+            let json = Documents.document(["unit": .string(definition), "path": .string(path), "manager": .string(manager.rawValue)])
+            if print { return CommandResult(json: json, human: definition) }
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data(unit.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            return CommandResult(json: Documents.document(["unit": .string(unit), "path": .string(path)]),
-                                 human: "Wrote \(path).\nStart it now and at every login: systemctl --user enable --now retime")
+            try Data((definition + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            return CommandResult(json: json, human: "Wrote \(path).\n" + manager.enableHint(path: path))
         }
 
-        static func unit(binary: String, dataDirectory: String) -> String {
-            """
-            [Unit]
-            Description=retime: ends focus sessions on time and runs schedules
-
-            [Service]
-            ExecStart=\(binary) --data-dir \(dataDirectory) daemon run
-            Restart=on-failure
-            RestartSec=2
-
-            [Install]
-            WantedBy=default.target
-            """
-        }
-
-        /// The absolute path of this binary, as the unit must name it.
+        /// The absolute path of this binary, as the definition must name it.
         static func executablePath() -> String {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
         }
     }
 
     struct Uninstall: RetimeCommand {
-        static let spec = CommandSpec("uninstall", summary: "Remove the systemd user unit.")
+        static let spec = CommandSpec("uninstall", summary: "Remove the user service.", options: [DaemonCommands.managerOption])
         static let reconcilesFirst = false
         static let usesServices = false
-        init(_ parsed: ParsedCommand, values: DateValue) {}
+        let manager: ServiceManager
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) { manager = try DaemonCommands.manager(parsed) }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let path = DaemonCommands.unitPath(context.runtime.environment)
-            guard FileManager.default.fileExists(atPath: path) else { return .ok("No unit at \(path); nothing to remove.") }
+            let path = manager.path(context.runtime.environment)
+            guard FileManager.default.fileExists(atPath: path) else { return .ok("Nothing installed at \(path); nothing to remove.") }
             try FileManager.default.removeItem(atPath: path)
-            return .ok("Removed \(path). Stop a running daemon with: systemctl --user disable --now retime")
+            return .ok("Removed \(path). " + manager.disableHint)
         }
-    }
-
-    static func unitPath(_ environment: [String: String]) -> String {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return config + "/systemd/user/retime.service"
     }
 }
 

@@ -1,0 +1,105 @@
+import Foundation
+
+/// How the daemon is installed as a user service: a systemd user unit on
+/// Linux, a launchd agent on macOS. Both run `retime --data-dir DIR daemon
+/// run` with this binary's absolute path, start at login and restart it
+/// when it fails (not when it exits cleanly after SIGTERM).
+enum ServiceManager: String, CaseIterable, Sendable {
+    case systemd, launchd
+
+    /// The platform's own manager.
+    static var native: ServiceManager {
+        #if os(macOS)
+        .launchd
+        #else
+        .systemd
+        #endif
+    }
+
+    static let launchdLabel = "net.retime.daemon"
+
+    /// Where the definition goes for this user.
+    func path(_ environment: [String: String]) -> String {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        switch self {
+        case .systemd:
+            let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+            return config + "/systemd/user/retime.service"
+        case .launchd:
+            return home + "/Library/LaunchAgents/\(Self.launchdLabel).plist"
+        }
+    }
+
+    /// The definition's text.
+    func definition(binary: String, dataDirectory: String) -> String {
+        let arguments = [binary, "--data-dir", dataDirectory, "daemon", "run"]
+        switch self {
+        case .systemd:
+            return """
+            [Unit]
+            Description=retime: ends focus sessions on time and runs schedules
+
+            [Service]
+            ExecStart=\(arguments.map(Self.systemdQuoted).joined(separator: " "))
+            Restart=on-failure
+            RestartSec=2
+
+            [Install]
+            WantedBy=default.target
+            """
+        case .launchd:
+            return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+              <key>Label</key>
+              <string>\(Self.launchdLabel)</string>
+              <key>ProgramArguments</key>
+              <array>
+            \(arguments.map { "    <string>\(Self.xmlEscaped($0))</string>" }.joined(separator: "\n"))
+              </array>
+              <key>RunAtLoad</key>
+              <true/>
+              <key>KeepAlive</key>
+              <dict>
+                <key>SuccessfulExit</key>
+                <false/>
+              </dict>
+              <key>ProcessType</key>
+              <string>Background</string>
+            </dict>
+            </plist>
+            """
+        }
+    }
+
+    /// What to run after writing the definition.
+    func enableHint(path: String) -> String {
+        switch self {
+        case .systemd: "Start it now and at every login: systemctl --user enable --now retime"
+        case .launchd: "Start it now and at every login: launchctl bootstrap gui/$(id -u) \(path)"
+        }
+    }
+
+    /// What to run after removing it.
+    var disableHint: String {
+        switch self {
+        case .systemd: "Stop a running daemon with: systemctl --user disable --now retime"
+        case .launchd: "Stop a running daemon with: launchctl bootout gui/$(id -u)/\(Self.launchdLabel)"
+        }
+    }
+
+    /// An ExecStart word: quoted (with `\` and `"` escaped) when it holds
+    /// whitespace or quotes, `%` doubled (systemd's specifier character).
+    static func systemdQuoted(_ word: String) -> String {
+        let escaped = word.replacingOccurrences(of: "%", with: "%%")
+        guard escaped.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0 == "\\" }) else { return escaped }
+        return "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
