@@ -45,10 +45,3 @@ enum ImportIdentity {
                 breaks: [], tags: tags, note: note, origin: .imported(tool))
     }
 }
-
-extension ImportError {
-    /// The error for a path that cannot be read, from a thrown error.
-    static func unreadable(_ path: String, _ error: any Error) -> ImportError {
-        .unreadable(path: path, reason: (error as? StoreError)?.description ?? String(describing: error))
-    }
-}

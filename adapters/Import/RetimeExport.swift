@@ -41,11 +41,7 @@ public struct RetimeExportSource: HistoryImportSource {
     public init() {}
 
     public func read(_ path: String) async throws -> ImportBatch {
-        let bytes: [UInt8]
-        do {
-            guard let read = try POSIXFiles.read(path) else { throw ImportError.unreadable(path: path, reason: "no such file") }
-            bytes = read
-        } catch let error as ImportError { throw error } catch { throw ImportError.unreadable(path, error) }
+        let bytes = try ImportError.bytes(of: path)
         let document: RetimeExport.Document
         do {
             document = try StoreJSON.decoder().decode(RetimeExport.Document.self, from: Data(bytes))

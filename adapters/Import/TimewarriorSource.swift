@@ -27,8 +27,7 @@ public struct TimewarriorSource: HistoryImportSource {
         // Problems carry a running line number over the files in order, and name the file.
         for file in files {
             let full = path + "/" + file
-            let bytes: [UInt8]
-            do { bytes = try POSIXFiles.read(full) ?? [] } catch { throw ImportError.unreadable(full, error) }
+            let bytes = try ImportError.bytes(of: full)
             for (offset, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty else { continue }

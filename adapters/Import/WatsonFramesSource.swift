@@ -9,11 +9,7 @@ public struct WatsonFramesSource: HistoryImportSource {
     public init() {}
 
     public func read(_ path: String) async throws -> ImportBatch {
-        let bytes: [UInt8]
-        do {
-            guard let read = try POSIXFiles.read(path) else { throw ImportError.unreadable(path: path, reason: "no such file") }
-            bytes = read
-        } catch let error as ImportError { throw error } catch { throw ImportError.unreadable(path, error) }
+        let bytes = try ImportError.bytes(of: path)
         return try bytes.withUnsafeBufferPointer { buffer in
             do {
                 return try Self.frames(in: buffer)
