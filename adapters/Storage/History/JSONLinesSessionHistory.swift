@@ -261,10 +261,11 @@ enum SegmentName {
 
     /// Whether sessions starting in `month` can match the query's range.
     static func month(_ month: String, overlaps query: HistoryQuery) -> Bool {
-        guard let start = Timestamp.parse(month + "-01T00:00:00Z") else { return true }
+        guard query.since != nil || query.until != nil else { return true }
         let parts = month.split(separator: "-").compactMap { Int($0) }
-        let next = parts[1] == 12 ? String(format: "%04d-01", parts[0] + 1) : String(format: "%04d-%02d", parts[0], parts[1] + 1)
-        guard let end = Timestamp.parse(next + "-01T00:00:00Z") else { return true }
+        guard parts.count == 2, let start = Timestamp.parse(month + "-01T00:00:00Z") else { return true }
+        let (year, next) = parts[1] == 12 ? (parts[0] + 1, 1) : (parts[0], parts[1] + 1)
+        guard let end = Timestamp.parse("\(year)-\(next < 10 ? "0" : "")\(next)-01T00:00:00Z") else { return true }
         if let since = query.since, end <= since { return false }
         if let until = query.until, start >= until { return false }
         return true
