@@ -18,8 +18,8 @@ public struct JSONLinesSessionHistory: SessionHistory {
     public let directory: String
     /// This device's id; asked for only when appending, so reading history
     /// never writes.
-    private let deviceID: @Sendable () throws -> String
-    private let lockTimeout: Double
+    let deviceID: @Sendable () throws -> String
+    let lockTimeout: Double
     private let logger: Logger
 
     /// How far back from the end of a segment an append looks for its id.
@@ -51,48 +51,6 @@ public struct JSONLinesSessionHistory: SessionHistory {
         guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
         if tail.isEmpty { POSIXFiles.syncDirectory(folder) }
         _ = consume lock
-    }
-
-    /// One locked write and one `fsync` per month segment, however many
-    /// sessions: an import of 100,000 sessions touches each segment once.
-    /// Ids already in the segment (the whole file, not only its tail) are skipped.
-    public func append(contentsOf sessions: [Session]) async throws {
-        let folder = directory + "/" + (try deviceID())
-        try POSIXFiles.ensureDirectory(folder)
-        var byMonth: [String: [Session]] = [:]
-        for session in sessions { byMonth[SegmentName.month(of: session.startedAt), default: []].append(session) }
-        for (month, batch) in byMonth.sorted(by: { $0.key < $1.key }) {
-            let path = folder + "/" + month + ".jsonl"
-            let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
-            let fd = lock.descriptor
-            let existing = try POSIXFiles.readAll(fd, path: path)
-            var recorded = Self.ids(in: existing)
-            var bytes: [UInt8] = []
-            if let last = existing.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
-            let start = bytes.count
-            for session in batch where recorded.insert(session.id.description).inserted {
-                bytes += try SessionLineCodec.encode(session)
-            }
-            if bytes.count > start {
-                try POSIXFiles.writeAll(fd, bytes, path: path)
-                guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
-                if existing.isEmpty { POSIXFiles.syncDirectory(folder) }
-            }
-            _ = consume lock
-        }
-    }
-
-    /// The session ids recorded in a segment's bytes (the text after each `"id":"`).
-    private static func ids(in bytes: [UInt8]) -> Set<String> {
-        var ids = Set<String>()
-        bytes.withUnsafeBufferPointer { all in
-            occurrences(of: Array("\"id\":\"".utf8), in: all) { end in
-                guard end + 36 <= all.count else { return false }
-                ids.insert(String(decoding: UnsafeBufferPointer(rebasing: all[end..<end + 36]), as: UTF8.self).lowercased())
-                return true
-            }
-        }
-        return ids
     }
 
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
@@ -148,7 +106,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// Decodes each complete line of a segment with `decode`, keeping what
     /// it returns; malformed lines are skipped with a warning naming the
     /// file and line.
-    private func readLines<T>(_ path: String, malformed: ((Int) -> Void)? = nil,
+    func readLines<T>(_ path: String, malformed: ((Int) -> Void)? = nil,
                               _ decode: (UnsafeBufferPointer<UInt8>) throws -> T?) throws -> [T] {
         guard let bytes = try POSIXFiles.read(path) else { return [] }
         var values: [T] = []
@@ -173,32 +131,6 @@ public struct JSONLinesSessionHistory: SessionHistory {
             }
         }
         return values
-    }
-
-    /// Spans decoded straight from the lines, segments in parallel; ids are
-    /// deduplicated only when several devices' folders are present (within
-    /// one folder, appends never repeat an id).
-    public func spans(matching query: HistoryQuery) async throws -> [SessionSpan] {
-        let segments = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.flatMap(\.value)
-        let decoded = try await withThrowingTaskGroup(of: [SessionSpan].self) { tasks in
-            for path in segments {
-                tasks.addTask {
-                    try readLines(path) { line in
-                        guard let span = try SessionLineCodec.decodeSpan(line),
-                              query.matches(startedAt: span.startedAt, groupId: span.groupId) else { return nil }
-                        return span
-                    }
-                }
-            }
-            return try await tasks.reduce(into: [[SessionSpan]]()) { $0.append($1) }
-        }
-        var spans: [SessionSpan] = []
-        spans.reserveCapacity(decoded.reduce(0) { $0 + $1.count })
-        for part in decoded { spans.append(contentsOf: part) }
-        let devices = Set(segments.map { ($0 as NSString).deletingLastPathComponent })
-        guard devices.count > 1 else { return spans }
-        var seen = Set<SessionID>(minimumCapacity: spans.count)
-        return spans.filter { seen.insert($0.id).inserted }
     }
 
     /// What `doctor` reports of the history: segments, sessions, and the
@@ -236,7 +168,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
 
     /// Calls `body` with the offset just past each occurrence of `needle`,
     /// in order, while it returns true.
-    private static func occurrences(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Bool) {
+    static func occurrences(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Bool) {
         guard let base = haystack.baseAddress, haystack.count >= needle.count else { return }
         needle.withUnsafeBufferPointer { needle in
             var position = 0
