@@ -135,3 +135,43 @@ struct ImportSourceTests {
         await #expect(throws: ImportError.self) { try await RetimeExportSource().read(directory.file("other.json")) }
     }
 }
+
+@Suite("Import sources never crash")
+struct ImportRobustnessTests {
+    @Test("a million nested brackets is the wrong format, not a stack overflow")
+    func deepNesting() async throws {
+        let directory = TemporaryDirectory()
+        try (String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000))
+            .write(toFile: directory.file("frames"), atomically: true, encoding: .utf8)
+        await #expect(throws: ImportError.self) { try await WatsonFramesSource().read(directory.file("frames")) }
+    }
+
+    @Test("2,000 mutated Watson files and Timewarrior lines: each is read or refused, never a crash")
+    func mutations() async throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("timew"), withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        let watson = Array(ImportSamples.watson(6).text.utf8), timewarrior = Array(ImportSamples.timewarrior(6).text.utf8)
+        let noise = Array("[]{}\",:-#\\ 0123456789eE.tnfaulsx\n\u{0}é".utf8)
+        func mutate(_ bytes: [UInt8]) -> [UInt8] {
+            var bytes = bytes
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let position = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: bytes[position] = noise.randomElement(using: &generator)!
+                case 1: bytes.remove(at: position)
+                case 2: bytes.insert(noise.randomElement(using: &generator)!, at: position)
+                default: bytes = Array(bytes.prefix(position))
+                }
+                if bytes.isEmpty { bytes = [UInt8(ascii: "[")] }
+            }
+            return bytes
+        }
+        for _ in 0..<1_000 {
+            FileManager.default.createFile(atPath: directory.file("frames"), contents: Data(mutate(watson)))
+            do { _ = try await WatsonFramesSource().read(directory.file("frames")) } catch is ImportError {}
+            FileManager.default.createFile(atPath: directory.file("timew/2025-01.data"), contents: Data(mutate(timewarrior)))
+            do { _ = try await TimewarriorSource().read(directory.file("timew")) } catch is ImportError {}
+        }
+    }
+}

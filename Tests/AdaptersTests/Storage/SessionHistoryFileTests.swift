@@ -91,6 +91,20 @@ struct SessionHistoryFileTests {
         #expect(logs.entries.contains { $0.metadata["line"] == "2" && $0.metadata["file"] == .string(path) })
     }
 
+    @Test("a line nested a million deep is skipped as malformed, by sessions and spans alike, not a stack overflow")
+    func deeplyNestedLine() async throws {
+        let history = history()
+        let first = session(startingAt: 1_800_000_000)
+        try await history.append(first)
+        let path = directory.file("history/device-a/2027-01.jsonl")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(("{\"x\":" + String(repeating: "[", count: 1_000_000) + "\n").utf8))
+        try handle.close()
+        #expect(try await history.sessions(matching: .all) == [first])
+        #expect(try await history.spans(matching: .all).map(\.id) == [first.id])
+    }
+
     @Test("two devices' folders copied into one data directory read as their union, each session once")
     func deviceUnion() async throws {
         let root = directory.file("history")

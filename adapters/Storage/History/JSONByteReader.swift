@@ -93,8 +93,18 @@ struct JSONByteReader {
         return value
     }
 
+    /// How deep `skipValue` goes into nested arrays and objects before it
+    /// calls the input malformed: a file of a million `[` must be an error,
+    /// not a stack overflow.
+    static let maximumDepth = 256
+
     /// Skips any value: what a reader does with keys it does not know.
     mutating func skipValue() throws {
+        try skipValue(depth: 0)
+    }
+
+    private mutating func skipValue(depth: Int) throws {
+        guard depth < Self.maximumDepth else { throw Malformed(description: "nested deeper than \(Self.maximumDepth) at byte \(index)") }
         switch peek() {
         case UInt8(ascii: "\""): _ = try withString { _ in }
         case UInt8(ascii: "{"):
@@ -103,13 +113,13 @@ struct JSONByteReader {
             repeat {
                 _ = try withString { _ in }
                 try expect(UInt8(ascii: ":"))
-                try skipValue()
+                try skipValue(depth: depth + 1)
             } while take(UInt8(ascii: ","))
             try expect(UInt8(ascii: "}"))
         case UInt8(ascii: "["):
             index += 1
             if take(UInt8(ascii: "]")) { return }
-            repeat { try skipValue() } while take(UInt8(ascii: ","))
+            repeat { try skipValue(depth: depth + 1) } while take(UInt8(ascii: ","))
             try expect(UInt8(ascii: "]"))
         case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
         case UInt8(ascii: "n"): guard takeNull() else { throw Malformed(description: "bad literal at byte \(index)") }
