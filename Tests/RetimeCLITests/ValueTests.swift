@@ -39,4 +39,12 @@ struct ValueTests {
             #expect(throws: UsageError.self) { try values.date(bad, option: "since") }
         }
     }
+
+    @Test("a date whose midnight does not exist starts where the report's day starts: the first instant after")
+    func dateInGap() throws {
+        let santiago = DateValue(now: Timestamp.parse("2026-09-10T12:00:00Z")!, timeZone: TimeZone(identifier: "America/Santiago")!)
+        #expect(Timestamp.format(try santiago.date("2026-09-06", option: "since"), fractionDigits: 0) == "2026-09-06T04:00:00Z")
+        #expect(Timestamp.format(try santiago.date("2026-09-07", option: "since"), fractionDigits: 0) == "2026-09-07T03:00:00Z")
+        #expect(Timestamp.format(try santiago.date("0001-01-01", option: "since"), fractionDigits: 0).hasPrefix("0001-01-01"))
+    }
 }

@@ -77,6 +77,15 @@ struct ReportTests {
         #expect(deleted.buckets.map(\.key) == ["(deleted group)"])
     }
 
+    @Test("a range far wider than the sessions shows the sessions' own days, not thousands of empty ones")
+    func wideRange() {
+        let hours = report([session("2026-11-20T09:00:00Z", "2026-11-20T10:00:00Z")],
+                           since: "1900-01-01T00:00:00Z", until: "9999-01-01T00:00:00Z")
+        #expect(hours == ["2026-11-20": 1])
+        #expect(report([], since: "1900-01-01T00:00:00Z", until: "9999-01-01T00:00:00Z").isEmpty)
+        #expect(report([], since: "2026-11-01T00:00:00Z", until: "2026-11-08T00:00:00Z").count == 7, "an empty week is shown")
+    }
+
     @Test("since and until give the range of days shown")
     func range() {
         let hours = report([session("2026-11-20T09:00:00Z", "2026-11-20T10:00:00Z")],

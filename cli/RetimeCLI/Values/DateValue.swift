@@ -6,12 +6,16 @@ import Foundation
 struct DateValue {
     var now: Date
     var calendar: Calendar
+    /// Local days as reports count them, so `--since 2026-03-29` starts
+    /// exactly where the report's day 2026-03-29 does.
+    let days: LocalDays
 
     init(now: Date, timeZone: TimeZone = .current) {
         self.now = now
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
+        days = LocalDays(timeZone: timeZone)
     }
 
     /// WHEN: `HH:MM[:SS]` (its next occurrence) or an ISO-8601 date-time.
@@ -31,21 +35,20 @@ struct DateValue {
     /// `yesterday`, or `-Nd` (N days ago, at local midnight).
     func date(_ text: String, option: String) throws(UsageError) -> Date {
         let lowered = text.lowercased()
-        let today = calendar.startOfDay(for: now)
+        let today = days.day(of: now)
         switch lowered {
-        case "today": return today
-        case "yesterday": return calendar.date(byAdding: .day, value: -1, to: today) ?? today
+        case "today": return days.start(of: today)
+        case "yesterday": return days.start(of: today - 1)
         default: break
         }
-        if lowered.hasPrefix("-"), lowered.hasSuffix("d"), let days = Int(lowered.dropFirst().dropLast()), (0...36_500).contains(days) {
-            return calendar.date(byAdding: .day, value: -days, to: today) ?? today
+        if lowered.hasPrefix("-"), lowered.hasSuffix("d"), let back = Int(lowered.dropFirst().dropLast()), (0...36_500).contains(back) {
+            return days.start(of: today - Int64(back))
         }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-           let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-           calendar.component(.day, from: date) == day, calendar.component(.month, from: date) == month {
-            return date
+           let number = LocalDays.day(year: year, month: month, day: day) {
+            return days.start(of: number)
         }
         if let date = Timestamp.parse(text) { return date }
         throw UsageError(.invalidValue, "invalid date '\(text)' for --\(option)",

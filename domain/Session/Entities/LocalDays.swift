@@ -35,6 +35,15 @@ public final class LocalDays {
     /// `2026-11-22`.
     public static func label(_ day: Int64) -> String { IntervalCalendar.label(day) }
 
+    /// The day number of a date of the proleptic Gregorian calendar (the one
+    /// ISO 8601 and history's timestamps use), or nil if there is no such date.
+    public static func day(year: Int, month: Int, day: Int) -> Int64? {
+        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let number = Timestamp.days(fromCivil: Int64(year), Int64(month), Int64(day))
+        let (y, m, d) = Timestamp.civil(fromDays: number)
+        return (y, m, d) == (Int64(year), Int64(month), Int64(day)) ? number : nil
+    }
+
     /// The ISO-8601 week of a day, `2026-W47` (weeks start on Monday; a
     /// week belongs to the year that holds its Thursday).
     public static func weekLabel(_ day: Int64) -> String {

@@ -102,15 +102,26 @@ public struct ReportBuilder {
         return merged.map { Self.bucket($0.key, $0.value) }.sorted { ($0.focusedSeconds, $1.key) > ($1.focusedSeconds, $0.key) }
     }
 
-    /// Days or weeks in time order, the gaps filled.
+    /// How many buckets `since`/`until` may add around the ones with
+    /// sessions: a year of days. `--since 1900-01-01` means "everything",
+    /// not 45,000 empty rows.
+    static let emptyBucketLimit = 366
+
+    /// Days or weeks in time order, the gaps filled. The range is
+    /// `since..<until` when that is at most `emptyBucketLimit` buckets wider
+    /// than the sessions, else the sessions' own first to last bucket.
     private func dayBuckets(_ sums: [Int64: Sum], since: Date?, until: Date?) -> [Report.Bucket] {
-        guard let firstUsed = sums.keys.min(), let lastUsed = sums.keys.max() else {
-            guard let since, let until else { return [] }
-            return dayBuckets([bucket(days.day(of: since)): Sum()], since: since, until: until)
-        }
-        let first = min(since.map { bucket(days.day(of: $0)) } ?? firstUsed, firstUsed)
-        let last = max(until.map { bucket(days.day(of: $0.addingTimeInterval(-0.000_001))) } ?? lastUsed, lastUsed)
         let step: Int64 = grouping == .week ? 7 : 1
+        let asked = (since.map { bucket(days.day(of: $0)) }, until.map { bucket(days.day(of: $0.addingTimeInterval(-0.000_001))) })
+        var first: Int64, last: Int64
+        if let firstUsed = sums.keys.min(), let lastUsed = sums.keys.max() {
+            first = min(asked.0 ?? firstUsed, firstUsed)
+            last = max(asked.1 ?? lastUsed, lastUsed)
+            if (last - first) / step - (lastUsed - firstUsed) / step > Self.emptyBucketLimit { (first, last) = (firstUsed, lastUsed) }
+        } else {
+            guard let from = asked.0, let to = asked.1, to >= from, (to - from) / step <= Self.emptyBucketLimit else { return [] }
+            (first, last) = (from, to)
+        }
         return stride(from: first, through: last, by: Int(step)).map { Self.bucket(label($0), sums[$0] ?? Sum()) }
     }
 
