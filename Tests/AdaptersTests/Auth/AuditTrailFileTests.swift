@@ -12,10 +12,7 @@ struct AuditTrailFileTests {
         let path = directory.file("audit.jsonl")
         let trail = JSONLinesAuditTrail(path: path)
         try await trail.append(AuditEntry(action: "stop", at: Date(timeIntervalSince1970: 1), success: false, reason: "wrongPasscode"))
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(#"{"action":"sto"#.utf8))
-        try handle.close()
+        try appendRaw(#"{"action":"sto"#, to: path)
         try await trail.append(AuditEntry(action: "pause", at: Date(timeIntervalSince1970: 2), success: true))
         #expect(try await trail.entries().map(\.action) == ["stop", "pause"])
     }

@@ -63,10 +63,7 @@ struct SessionHistoryFileTests {
         let kept = session(startingAt: 1_800_000_000)
         try await history.append(kept)
         let path = directory.file("history/device-a/2027-01.jsonl")
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(#"{"breaks":[],"endedAt":"2027-01-15T08:"#.utf8))
-        try handle.close()
+        try appendRaw(#"{"breaks":[],"endedAt":"2027-01-15T08:"#, to: path)
         #expect(try await history.sessions(matching: .all) == [kept])
         #expect(logs.entries.contains { $0.level == .warning && $0.message.contains("torn") && $0.metadata["line"] == "2" })
 
@@ -82,10 +79,7 @@ struct SessionHistoryFileTests {
         let first = session(startingAt: 1_800_000_000), last = session(startingAt: 1_800_000_200)
         try await history.append(first)
         let path = directory.file("history/device-a/2027-01.jsonl")
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("not json at all\n\n".utf8))
-        try handle.close()
+        try appendRaw("not json at all\n\n", to: path)
         try await history.append(last)
         #expect(try await history.sessions(matching: .all) == [last, first])
         #expect(logs.entries.contains { $0.metadata["line"] == "2" && $0.metadata["file"] == .string(path) })
@@ -97,10 +91,7 @@ struct SessionHistoryFileTests {
         let first = session(startingAt: 1_800_000_000)
         try await history.append(first)
         let path = directory.file("history/device-a/2027-01.jsonl")
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(("{\"x\":" + String(repeating: "[", count: 1_000_000) + "\n").utf8))
-        try handle.close()
+        try appendRaw("{\"x\":" + String(repeating: "[", count: 1_000_000) + "\n", to: path)
         #expect(try await history.sessions(matching: .all) == [first])
         #expect(try await history.spans(matching: .all).map(\.id) == [first.id])
     }
@@ -157,4 +148,12 @@ struct SessionLineCodecTests {
         #expect(Timestamp.format(read.startedAt) == "2027-01-15T08:00:00Z")
         #expect(read.tags == ["ü"] && read.outcome == .stopped && read.origin == .manual && read.breaks.count == 1)
     }
+}
+
+/// Appends text to a file as a crash or a hand edit would, bypassing the history.
+func appendRaw(_ text: String, to path: String) throws {
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(text.utf8))
+    try handle.close()
 }
