@@ -40,6 +40,8 @@ struct AuthEndToEndTests {
         let audit = try String(contentsOfFile: retime.file("audit.jsonl"), encoding: .utf8)
         #expect(audit.split(separator: "\n").count == 4, "set, required, wrong, right")
         #expect(!audit.contains("1234") && !audit.contains("4321"), "never the passcode")
+        let check = (try retime.run("doctor", "--json").json["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "audit trail" }
+        #expect(check?["detail"] as? String == "4 entries")
     }
 
     @Test("with no passcode set a strict session has no way out")

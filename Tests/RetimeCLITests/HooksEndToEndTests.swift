@@ -79,6 +79,21 @@ struct HooksEndToEndTests {
         #expect(try retime.run("status", "--json").json["active"] as? Bool == true, "the session goes on")
     }
 
+    @Test("doctor warns of a hook that would never run: a misspelt name, or a file others can write")
+    func doctorHooks() throws {
+        try Self.install(retime.file("hooks/session-start"), "true")
+        try Self.install(retime.file("hooks/session-ended"), "true")
+        try Self.install(retime.file("hooks/session-paused"), "true")
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: retime.file("hooks/session-ended"))
+        let doctor = try retime.run("doctor", "--json")
+        #expect(doctor.status == 0, "warnings are not errors")
+        let hooks = try #require((doctor.json["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "hooks" })
+        #expect(hooks["status"] as? String == "warning")
+        let detail = hooks["detail"] as? String ?? ""
+        #expect(detail.contains("session-start is not an event") && detail.contains("session-ended: it is writable by others"))
+        #expect(!detail.contains("session-paused:"), "a good hook is not a problem")
+    }
+
     @Test("with notify on, a session's end shows a desktop notification; with notify off, none")
     func notifications() throws {
         var retime = retime

@@ -8,7 +8,7 @@ import Glibc
 /// (`hooks.dir/session-started`, ...), detached: the session goes on at
 /// once, the hook gets at most `timeout` (then its process group is
 /// killed), its output and any failure are appended to `logPath`.
-/// A missing hook is the normal case and costs one `stat` call. A hook
+/// A missing hook is the normal case and costs one `access` call. A hook
 /// that others could have changed (not owned by this user, or writable by
 /// group or others) is not run, as ssh refuses such key files.
 public struct ProcessEventHooks: EventHooks {
@@ -27,16 +27,24 @@ public struct ProcessEventHooks: EventHooks {
         self.logger = logger
     }
 
+    /// Why the hook at `path` would not be run, or nil if it would: it must
+    /// be an executable regular file of this user's that group and others
+    /// cannot write.
+    public static func problem(with path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "cannot be read: \(POSIXFiles.reason())" }
+        guard status.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else { return "it is not an executable file" }
+        guard status.st_uid == geteuid(), status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            return "it is writable by others or not yours (chmod go-w)"
+        }
+        return nil
+    }
+
     public func run(_ event: SessionEvent) {
         let path = directory + "/" + event.kind.rawValue
-        var status = stat()
-        guard stat(path, &status) == 0 else { return }
-        guard status.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
-            logger.warning("hook is not an executable file; skipped", metadata: ["hook": "\(path)"])
-            return
-        }
-        guard status.st_uid == geteuid(), status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
-            logger.warning("hook is writable by others or not yours; skipped (chmod go-w)", metadata: ["hook": "\(path)"])
+        guard access(path, F_OK) == 0 else { return }
+        if let problem = Self.problem(with: path) {
+            logger.warning("hook skipped: \(problem)", metadata: ["hook": "\(path)"])
             return
         }
         let logDirectory = String(logPath[..<(logPath.lastIndex(of: "/") ?? logPath.startIndex)])

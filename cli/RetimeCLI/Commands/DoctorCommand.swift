@@ -36,6 +36,8 @@ struct DoctorCommand: RetimeCommand {
                                 detail: "\(strays.count) left by interrupted writes" + (repair ? ", removed" : "")))
         }
         checks.append(historyCheck(data, context: context))
+        checks.append(await auditCheck(data))
+        checks.append(hooksCheck(data, store: store))
         let pid = DaemonLock(dataDirectory: data).runningPID()
         checks.append(Check(name: "daemon", status: pid == nil ? .warning : .ok,
                             detail: pid.map { "running (pid \($0))" } ?? "not running; sessions end when a command next runs"))

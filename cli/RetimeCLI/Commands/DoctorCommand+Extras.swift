@@ -1,0 +1,43 @@
+import Adapters
+import Domain
+import Foundation
+
+/// The checks of what the Auth context and the hooks keep in the data
+/// directory: the audit trail and the hook executables.
+extension DoctorCommand {
+    func auditCheck(_ data: String) async -> Check {
+        let path = data + "/audit.jsonl"
+        guard FileManager.default.fileExists(atPath: path) else {
+            return Check(name: "audit trail", status: .ok, detail: "no passcode attempts yet")
+        }
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            return Check(name: "audit trail", status: .warning, detail: "\(path) cannot be read")
+        }
+        let lines = bytes.split(separator: UInt8(ascii: "\n")).count
+        let entries = (try? await JSONLinesAuditTrail(path: path).entries().count) ?? 0
+        guard entries == lines else {
+            return Check(name: "audit trail", status: .warning, detail: "\(entries) entries; \(lines - entries) unreadable line(s) skipped")
+        }
+        return Check(name: "audit trail", status: .ok, detail: "\(entries) entr\(entries == 1 ? "y" : "ies")")
+    }
+
+    /// Each file in the hooks directory: a hook that would not run, or a
+    /// name that is no event (a typo would silently never run), is a warning.
+    func hooksCheck(_ data: String, store: JSONFileStore) -> Check {
+        let configured = try? store.value(String.self, forKey: SettingKey.hooksDir.rawValue, in: StoreSettings.suite)
+        let directory = configured ?? SettingKey.hooksDir.defaultValue(dataDirectory: data)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        guard !files.isEmpty else { return Check(name: "hooks", status: .ok, detail: "none in \(directory)") }
+        let events = Set(SessionEvent.Kind.allCases.map(\.rawValue))
+        var problems: [String] = []
+        for file in files {
+            if !events.contains(file) {
+                problems.append("\(file) is not an event (\(events.sorted().joined(separator: ", ")))")
+            } else if let problem = ProcessEventHooks.problem(with: directory + "/" + file) {
+                problems.append("\(file): \(problem)")
+            }
+        }
+        guard problems.isEmpty else { return Check(name: "hooks", status: .warning, detail: problems.joined(separator: "; ")) }
+        return Check(name: "hooks", status: .ok, detail: "\(files.joined(separator: ", ")) in \(directory)")
+    }
+}
