@@ -23,9 +23,10 @@ public struct ResumeSessionUseCase: Sendable {
             let next = try current.resuming(at: clock.now())
             return try await sessions.replace(current, with: next) ? next : nil
         }
-        let targets = try await groups.blockList(id: resumed.groupId)?.targets ?? []
+        let group = try await groups.blockList(id: resumed.groupId)
+        let targets = group?.targets ?? []
         try await shield.guarded { try await $0.raise(targets, for: resumed.id) }
-        await events.session(.sessionResumed, resumed, at: resumed.breaks.last?.end ?? clock.now())
+        await events.session(.sessionResumed, resumed, at: resumed.breaks.last?.end ?? clock.now(), group: group)
         return resumed
     }
 }

@@ -25,10 +25,11 @@ public struct SessionEventPublisher: Sendable {
         tracker.track(event)
     }
 
-    /// A session started, ended, paused or resumed.
-    func session(_ kind: SessionEvent.Kind, _ session: Session, at instant: Date) async {
+    /// A session started, ended, paused or resumed. `group` is the session's
+    /// group when the caller has just read it (it is looked up otherwise).
+    func session(_ kind: SessionEvent.Kind, _ session: Session, at instant: Date, group known: BlockList? = nil) async {
         tracker.track(.sessionEvent(kind.rawValue, session, at: instant))
-        let group = await blockList(session.groupId)
+        let group = if let known { known } else { await blockList(session.groupId) }
         deliver(SessionEvent(kind: kind, at: instant, sessionId: session.id, groupName: group?.name,
                              targets: group?.targets ?? [], plannedEnd: session.plannedEnd, origin: session.origin,
                              outcome: kind == .sessionEnded ? session.outcome : nil))

@@ -43,7 +43,7 @@ public struct StartSessionUseCase: Sendable {
             _ = try? await sessions.replace(session, with: nil)
             throw error
         }
-        await events.session(.sessionStarted, session, at: now)
+        await events.session(.sessionStarted, session, at: now, group: group)
         return session
     }
 }
