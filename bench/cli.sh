@@ -12,19 +12,9 @@ retime=.build/release/retime
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Prints "median p90" in ms of a command run $runs times.
+# Prints "median | p90" in ms of a command run $runs times.
 time_runs() {
-  python3 - "$runs" "$@" <<'PY'
-import subprocess, sys, time
-runs, command = int(sys.argv[1]), sys.argv[2:]
-samples = []
-for _ in range(runs):
-    start = time.perf_counter()
-    subprocess.run(["bash", "-c", " ".join(command)], check=True, stdout=subprocess.DEVNULL)
-    samples.append((time.perf_counter() - start) * 1000)
-samples.sort()
-print(f"{samples[len(samples)//2]:.2f} ms | {samples[int(len(samples)*0.9)]:.2f} ms")
-PY
+  python3 bench/time_runs.py "$runs" "" "$@"
 }
 
 baseline() { # the cost of bash -c itself, subtracted by the reader

@@ -13,21 +13,10 @@ retime=.build/release/retime
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Prints "median | p90" in ms of a command run $runs times; $setup runs before each (untimed).
+# Prints "median | p90" in ms of a command run $runs times; the first
+# argument is a setup command run (untimed) before each, "" for none.
 time_runs() {
-  python3 - "$runs" "$@" <<'PY'
-import subprocess, sys, time
-runs, setup, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-samples = []
-for _ in range(runs):
-    if setup:
-        subprocess.run(["bash", "-c", setup], check=True, stdout=subprocess.DEVNULL)
-    start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    samples.append((time.perf_counter() - start) * 1000)
-samples.sort()
-print(f"{samples[len(samples)//2]:.1f} ms | {samples[int(len(samples)*0.9)]:.1f} ms")
-PY
+  python3 bench/time_runs.py "$runs" "$@"
 }
 
 data="$work/data"
