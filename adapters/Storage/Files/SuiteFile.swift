@@ -3,7 +3,7 @@ import Foundation
 
 /// The on-disk form of one suite: `{"format":"retime.suite","version":1,"values":{...}}`,
 /// and the checks that tell a good file from a damaged one.
-struct SuiteFile: Codable, Equatable {
+struct SuiteFile: Equatable {
     static let format = "retime.suite"
     static let currentVersion = 1
 
@@ -21,26 +21,29 @@ struct SuiteFile: Codable, Equatable {
     static func decode(_ bytes: [UInt8], path: String) throws -> SuiteFile {
         if bytes.isEmpty { throw StoreError.corrupted(path: path, reason: "the file is empty") }
         if bytes.allSatisfy({ $0 == 0 }) { throw StoreError.corrupted(path: path, reason: "the file holds only NUL bytes") }
-        let file: SuiteFile
-        do {
-            file = try JSONDecoder().decode(SuiteFile.self, from: Data(bytes))
-        } catch DecodingError.keyNotFound(let key, _) {
-            throw StoreError.corrupted(path: path, reason: "'\(key.stringValue)' is missing")
-        } catch {
+        guard case .object(let members)? = try? JSONText.parse(bytes) else {
             throw StoreError.corrupted(path: path, reason: "not valid JSON (truncated or edited?)")
         }
-        guard file.format == format else {
+        for key in ["format", "version", "values"] where members[key] == nil {
+            throw StoreError.corrupted(path: path, reason: "'\(key)' is missing")
+        }
+        guard case .string(let format)? = members["format"], format == Self.format else {
             throw StoreError.corrupted(path: path, reason: "not a retime suite file")
         }
-        guard file.version <= currentVersion else {
-            throw StoreError.unsupportedVersion(path: path, version: file.version)
+        guard case .int(let version)? = members["version"], case .object(let values)? = members["values"] else {
+            throw StoreError.corrupted(path: path, reason: "not a retime suite file")
         }
+        guard version <= currentVersion else {
+            throw StoreError.unsupportedVersion(path: path, version: Int(clamping: version))
+        }
+        var file = SuiteFile(values: values)
+        file.version = Int(version)
         return file
     }
 
+    /// The file's bytes: pretty-printed with sorted keys, ending in a newline.
     func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+        let document = JSONValue.object(["format": .string(format), "version": .int(Int64(version)), "values": .object(values)])
+        return try JSONText.pretty(document) + [UInt8(ascii: "\n")]
     }
 }

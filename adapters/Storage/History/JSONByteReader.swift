@@ -46,6 +46,26 @@ struct JSONByteReader {
         return true
     }
 
+    /// Consumes `byte` if it is exactly next (whitespace is not skipped:
+    /// for the inside of a number).
+    mutating func takeByte(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// Consumes a run of ASCII digits, returning whether there was one.
+    mutating func takeDigits() -> Bool {
+        let start = index
+        while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+        return index > start
+    }
+
+    /// The bytes read since `start`.
+    func text(from start: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[start..<index])
+    }
+
     /// Reads `null`, returning whether it was there.
     mutating func takeNull() -> Bool { takeLiteral("null") }
 

@@ -75,7 +75,7 @@ extension KeyValueStore {
 public enum JSONValueCoding {
     public static func encode<T: Encodable>(_ value: T, key: String = "") throws -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: StoreJSON.encoder().encode(value))
+            return try JSONValueEncoder().encode(value)
         } catch {
             throw StoreError.typeMismatch(key: key, reason: "\(error)")
         }
@@ -83,7 +83,7 @@ public enum JSONValueCoding {
 
     public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, key: String = "") throws -> T {
         do {
-            return try StoreJSON.decoder().decode(type, from: JSONEncoder().encode(value))
+            return try JSONValueDecoder().decode(type, from: value)
         } catch {
             throw StoreError.typeMismatch(key: key, reason: "\(error)")
         }
