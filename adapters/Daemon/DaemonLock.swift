@@ -25,7 +25,7 @@ public struct DaemonLock: Sendable {
             return nil
         }
         let bytes = (try? POSIXFiles.readAll(fd, path: path)) ?? []
-        return Int32(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        return Int32(String(decoding: bytes, as: UTF8.self).trimmed) ?? 0
     }
 
     /// When the running daemon took the lock (it writes its pid then).
@@ -42,7 +42,7 @@ public struct DaemonLock: Sendable {
         guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let pid = Int32(String(decoding: (try? POSIXFiles.readAll(fd, path: path)) ?? [], as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                .trimmed) ?? 0
             close(fd)
             throw DaemonError.alreadyRunning(pid: pid, lock: path)
         }

@@ -29,7 +29,7 @@ public struct TimewarriorSource: HistoryImportSource {
             let full = path + "/" + file
             let bytes = try ImportError.bytes(of: full)
             for (offset, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = line.trimmed
                 guard !text.isEmpty else { continue }
                 switch Self.record(text) {
                 case .success(var record):
@@ -71,13 +71,13 @@ public struct TimewarriorSource: HistoryImportSource {
             if character == "\\", quoted { escaped = true; current.append(character); continue }
             if character == "\"" { quoted.toggle() }
             if character == "#", !quoted, current.isEmpty || current.last == " " {
-                sections.append(current.trimmingCharacters(in: .whitespaces))
+                sections.append(current.trimmedSpaces)
                 current = ""
                 continue
             }
             current.append(character)
         }
-        sections.append(current.trimmingCharacters(in: .whitespaces))
+        sections.append(current.trimmedSpaces)
         return sections
     }
 

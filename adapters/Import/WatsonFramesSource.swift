@@ -67,7 +67,7 @@ public struct WatsonFramesSource: HistoryImportSource {
         try reader.expect(UInt8(ascii: ","))
         guard reader.peek() == UInt8(ascii: "\"") else { throw Problem(message: "the project must be a string") }
         let project = try reader.readString()
-        guard !project.trimmingCharacters(in: .whitespaces).isEmpty else { throw Problem(message: "the project must be a non-empty string") }
+        guard !project.trimmedSpaces.isEmpty else { throw Problem(message: "the project must be a non-empty string") }
         try reader.expect(UInt8(ascii: ","))
         let frameID = reader.peek() == UInt8(ascii: "\"") ? try reader.readString() : nil
         if frameID == nil { try reader.skipValue() }

@@ -40,7 +40,7 @@ public enum DeviceIdentity {
 
     private static func read(_ path: String) throws -> String? {
         guard let bytes = try POSIXFiles.read(path) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmed
         guard UUID(uuidString: text) != nil else { throw StoreError.corrupted(path: path, reason: "not a device id") }
         return text
     }

@@ -4,7 +4,7 @@ import Foundation
 /// `2h`, `1h30m15s`, or ISO-8601 `PT25M` / `PT1H30M` / `PT90S`.
 enum DurationValue {
     static func parse(_ text: String, option: String) throws(UsageError) -> TimeInterval {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedSpaces
         let upper = trimmed.uppercased()
         let body = upper.hasPrefix("PT") ? String(upper.dropFirst(2)) : upper
         guard !body.isEmpty, let seconds = sum(of: body) else {

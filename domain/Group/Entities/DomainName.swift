@@ -12,7 +12,7 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
     /// Parses what a user typed: `Example.COM`, `bücher.de`, `xn--bcher-kva.de`.
     public init(_ text: String) throws(GroupError) {
         func invalid(_ reason: String) -> GroupError { .invalidTarget(text, reason: reason) }
-        var name = text.trimmingCharacters(in: .whitespaces)
+        var name = text.trimmedSpaces
         // IDNA treats the ideographic full stops as dots.
         for dot in ["\u{3002}", "\u{FF0E}", "\u{FF61}"] { name = name.replacingOccurrences(of: dot, with: ".") }
         if name.hasSuffix(".") { name.removeLast() }

@@ -9,12 +9,12 @@ public enum Target: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a target as a user writes it: `example.com` or `app:slack`.
     public init(parsing text: String) throws(GroupError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedSpaces
         guard trimmed.lowercased().hasPrefix(Self.appPrefix) else {
             self = .domain(try DomainName(text))
             return
         }
-        let name = trimmed.dropFirst(Self.appPrefix.count).trimmingCharacters(in: .whitespaces)
+        let name = trimmed.dropFirst(Self.appPrefix.count).trimmedSpaces
         guard !name.isEmpty else { throw .invalidTarget(text, reason: "the app name is empty") }
         guard name.count <= Self.maxAppNameLength else {
             throw .invalidTarget(text, reason: "the app name is longer than \(Self.maxAppNameLength) characters")

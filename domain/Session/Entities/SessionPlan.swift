@@ -58,7 +58,7 @@ extension SessionPlan {
     func validatedTags() throws(SessionError) -> [String] {
         var result: [String] = []
         for tag in tags {
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            let trimmed = tag.trimmedSpaces
             guard !trimmed.isEmpty else { throw .invalidTag(tag, reason: "it is empty") }
             guard trimmed.count <= Self.maxTagLength else {
                 throw .invalidTag(tag, reason: "it is longer than \(Self.maxTagLength) characters")
@@ -73,7 +73,7 @@ extension SessionPlan {
 
     /// The note trimmed, nil when blank.
     func validatedNote() throws(SessionError) -> String? {
-        guard let trimmed = note?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard let trimmed = note?.trimmed, !trimmed.isEmpty else { return nil }
         guard trimmed.count <= Self.maxNoteLength else {
             throw .invalidNote(reason: "it is longer than \(Self.maxNoteLength) characters")
         }

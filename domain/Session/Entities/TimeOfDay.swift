@@ -74,7 +74,7 @@ public enum Weekday: String, CaseIterable, Sendable, Codable, Comparable {
         case "weekends": return weekends
         default:
             let days = text.lowercased().split(separator: ",", omittingEmptySubsequences: false)
-                .map { Weekday(rawValue: String($0.prefix(3)).trimmingCharacters(in: .whitespaces)) }
+                .map { Weekday(rawValue: String($0.prefix(3)).trimmedSpaces) }
             guard !days.isEmpty, days.allSatisfy({ $0 != nil }) else { return nil }
             return Set(days.compactMap { $0 })
         }

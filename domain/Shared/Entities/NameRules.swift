@@ -8,7 +8,7 @@ public enum NameRules {
 
     /// The name as it is kept, or why `text` is not a name.
     public static func check(_ text: String) -> Result<String, NameProblem> {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed
         if trimmed.isEmpty { return .failure(NameProblem("it is empty")) }
         if trimmed.count > maxLength { return .failure(NameProblem("it is longer than \(maxLength) characters")) }
         if trimmed.containsControlCharacter { return .failure(NameProblem("it contains a control character")) }
@@ -18,7 +18,7 @@ public enum NameRules {
 
     /// The form in which names are compared: case-folded, canonically composed.
     public static func comparisonKey(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        text.trimmed
             .folding(options: [.caseInsensitive], locale: nil)
             .precomposedStringWithCanonicalMapping
     }

@@ -4,4 +4,28 @@ extension StringProtocol {
     public var containsControlCharacter: Bool {
         unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
+
+    /// The text without leading and trailing white space and line breaks:
+    /// the scalars Foundation's `.whitespacesAndNewlines` holds (Unicode's
+    /// White_Space property, and U+200B ZERO WIDTH SPACE, which Foundation
+    /// counts too). Written here because Foundation's version builds its
+    /// character sets on first use, a quarter of a millisecond of every
+    /// command that reads a name.
+    public var trimmed: String { trimming { $0.properties.isWhitespace || $0 == "\u{200B}" } }
+
+    /// The text without leading and trailing spaces and tabs, as
+    /// Foundation's `.whitespaces` (category Zs, U+0009 and U+200B); line
+    /// breaks stay.
+    public var trimmedSpaces: String {
+        trimming { $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator }
+    }
+
+    private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
+              let last = scalars.lastIndex(where: { !isTrimmed($0) }) else { return "" }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars[first...last])
+        return String(result)
+    }
 }

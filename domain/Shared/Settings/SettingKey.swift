@@ -46,7 +46,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
 
     /// Checks a value and returns it in its stored form.
     public func validate(_ value: String) throws(SettingError) -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmedSpaces
         func oneOf(_ allowed: [String]) throws(SettingError) -> String {
             guard allowed.contains(trimmed.lowercased()) else {
                 throw .invalidValue(key: rawValue, value: value, reason: "expected one of " + allowed.joined(separator: ", "))
