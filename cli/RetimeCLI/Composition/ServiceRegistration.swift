@@ -16,7 +16,9 @@ public enum ServiceRegistration {
         registry.register((any SessionRepository).self, lifetime: .singleton) { StoreSessionRepository(store: try $0.resolve()) }
         registry.register((any SettingsStore).self, lifetime: .singleton) { StoreSettings(store: try $0.resolve()) }
         registry.register((any ScheduleRepository).self, lifetime: .singleton) { StoreScheduleRepository(store: try $0.resolve()) }
-        registry.register(IntervalCalendar.self, value: IntervalCalendar(timeZone: .current))
+        // The local zone is looked up when first read: it costs a third of a
+        // millisecond, and only schedules and reports need it.
+        registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { .current }))
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
             JSONLinesSessionHistory(directory: data + "/history", deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
@@ -150,7 +152,7 @@ public enum ServiceRegistration {
             UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve())
         }
         registry.register(ReportUseCase.self) {
-            ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), timeZone: try $0.resolve(IntervalCalendar.self).timeZone)
+            ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), calendar: try $0.resolve())
         }
         registry.register(ImportHistoryUseCase.self) {
             ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve())

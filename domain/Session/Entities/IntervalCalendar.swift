@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The calendar maths of schedules, pure: which interval instances a
 /// schedule has and when their events fire, in one time zone.
@@ -9,10 +10,20 @@ import Foundation
 /// to its first occurrence. Instances are enumerated by local day, so DST
 /// never skips or doubles one.
 public struct IntervalCalendar: Sendable {
-    public let timeZone: TimeZone
+    private let zone: ZoneSource
+
+    /// The zone every local time is read in.
+    public var timeZone: TimeZone { zone.value }
 
     public init(timeZone: TimeZone) {
-        self.timeZone = timeZone
+        zone = ZoneSource(fixed: timeZone)
+    }
+
+    /// A calendar in the zone `lookUp` returns, called once, on first use:
+    /// finding the local zone costs a third of a millisecond, which commands
+    /// that never read a local time should not pay.
+    public init(lookingUp lookUp: @escaping @Sendable () -> TimeZone) {
+        zone = ZoneSource(lookUp)
     }
 
     /// The instance of `schedule` that starts on local day `day` (days since
@@ -136,5 +147,29 @@ final class OffsetCache {
     /// No two changes that cancel out inside the window: checks each day's start.
     private func noChange(between first: Int64, and last: Int64, offset: Int) -> Bool {
         (first...last).allSatisfy { timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0 * 86_400))) == offset }
+    }
+}
+
+/// A time zone known now or looked up once when first needed.
+private final class ZoneSource: Sendable {
+    private let lookUp: @Sendable () -> TimeZone
+    private let found = Mutex<TimeZone?>(nil)
+
+    init(fixed: TimeZone) {
+        lookUp = { fixed }
+        found.withLock { $0 = fixed }
+    }
+
+    init(_ lookUp: @escaping @Sendable () -> TimeZone) {
+        self.lookUp = lookUp
+    }
+
+    var value: TimeZone {
+        found.withLock { zone in
+            if let zone { return zone }
+            let looked = lookUp()
+            zone = looked
+            return looked
+        }
     }
 }

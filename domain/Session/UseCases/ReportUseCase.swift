@@ -5,12 +5,13 @@ import Foundation
 public struct ReportUseCase: Sendable {
     private let history: any SessionHistory
     private let groups: any SessionGroupLookup
-    private let timeZone: TimeZone
+    private let calendar: IntervalCalendar
 
-    public init(history: any SessionHistory, groups: any SessionGroupLookup, timeZone: TimeZone) {
+    /// Days and weeks are those of `calendar`'s time zone.
+    public init(history: any SessionHistory, groups: any SessionGroupLookup, calendar: IntervalCalendar) {
         self.history = history
         self.groups = groups
-        self.timeZone = timeZone
+        self.calendar = calendar
     }
 
     public func execute(since: Date?, until: Date?, by grouping: ReportGrouping) async throws -> Report {
@@ -19,6 +20,6 @@ public struct ReportUseCase: Sendable {
         for id in grouping == .group ? Set(spans.map(\.groupId)) : [] {
             if let group = try await groups.blockList(id: id) { names[id] = group.name }
         }
-        return ReportBuilder(grouping: grouping, timeZone: timeZone, groupNames: names).build(spans, since: since, until: until)
+        return ReportBuilder(grouping: grouping, timeZone: calendar.timeZone, groupNames: names).build(spans, since: since, until: until)
     }
 }
