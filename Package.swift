@@ -4,6 +4,15 @@ import PackageDescription
 // The layout is the architecture: the pure domain kernel, the adapters that
 // implement its ports, and the composition roots in cli/. No package
 // dependencies: only the toolchain's modules.
+// Release builds look up generic type metadata through direct accessors
+// rather than mangled names: a mangled-name look-up checks its protocol
+// requirements by scanning every conformance record in the binary (~0.1 ms
+// each, a dozen per command). See docs/performance.md, "Start-up".
+let startupSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+                  "-Xfrontend", "-prespecialize-generic-metadata"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "retime",
     platforms: [.macOS(.v15)],
@@ -11,14 +20,20 @@ let package = Package(
         .executable(name: "retime", targets: ["retime"]),
     ],
     targets: [
-        .target(name: "Domain", path: "domain"),
-        .target(name: "Adapters", dependencies: ["Domain", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux]))], path: "adapters", exclude: ["CLinux", "CCrypt"]),
+        .target(name: "Domain", path: "domain", swiftSettings: startupSettings),
+        .target(name: "Adapters", dependencies: ["Domain", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux]))], path: "adapters", exclude: ["CLinux", "CCrypt"],
+                swiftSettings: startupSettings),
         // timerfd and inotify, which the Glibc module does not export.
         .target(name: "CRetimeLinux", path: "adapters/CLinux"),
         // libxcrypt (crypt_r, crypt_gensalt) for passcode hashes.
         .systemLibrary(name: "CCrypt", path: "adapters/CCrypt", providers: [.apt(["libcrypt-dev"])]),
-        .target(name: "RetimeCLI", dependencies: ["Domain", "Adapters"], path: "cli/RetimeCLI"),
-        .executableTarget(name: "retime", dependencies: ["RetimeCLI"], path: "cli/retime"),
+        .target(name: "RetimeCLI", dependencies: ["Domain", "Adapters"], path: "cli/RetimeCLI", swiftSettings: startupSettings),
+        // Linked as a position-dependent executable in release builds: a PIE
+        // of this size spends ~1 ms of every run applying 75,000 relocations
+        // and copying the pages they touch (docs/performance.md, "Start-up").
+        .executableTarget(name: "retime", dependencies: ["RetimeCLI"], path: "cli/retime", swiftSettings: startupSettings,
+                          linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"],
+                                                        .when(platforms: [.linux], configuration: .release))]),
 
         // Reusable contract verifiers: every adapter of a port runs the same checks.
         .target(name: "PortContracts", dependencies: ["Domain"], path: "Tests/PortContracts"),
