@@ -116,6 +116,53 @@ struct SessionHistoryFileTests {
         #expect(try await history.sessions(matching: .init(limit: 3)) == Array(sessions.reversed().prefix(3)))
         #expect(try await history.sessions(matching: .init(since: sessions[2].startedAt, limit: 10)).count == 4)
     }
+
+    @Test("with a limit, only the chosen lines are decoded whole, and the answer is what filtering everything gives")
+    func limitedAnswersMatchFullReads() async throws {
+        var generator = SystemRandomNumberGenerator()
+        let groups = [GroupID(), GroupID(), GroupID()]
+        let root = directory.file("history")
+        var all: [Session] = []
+        for index in 0..<600 {
+            // Ties on purpose: many sessions share a start second.
+            let start = Date(timeIntervalSince1970: 1_780_000_000 + Double(Int.random(in: 0..<200, using: &generator)) * 43_200)
+            // Text that looks like the keys a quick scan looks for must not fool it.
+            let session = Session(groupId: groups[index % 3], startedAt: start, plannedEnd: nil,
+                                  tags: ["t\(index)", #""startedAt":"1999-01-01T00:00:00Z""#],
+                                  note: index % 7 == 0 ? #"{"id":"00000000-0000-0000-0000-000000000000"}"# : nil)
+                .ending(at: start + 60, outcome: .stopped)
+            all.append(session)
+            try await history(device: index % 4 == 0 ? "device-b" : "device-a").append(session)
+            if index % 50 == 0 {   // the same session imported on a second device
+                try await history(device: "device-c").append(session)
+                all.append(session)
+            }
+        }
+        let reader = history(device: "device-d", in: root)
+        let middle = all.map(\.startedAt).sorted()[300]
+        for query in [HistoryQuery(limit: 20), HistoryQuery(groupId: groups[1], limit: 7), HistoryQuery(since: middle, limit: 1_000),
+                      HistoryQuery(until: middle, limit: 33), HistoryQuery(since: middle, groupId: groups[2], limit: 5), HistoryQuery(limit: 0)] {
+            #expect(try await reader.sessions(matching: query) == query.arrange(all), "\(query)")
+        }
+    }
+
+    @Test("with a limit, a line broken after its key fields is skipped with a warning and the next newest takes its place")
+    func limitSkipsBrokenLines() async throws {
+        let history = history()
+        let sessions = (0..<3).map { session(startingAt: 1_790_000_000 + Double($0) * 60) }
+        for session in sessions { try await history.append(session) }
+        let file = directory.file("history/device-a/") + SegmentFile.name(of: sessions[2])
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"outcome\":\"completed\"", with: "\"outcome\":\"mangled\"", options: [], range: text.range(of: sessions[2].id.description).map { $0.lowerBound..<text.endIndex })
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try await history.sessions(matching: .init(limit: 2)) == [sessions[1], sessions[0]])
+        #expect(logs.entries.contains { $0.message.contains("malformed") && $0.metadata["line"]?.description == "3" })
+    }
+}
+
+/// Where a test session's line lives.
+enum SegmentFile {
+    static func name(of session: Session) -> String { String(Timestamp.format(session.startedAt).prefix(7)) + ".jsonl" }
 }
 
 @Suite("History line codec")

@@ -1,5 +1,5 @@
-// The Linux calls the Glibc module does not export: timerfd and inotify;
-// and the supervisor that hooks run under (CRetimeSpawn.h).
+// The Linux calls the Glibc module does not export: timerfd, inotify and
+// memmem; and the supervisor that hooks run under (CRetimeSpawn.h).
 // Thin wrappers, so the Swift side needs no header of its own.
 #ifndef CRETIME_LINUX_H
 #define CRETIME_LINUX_H
@@ -31,6 +31,12 @@ static inline int retime_inotify_watch_writes(int fd, const char *path) {
     return inotify_add_watch(fd, path, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE);
 }
 #endif
+
+#include <stddef.h>
+
+/// memmem, which the Glibc module does not export (a GNU extension): where
+/// `needle` first occurs in `haystack`, or NULL.
+void *retime_memmem(const void *haystack, size_t length, const void *needle, size_t needle_length);
 
 #include "CRetimeSpawn.h"
 #endif

@@ -67,16 +67,72 @@ public struct JSONLinesSessionHistory: SessionHistory {
             return query.order(all)
         }
         // Newest month first: older months are read only while the newer
-        // ones hold too few sessions.
-        var matches: [Session] = []
+        // ones hold too few sessions. Lines are ranked by their keys alone;
+        // only those that make the cut are decoded whole (a month holds
+        // thousands of sessions, `log` shows twenty).
+        var segments: [(path: String, bytes: [UInt8])] = []
+        var candidates: [Candidate] = []
         for (position, (_, paths)) in months.enumerated() {
-            for path in paths { matches += try read(path, matching: query) }
-            if matches.count >= limit {
-                let ordered = query.order(matches)
-                if ordered.count >= limit || position == months.count - 1 { return ordered }
+            for path in paths {
+                guard let bytes = try POSIXFiles.read(path) else { continue }
+                segments.append((path, bytes))
+                candidates += keys(in: bytes, segment: segments.count - 1, path: path, matching: query)
+            }
+            if candidates.count >= limit || position == months.count - 1 {
+                let chosen = best(candidates, in: segments, limit: limit)
+                if chosen.count >= limit || position == months.count - 1 { return chosen }
             }
         }
-        return query.order(matches)
+        return []
+    }
+
+    /// A line that passes the query's filters, by where it is.
+    private struct Candidate {
+        var key: SessionLineCodec.LineKey
+        var segment: Int
+        var range: Range<Int>
+    }
+
+    private func keys(in bytes: [UInt8], segment: Int, path: String, matching query: HistoryQuery) -> [Candidate] {
+        var candidates: [Candidate] = []
+        bytes.withUnsafeBufferPointer { all in
+            forEachLine(all) { line, range, number in
+                do {
+                    let key = try SessionLineCodec.decodeKey(line, withGroup: query.groupId != nil)
+                    if query.matches(startedAt: key.startedAt), query.groupId == nil || key.groupId == query.groupId {
+                        candidates.append(Candidate(key: key, segment: segment, range: range))
+                    }
+                } catch {
+                    warnMalformed(path: path, number: number, torn: range.upperBound == all.count, error: error)
+                }
+            }
+        }
+        return candidates
+    }
+
+    /// The first `limit` sessions in the query's order (newest first, one per
+    /// id), decoding candidates whole in that order; a line that fails to
+    /// decode whole is skipped like any malformed line.
+    private func best(_ candidates: [Candidate], in segments: [(path: String, bytes: [UInt8])], limit: Int) -> [Session] {
+        let ranked = candidates.sorted { lhs, rhs in
+            if lhs.key.startedAt != rhs.key.startedAt { return lhs.key.startedAt > rhs.key.startedAt }
+            return HistoryQuery.precedes(lhs.key.id, rhs.key.id)
+        }
+        var chosen: [Session] = []
+        for candidate in ranked {
+            if chosen.count >= limit { break }
+            if chosen.last?.id == candidate.key.id { continue }
+            let (path, bytes) = segments[candidate.segment]
+            do {
+                chosen.append(try bytes.withUnsafeBufferPointer { all in
+                    try SessionLineCodec.decode(UnsafeBufferPointer(rebasing: all[candidate.range]))
+                })
+            } catch {
+                let number = bytes[..<candidate.range.lowerBound].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+                warnMalformed(path: path, number: number, torn: candidate.range.upperBound == bytes.count, error: error)
+            }
+        }
+        return chosen
     }
 
     /// Every segment of every device, by month key (`2026-11`).
@@ -112,25 +168,36 @@ public struct JSONLinesSessionHistory: SessionHistory {
         var values: [T] = []
         values.reserveCapacity(bytes.count / 256)
         bytes.withUnsafeBufferPointer { all in
-            var start = 0, number = 0
-            while start < all.count {
-                number += 1
-                let end = memchr(all.baseAddress! + start, 0x0A, all.count - start)
-                    .map { all.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
-                let line = UnsafeBufferPointer(rebasing: all[start..<end])
-                start = end + 1
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
+            forEachLine(all) { line, range, number in
                 do {
                     if let value = try decode(line) { values.append(value) }
                 } catch {
                     malformed?(number)
-                    let torn = end == all.count
-                    logger.warning("skipping \(torn ? "a torn last line" : "a malformed line")",
-                                   metadata: ["file": "\(path)", "line": "\(number)", "reason": "\(error)"])
+                    warnMalformed(path: path, number: number, torn: range.upperBound == all.count, error: error)
                 }
             }
         }
         return values
+    }
+
+    /// Calls `body` with each line that is not blank, its byte range and its
+    /// line number.
+    private func forEachLine(_ all: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Int) -> Void) {
+        var start = 0, number = 0
+        while start < all.count {
+            number += 1
+            let end = memchr(all.baseAddress! + start, 0x0A, all.count - start)
+                .map { all.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? all.count
+            let line = UnsafeBufferPointer(rebasing: all[start..<end])
+            defer { start = end + 1 }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
+            body(line, start..<end, number)
+        }
+    }
+
+    private func warnMalformed(path: String, number: Int, torn: Bool, error: any Error) {
+        logger.warning("skipping \(torn ? "a torn last line" : "a malformed line")",
+                       metadata: ["file": "\(path)", "line": "\(number)", "reason": "\(error)"])
     }
 
     /// What `doctor` reports of the history: segments, sessions, and the

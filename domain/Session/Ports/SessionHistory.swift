@@ -59,9 +59,14 @@ public struct HistoryQuery: Sendable, Hashable {
 
     /// Whether a session that started then, in that group, passes the filters.
     public func matches(startedAt: Date, groupId: GroupID) -> Bool {
+        if let wanted = self.groupId, groupId != wanted { return false }
+        return matches(startedAt: startedAt)
+    }
+
+    /// Whether a session that started then is in the range.
+    public func matches(startedAt: Date) -> Bool {
         if let since, startedAt < since { return false }
         if let until, startedAt >= until { return false }
-        if let wanted = self.groupId, groupId != wanted { return false }
         return true
     }
 
@@ -91,8 +96,9 @@ public struct HistoryQuery: Sendable, Hashable {
         return result
     }
 
-    /// Byte order of the ids, which is the order of their text forms.
-    private static func precedes(_ lhs: SessionID, _ rhs: SessionID) -> Bool {
+    /// Byte order of the ids, which is the order of their text forms: the
+    /// tie-break between sessions that started at the same instant.
+    public static func precedes(_ lhs: SessionID, _ rhs: SessionID) -> Bool {
         withUnsafeBytes(of: lhs.rawValue.uuid) { left in
             withUnsafeBytes(of: rhs.rawValue.uuid) { right in left.lexicographicallyPrecedes(right) }
         }
