@@ -22,7 +22,7 @@ struct SuiteFileFormatTests {
     static let values: [String: JSONValue] = [
         "text": .string("quote \" backslash \\ slash / tab\t line\n return\r \u{8}\u{c} ctrl \u{1}\u{1f} del \u{7f} ü 👩‍💻 \u{2028}"),
         "numbers": .array([.int(0), .int(-7), .int(Int64.max), .int(Int64.min), .double(0.1), .double(-2.5),
-                           .double(1e21), .double(1.2345678901234568e17), .double(5e-324)]),
+                           .double(1e21), .double(1.2345678901234568e17), .double(.leastNonzeroMagnitude)]),
         "empty array": .array([]), "empty object": .object([:]),
         "nested": .object(["b": .array([.object([:]), .array([]), .null, .bool(true), .bool(false)]), "A": .object(["z": .int(1), "a": .int(2)])]),
         "Zebra": .null, "a10": .int(10), "a9": .int(9), "é": .string(""),

@@ -131,27 +131,8 @@ enum JSONText {
             bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
         }
 
-        /// A JSON string with JSONEncoder's escapes (slashes and non-ASCII as they are).
         private mutating func string(_ text: String) {
-            bytes.append(UInt8(ascii: "\""))
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): raw("\\\"")
-                case UInt8(ascii: "\\"): raw("\\\\")
-                case 0x0A: raw("\\n")
-                case 0x0D: raw("\\r")
-                case 0x09: raw("\\t")
-                case 0x08: raw("\\b")
-                case 0x0C: raw("\\f")
-                case 0..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    raw("\\u00")
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
-                default: bytes.append(byte)
-                }
-            }
-            bytes.append(UInt8(ascii: "\""))
+            JSONStringEscaping.append(text, to: &bytes)
         }
     }
 }
