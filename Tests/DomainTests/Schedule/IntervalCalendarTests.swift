@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import PortContracts
+import Synchronization
 import Testing
 
 @Suite("Interval maths")
@@ -84,5 +85,19 @@ struct IntervalCalendarTests {
             .min { ($0.from.secondsOfDay, $0.name) < ($1.from.secondsOfDay, $1.name) }!
         #expect(next.map(\.schedule.name) == [expected.name])
         #expect(next.first?.at == monday.addingTimeInterval(Double(expected.from.secondsOfDay)))
+    }
+
+    @Test("a calendar looking up its zone asks once, on first use, and uses the answer")
+    func zoneLookedUpOnFirstUse() {
+        let asked = Mutex(0)
+        let calendar = IntervalCalendar(lookingUp: {
+            asked.withLock { $0 += 1 }
+            return TimeZone(identifier: "Asia/Kolkata")!
+        })
+        #expect(asked.withLock { $0 } == 0)
+        let events = calendar.upcomingEvents(of: [schedule("m", "09:00", "12:00")], from: monday, count: 1)
+        #expect(events.first?.at == Timestamp.parse("2026-11-23T03:30:00Z"))
+        #expect(calendar.timeZone.identifier == "Asia/Kolkata")
+        #expect(asked.withLock { $0 } == 1)
     }
 }
