@@ -28,11 +28,12 @@ let package = Package(
         // libxcrypt (crypt_r, crypt_gensalt) for passcode hashes.
         .systemLibrary(name: "CCrypt", path: "adapters/CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .target(name: "RetimeCLI", dependencies: ["Domain", "Adapters"], path: "cli/RetimeCLI", swiftSettings: startupSettings),
-        // Linked as a position-dependent executable in release builds: a PIE
-        // of this size spends ~1 ms of every run applying 75,000 relocations
-        // and copying the pages they touch (docs/performance.md, "Start-up").
+        // Release builds on Linux are one static, position-dependent
+        // executable: no dynamic loader resolving libstdc++ and libc (~1.5 ms
+        // of every run) and no PIE relocations (75,000, ~1 ms). See
+        // docs/performance.md, "Start-up".
         .executableTarget(name: "retime", dependencies: ["RetimeCLI"], path: "cli/retime", swiftSettings: startupSettings,
-                          linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"],
+                          linkerSettings: [.unsafeFlags(["-static-executable"],
                                                         .when(platforms: [.linux], configuration: .release))]),
 
         // Reusable contract verifiers: every adapter of a port runs the same checks.

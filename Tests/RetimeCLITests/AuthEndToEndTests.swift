@@ -6,7 +6,10 @@ import Testing
 @Suite("auth end to end")
 struct AuthEndToEndTests {
     let retime = RetimeProcess()
+    /// faketime works by preloading a library, which a statically linked
+    /// binary (the release build) never loads.
     static let hasFaketime = FileManager.default.fileExists(atPath: "/usr/bin/faketime")
+        && RetimeProcess.isDynamicallyLinked
 
     /// Sets passcode `1234` and starts an hour-long strict session on `work`.
     func strictSessionWithPasscode() throws {

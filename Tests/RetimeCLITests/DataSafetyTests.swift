@@ -68,6 +68,22 @@ struct DataSafetyTests {
         #expect(try retime.run("doctor").status == 0)
     }
 
+    @Test("doctor warns when others can read the data directory, and --repair makes it 0700")
+    func dataDirectoryMode() throws {
+        try retime.run("group", "create", "work")
+        let directory = retime.dataDirectory
+        #expect(chmod(directory, 0o755) == 0)
+        func check(_ arguments: String...) throws -> [String: String]? {
+            (try retime.run(arguments + ["--json"]).json["checks"] as? [[String: String]])?.first { $0["name"] == "data directory" }
+        }
+        let found = try check("doctor")
+        #expect(found?["status"] == "warning" && (found?["detail"] ?? "").contains("mode 755"))
+        #expect(try check("doctor", "--repair")?["status"] == "repaired")
+        var info = stat()
+        #expect(stat(directory, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        #expect(try check("doctor")?["status"] == "ok")
+    }
+
     @Test("doctor finds a block left up by a session that ended in a crash, and --repair lifts it")
     func staleBlock() throws {
         try retime.run("group", "create", "work", "--block", "example.com")

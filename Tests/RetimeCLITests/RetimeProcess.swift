@@ -21,9 +21,30 @@ struct RetimeProcess: Sendable {
         }
     }
 
+    /// The debug build next to the tests, or `$RETIME_TEST_BINARY` (CI runs
+    /// the end-to-end suites again against the static release binary, which
+    /// is linked differently).
     static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("retime")
+        if let path = ProcessInfo.processInfo.environment["RETIME_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("retime")
     }
+
+    /// Whether the binary names a dynamic loader (an ELF `PT_INTERP`
+    /// program header), so that preloaded libraries reach it.
+    static let isDynamicallyLinked: Bool = {
+        guard let file = FileHandle(forReadingAtPath: executable.path),
+              let bytes = try? [UInt8](file.read(upToCount: 64 * 1024) ?? Data()), bytes.count >= 64 else { return false }
+        func word(_ offset: Int, _ size: Int) -> Int {
+            (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+        }
+        let table = word(0x20, 8), entrySize = word(0x36, 2), count = word(0x38, 2)
+        return (0..<count).contains { index in
+            let entry = table + index * entrySize
+            return entry + 4 <= bytes.count && word(entry, 4) == 3 // PT_INTERP
+        }
+    }()
 
     let dataDirectory: String
     var environment: [String: String] = [:]

@@ -39,6 +39,15 @@ func processEnvironment() -> [String: String] {
 var size = winsize()
 let width = ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
 let console = Console(writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: width)
-let status = await RetimeCLI.run(Array(CommandLine.arguments.dropFirst()), environment: processEnvironment(),
-                                 console: console)
-exit(status)
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = processEnvironment()
+
+// The command runs as a task and exits the process itself, while the main
+// thread only waits. An `await` here would make this an async main, which
+// parks the main thread in dispatch_main(), that is in pthread_exit(): a
+// forced unwind, which in a statically linked binary first sorts every
+// frame description entry in it (~30 ms; docs/performance.md, "Start-up").
+Task.detached {
+    exit(await RetimeCLI.run(arguments, environment: environment, console: console))
+}
+while true { pause() }

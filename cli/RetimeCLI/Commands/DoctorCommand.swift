@@ -62,10 +62,13 @@ struct DoctorCommand: RetimeCommand {
     }
 
     private func permissions(_ data: String) -> Check {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: data),
-              let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue else {
+        // stat(2) rather than FileManager's attributes, which also look the
+        // owner's name up (NSS, which a static binary loads at run time).
+        var info = stat()
+        guard stat(data, &info) == 0 else {
             return Check(name: "data directory", status: .ok, detail: "\(data) does not exist yet (made on first write)")
         }
+        let mode = Int(info.st_mode & 0o7777)
         if mode & 0o077 != 0 {
             if repair, chmod(data, 0o700) == 0 {
                 return Check(name: "data directory", status: .repaired, detail: "\(data) was readable by others; now 0700")
