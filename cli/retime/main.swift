@@ -42,12 +42,13 @@ let console = Console(writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = processEnvironment()
 
-// The command runs as a task and exits the process itself, while the main
-// thread only waits. An `await` here would make this an async main, which
-// parks the main thread in dispatch_main(), that is in pthread_exit(): a
-// forced unwind, which in a statically linked binary first sorts every
-// frame description entry in it (~30 ms; docs/performance.md, "Start-up").
-Task.detached {
+// The command runs as a task that exits the process itself, its jobs run
+// here on the main thread. (An `await` at top level would make this an async
+// main, which parks the main thread in dispatch_main(), that is in
+// pthread_exit(): a forced unwind, which in a statically linked binary first
+// sorts every frame description entry in it, ~30 ms.)
+let executor = MainThreadExecutor()
+Task.detached(executorPreference: executor) {
     exit(await RetimeCLI.run(arguments, environment: environment, console: console))
 }
-while true { pause() }
+executor.run()

@@ -56,7 +56,7 @@ extension JSONLinesSessionHistory {
         let segments = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.flatMap(\.value)
         let decoded = try await withThrowingTaskGroup(of: [SessionSpan].self) { tasks in
             for path in segments {
-                tasks.addTask {
+                tasks.addTask(executorPreference: globalConcurrentExecutor) {
                     try readLines(path) { line in
                         guard let span = try SessionLineCodec.decodeSpan(line),
                               query.matches(startedAt: span.startedAt, groupId: span.groupId) else { return nil }

@@ -56,9 +56,12 @@ public struct JSONLinesSessionHistory: SessionHistory {
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
         let months = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.sorted { $0.key > $1.key }
         guard let limit = query.limit else {
-            // Everything is wanted: decode the segments in parallel.
+            // Everything is wanted: decode the segments in parallel, on the
+            // global pool whatever executor the caller prefers.
             let segments = try await withThrowingTaskGroup(of: [Session].self) { tasks in
-                for path in months.flatMap(\.value) { tasks.addTask { try read(path, matching: query) } }
+                for path in months.flatMap(\.value) {
+                    tasks.addTask(executorPreference: globalConcurrentExecutor) { try read(path, matching: query) }
+                }
                 return try await tasks.reduce(into: [[Session]]()) { $0.append($1) }
             }
             var all: [Session] = []
