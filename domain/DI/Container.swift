@@ -15,14 +15,14 @@ import Synchronization
 ///   replaced and its own singletons; the parent is untouched.
 public final class Container: Sendable {
     private let registry: Registry
-    @usableFromInline let slots: [ServiceKey: any ServiceSlot]
+    @usableFromInline let slots: [ServiceKey: Slot]
     /// Held while a singleton is built; recursive because factories resolve.
     private let buildLock = NSRecursiveLock()
     private let tornDown = Mutex(false)
 
     public init(_ registry: Registry) {
         self.registry = registry
-        self.slots = registry.entries.mapValues { $0.makeSlot() }
+        self.slots = registry.entries.mapValues { Slot($0) }
     }
 
     /// Builds a registry with `configure` and a container over it.
@@ -42,10 +42,9 @@ public final class Container: Sendable {
     @inlinable
     func resolve<T: Sendable>(_ key: ServiceKey, path: [ServiceKey]) throws(ResolutionError) -> T {
         guard let slot = slots[key] else { throw notRegistered(key, path: path) }
-        // The key was made from T, so the slot holds a T.
-        let typed = unsafeDowncast(slot, to: Slot<T>.self)
-        if typed.lifetime == .singleton, let value = typed.built { return value }
-        return try build(typed, path: path)
+        // The key was made from T, so the slot's memory holds a T.
+        if slot.lifetime == .singleton, let memory = slot.built { return memory.assumingMemoryBound(to: T.self).pointee }
+        return try build(slot, as: T.self, path: path)
     }
 
     @usableFromInline
@@ -54,18 +53,31 @@ public final class Container: Sendable {
     }
 
     @usableFromInline
-    func build<T: Sendable>(_ slot: Slot<T>, path: [ServiceKey]) throws(ResolutionError) -> T {
+    func build<T: Sendable>(_ slot: Slot, as type: T.Type, path: [ServiceKey]) throws(ResolutionError) -> T {
         let key = slot.key
         guard !path.contains(key) else { throw .cycle(path: path + [key]) }
         let resolver = Resolver(container: self, path: path + [key])
-        guard slot.lifetime == .singleton else { return try slot.build(resolver) }
+        guard slot.lifetime == .singleton else {
+            // Heap rather than withUnsafeTemporaryAllocation, whose typed
+            // throws instantiate Result metadata for every T at run time.
+            let memory = UnsafeMutablePointer<T>.allocate(capacity: 1)
+            defer { memory.deallocate() }
+            try slot.build(resolver, into: memory)
+            return memory.move()
+        }
 
         buildLock.lock()
         defer { buildLock.unlock() }
-        if let value = slot.built { return value }
-        let value = try slot.build(resolver)
-        slot.store(value)
-        return value
+        if let memory = slot.built { return memory.assumingMemoryBound(to: T.self).pointee }
+        let memory = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        do {
+            try slot.build(resolver, into: memory)
+        } catch {
+            memory.deallocate()
+            throw error
+        }
+        slot.publish(memory)
+        return memory.pointee
     }
 
     /// Resolves every registration and reports all problems together, one per
@@ -75,7 +87,7 @@ public final class Container: Sendable {
         var seen = Set<String>()
         for key in registry.keys {
             do {
-                _ = try slots[key]!.resolveErased(in: self, path: [])
+                try registry.entries[key]!.check(self, [])
             } catch {
                 let identity: String = switch error {
                 case .cycle(let path): Set(path.map(\.description)).sorted().joined(separator: ",")

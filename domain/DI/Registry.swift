@@ -2,7 +2,7 @@
 /// the copy: the original is untouched, which is what makes overrides for
 /// tests safe to run in parallel.
 public struct Registry: Sendable {
-    private(set) var entries: [ServiceKey: any AnyRegistration] = [:]
+    private(set) var entries: [ServiceKey: Registration] = [:]
     /// Keys in the order of their first registration; teardown runs in reverse.
     private(set) var order: [ServiceKey] = []
 
@@ -33,18 +33,36 @@ public struct Registry: Sendable {
     }
 }
 
-/// A registration whose service type is erased, so a registry can hold many.
-protocol AnyRegistration: Sendable {
-    var key: ServiceKey { get }
-    /// A fresh holder for one container's instance of this service.
-    func makeSlot() -> any ServiceSlot
-}
-
-struct Registration<T: Sendable>: AnyRegistration {
+/// One registration with its service type erased into closures made where
+/// the type was known, so a registry holds many without generic metadata
+/// for each. The memory they take is always a `T`'s (see `Slot`).
+struct Registration: Sendable {
     let key: ServiceKey
     let lifetime: Lifetime
-    let factory: @Sendable (Resolver) throws -> T
-    let teardown: (@Sendable (T) async -> Void)?
+    /// Runs the factory and initialises the memory with its result.
+    let build: @Sendable (Resolver, UnsafeMutableRawPointer) throws -> Void
+    /// Deinitialises and frees a built singleton's memory (by address).
+    let destroy: @Sendable (Int) -> Void
+    /// The teardown hook, given the built singleton's address.
+    let teardown: (@Sendable (Int) async -> Void)?
+    /// Resolves the service as a `T` and drops it (for `validate()`).
+    let check: @Sendable (Container, [ServiceKey]) throws(ResolutionError) -> Void
 
-    func makeSlot() -> any ServiceSlot { Slot(self) }
+    init<T: Sendable>(key: ServiceKey, lifetime: Lifetime, factory: @escaping @Sendable (Resolver) throws -> T,
+                      teardown: (@Sendable (T) async -> Void)?) {
+        self.key = key
+        self.lifetime = lifetime
+        build = { resolver, memory in memory.initializeMemory(as: T.self, to: try factory(resolver)) }
+        destroy = { address in
+            let memory = UnsafeMutablePointer<T>(bitPattern: address)!
+            memory.deinitialize(count: 1)
+            memory.deallocate()
+        }
+        if let teardown {
+            self.teardown = { address in await teardown(UnsafeMutablePointer<T>(bitPattern: address)!.pointee) }
+        } else {
+            self.teardown = nil
+        }
+        check = { container, path throws(ResolutionError) in _ = try container.resolve(key, path: path) as T }
+    }
 }

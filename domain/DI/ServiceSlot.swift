@@ -2,37 +2,43 @@ import Synchronization
 
 /// One container's holder for one registration: the factory and, for a
 /// singleton, the instance once built.
+///
+/// Not generic on purpose. A generic slot made the runtime instantiate type
+/// metadata for every registered service (the slot class, its lock, the
+/// optional inside) each time a process started: a sixth of `retime
+/// status`. The built singleton instead lives in memory of its own, which
+/// only the registration's type-aware closures and `Container.resolve<T>`
+/// (whose key was made from the same T) ever read as a T.
 @usableFromInline
-protocol ServiceSlot: AnyObject, Sendable {
-    /// Resolves without knowing the type statically (for `validate()`).
-    func resolveErased(in container: Container, path: [ServiceKey]) throws(ResolutionError) -> Any
-    /// The teardown to run at shutdown, if the singleton was built and has one.
-    func pendingTeardown() -> (@Sendable () async -> Void)?
-}
-
-@usableFromInline
-final class Slot<T: Sendable>: ServiceSlot {
-    let registration: Registration<T>
-    // Copied out of the registration: read on every resolve.
+final class Slot: Sendable {
     @usableFromInline let key: ServiceKey
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let instance = Mutex<T?>(nil)
+    let registration: Registration
+    /// The address of the built singleton; 0 until it is built. Written once,
+    /// under the container's build lock.
+    @usableFromInline let instance = Atomic<Int>(0)
 
-    init(_ registration: Registration<T>) {
+    init(_ registration: Registration) {
         self.registration = registration
         self.key = registration.key
         self.lifetime = registration.lifetime
     }
 
-    /// The singleton if it has been built.
-    @inlinable var built: T? { instance.withLock { $0 } }
+    deinit {
+        let address = instance.load(ordering: .acquiring)
+        if address != 0 { registration.destroy(address) }
+    }
 
-    func store(_ value: T) { instance.withLock { $0 = value } }
+    /// The singleton's memory if it has been built.
+    @inlinable var built: UnsafeMutableRawPointer? {
+        UnsafeMutableRawPointer(bitPattern: instance.load(ordering: .acquiring))
+    }
 
-    /// Runs the factory; errors other than resolution errors are wrapped.
-    func build(_ resolver: Resolver) throws(ResolutionError) -> T {
+    /// Runs the factory into `memory`; errors other than resolution errors
+    /// are wrapped with the key and path.
+    func build(_ resolver: Resolver, into memory: UnsafeMutableRawPointer) throws(ResolutionError) {
         do {
-            return try registration.factory(resolver)
+            try registration.build(resolver, memory)
         } catch let error as ResolutionError {
             throw error
         } catch {
@@ -40,15 +46,15 @@ final class Slot<T: Sendable>: ServiceSlot {
         }
     }
 
-    @usableFromInline
-    func resolveErased(in container: Container, path: [ServiceKey]) throws(ResolutionError) -> Any {
-        if lifetime == .singleton, let value = built { return value }
-        return try container.build(self, path: path)
+    /// Makes the built singleton visible to every thread.
+    func publish(_ memory: UnsafeMutableRawPointer) {
+        instance.store(Int(bitPattern: memory), ordering: .releasing)
     }
 
-    @usableFromInline
+    /// The teardown to run at shutdown, if the singleton was built and has one.
     func pendingTeardown() -> (@Sendable () async -> Void)? {
-        guard let teardown = registration.teardown, let value = built else { return nil }
-        return { await teardown(value) }
+        let address = instance.load(ordering: .acquiring)
+        guard let teardown = registration.teardown, address != 0 else { return nil }
+        return { await teardown(address) }
     }
 }

@@ -113,4 +113,36 @@ struct ContainerResolutionTests {
         #expect(try container.resolve(Engine.self) === engine)
         #expect(attempts.withLock { $0 } == 2)
     }
+
+    @Test("a container owns its singletons: they live while it does and are released with it, transients with their caller")
+    func ownership() throws {
+        weak var singleton: Engine?
+        weak var transient: Car?
+        var container: Container? = Container {
+            $0.register(Engine.self, lifetime: .singleton) { _ in Engine() }
+            $0.register(Car.self) { try Car(engine: $0.resolve()) }
+        }
+        do {
+            let car = try container!.resolve(Car.self)
+            transient = car
+            singleton = car.engine
+        }
+        #expect(transient == nil, "the container keeps no transient")
+        #expect(singleton != nil, "the container keeps its singleton")
+        #expect(try container!.resolve(Engine.self) === singleton)
+        container = nil
+        #expect(singleton == nil, "released with its container")
+    }
+
+    @Test("value-type singletons with non-trivial storage come back intact on every resolve")
+    func valueSingleton() throws {
+        let container = Container {
+            $0.register([String].self, lifetime: .singleton) { _ in (0..<100).map { "item \($0)" } }
+            $0.register((any Greeter).self, lifetime: .singleton) { _ in French() }
+        }
+        for _ in 0..<3 {
+            #expect(try container.resolve([String].self) == (0..<100).map { "item \($0)" })
+            #expect(try container.resolve((any Greeter).self).greeting == "bonjour")
+        }
+    }
 }
