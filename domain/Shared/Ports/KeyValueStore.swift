@@ -56,7 +56,7 @@ extension KeyValueStore {
     }
 
     public func removeValue(forKey key: String, in suite: String) throws {
-        try update(suite) { $0.removeValue(forKey: key) }
+        try update(suite) { _ = $0.removeValue(forKey: key) }
     }
 
     /// Keys stored in the suite, sorted (defaults not included).
