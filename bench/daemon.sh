@@ -2,8 +2,8 @@
 # Daemon benchmarks on the static release build (results for docs/performance.md):
 #   - lateness of 50 real events: 25 two-second intervals a second apart, each
 #     a start and a session end, measured from the daemon's own record;
-#   - CPU time over 60 idle seconds with 20 enabled schedules (perf stat's
-#     task-clock over all the daemon's threads; /proc/PID/stat ticks without perf);
+#   - CPU time over 60 idle seconds with 20 enabled schedules (schedstat of
+#     all the daemon's threads, with /proc/PID/stat ticks as a check);
 #   - resident memory when idle, against a bare Swift program that imports
 #     Foundation and sleeps;
 #   - computing the next event over 1,000 enabled schedules.
@@ -53,14 +53,17 @@ done
 "$retime" --data-dir "$data" daemon run 2>/dev/null &
 daemon=$!
 sleep 2
-if perf stat -e task-clock -p $daemon -- true >/dev/null 2>&1; then
-  ms=$(perf stat -x, -e task-clock -p $daemon -- sleep "$idle" 2>&1 | awk -F, '/task-clock/ {print $1}')
-  echo "| CPU time in $idle idle seconds, 20 schedules | $ms ms | (perf task-clock) |"
-else
-  ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-  before=$(ticks $daemon); sleep "$idle"; after=$(ticks $daemon)
-  echo "| CPU time in $idle idle seconds, 20 schedules | $(( (after - before) * 1000 / $(getconf CLK_TCK) )) ms | (clock ticks) |"
-fi
+# Time on CPU, summed over the daemon's threads from /proc/PID/task/*/schedstat
+# (nanoseconds; exact, and needs no perf). The clock ticks of /proc/PID/stat
+# (utime + stime, which also keep exited threads' time) as a coarse check.
+cpu_ns() { cat /proc/$1/task/*/schedstat | awk '{ns += $1} END {print ns}'; }
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+ns_before=$(cpu_ns $daemon); ticks_before=$(ticks $daemon)
+sleep "$idle"
+ns_after=$(cpu_ns $daemon); ticks_after=$(ticks $daemon)
+cpu_ms=$(awk -v a="$ns_before" -v b="$ns_after" 'BEGIN {printf "%.2f", (b - a) / 1e6}')
+tick_ms=$(( (ticks_after - ticks_before) * 1000 / $(getconf CLK_TCK) ))
+echo "| CPU time in $idle idle seconds, 20 schedules | $cpu_ms ms | (schedstat; clock ticks: $tick_ms ms) |"
 rss=$(awk '/VmRSS/ {print $2}' "/proc/$daemon/status")
 kill -TERM $daemon; wait $daemon || true
 
@@ -69,12 +72,19 @@ import Foundation
 print(Date())
 sleep(30)
 SWIFT
-swiftc -O -static-stdlib "$work/bare.swift" -o "$work/bare" 2>/dev/null
-"$work/bare" >/dev/null &
-bare=$!
-sleep 1
-bare_rss=$(awk '/VmRSS/ {print $2}' "/proc/$bare/status")
-kill $bare
-echo "| resident memory when idle | $(( rss / 1024 )).$(( rss % 1024 * 10 / 1024 )) MiB | bare Foundation program: $(( bare_rss / 1024 )).$(( bare_rss % 1024 * 10 / 1024 )) MiB |"
+mib() { echo "$(( $1 / 1024 )).$(( $1 % 1024 * 10 / 1024 ))"; }
+# The bare program built three ways: as swiftc does by default (shared
+# libraries), with the standard library static, and as one static executable
+# the way retime's release build is linked.
+bare_rss() { # FLAGS...: the bare program's VmRSS (KiB) one second after it starts
+  swiftc -O "$@" "$work/bare.swift" -o "$work/bare" 2>/dev/null
+  "$work/bare" >/dev/null &
+  local bare=$!
+  sleep 1
+  awk '/VmRSS/ {print $2}' "/proc/$bare/status"
+  kill $bare
+}
+shared=$(bare_rss); static_stdlib=$(bare_rss -static-stdlib); static=$(bare_rss -static-executable)
+echo "| resident memory when idle | $(mib $rss) MiB | bare Foundation program: $(mib $shared) MiB shared, $(mib $static_stdlib) MiB -static-stdlib, $(mib $static) MiB static executable |"
 
 .build/release/ScheduleBenchmark

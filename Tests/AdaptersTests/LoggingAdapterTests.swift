@@ -51,7 +51,7 @@ struct LoggingAdapterTests {
         let logger = Logger(label: "retime.cli", handler: handler)
         logger.debug("hidden")
         logger.warning("lock held\nlong", metadata: ["path": "/x"])
-        let line = try? #require(capture.lines.first)
+        let line = capture.lines.first
         #expect(capture.lines.count == 1)
         #expect(line?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} warning retime.cli: path=\/x session=s1 lock held\\nlong/) != nil)
     }
@@ -105,6 +105,23 @@ struct LoggingAdapterTests {
         tracker.track(event)
         JSONLinesTracker(file: file).track(TrackedEvent(name: "second", at: Self.instant))
         #expect(try tracker.recorded() == [event, TrackedEvent(name: "second", at: Self.instant)])
+    }
+
+    @Test("the tracker writes each event as the line JSONEncoder wrote for it, byte for byte")
+    func trackerLineFormat() throws {
+        let events = [
+            TrackedEvent(name: "session-started", at: Self.instant),
+            TrackedEvent(name: "interval-skipped", at: Self.instant.addingTimeInterval(0.123), properties: [
+                "schedule": "mornings / \"quoted\" \u{1} é 👩‍👩‍👧", "late": .double(0.25), "whole": .double(3),
+                "tiny": .double(1e-7), "big": .double(1.5e300), "count": .int(-42), "strict": .bool(true),
+                "plannedEnd": .date(Self.instant.addingTimeInterval(1_500.5)), "path": "/a/b",
+            ]),
+        ]
+        let file = RotatingFile(path: TemporaryDirectory().file("events.jsonl"))
+        events.forEach(JSONLinesTracker(file: file).track)
+        let written = try String(contentsOfFile: file.path, encoding: .utf8)
+        let expected = try events.map { String(decoding: try StoreJSON.encoder().encode($0), as: UTF8.self) + "\n" }.joined()
+        #expect(written == expected)
     }
 
     @Test("the logging tracker logs each event with its properties")

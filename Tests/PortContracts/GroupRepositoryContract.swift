@@ -28,6 +28,17 @@ public enum GroupRepositoryContract {
             try requireEqual(try await repository.group(named: "deep work")?.id, group.id, "lower case")
             try require(try await repository.group(named: "deep") == nil, "a prefix is not a match")
         },
+        ContractCheck("among several groups, each is found by its exact name and by another case") { make in
+            let repository = try await make()
+            let groups = ["Work", "Play", "Straße", "Ωmega"].map { Fixtures.group($0) }
+            for group in groups { try await repository.insert(group) }
+            for group in groups {
+                let name = group.name.rawValue
+                try requireEqual(try await repository.group(named: name)?.id, group.id, "exact \(name)")
+                try requireEqual(try await repository.group(named: name.uppercased())?.id, group.id, "upper \(name)")
+                try requireEqual(try await repository.group(named: " \(name.lowercased()) ")?.id, group.id, "spaced lower \(name)")
+            }
+        },
         ContractCheck("a name taken in another case cannot be inserted") { make in
             let repository = try await make()
             try await repository.insert(Fixtures.group("Work"))

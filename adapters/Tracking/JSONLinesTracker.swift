@@ -10,9 +10,12 @@ public struct JSONLinesTracker: Tracker {
         self.file = file
     }
 
+    /// Writes the line JSONEncoder wrote (sorted keys, dates as Timestamp
+    /// text), coded straight to a `JSONValue` and printed: JSONEncoder's
+    /// generic paths cost a sixth of a `retime start`.
     public func track(_ event: TrackedEvent) {
-        guard let data = try? StoreJSON.encoder().encode(event) else { return }
-        file.append(String(decoding: data, as: UTF8.self) + "\n")
+        guard let value = try? JSONValueEncoder().encode(event), let line = try? JSONText.compact(value) else { return }
+        file.append(String(decoding: line, as: UTF8.self) + "\n")
     }
 
     /// The events in the current file, oldest first; unreadable lines skipped.

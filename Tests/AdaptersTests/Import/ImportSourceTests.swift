@@ -66,7 +66,7 @@ struct ImportSourceTests {
                 var sessions = (0..<valid).map { Fixtures.endedSession(startingAt: Double($0) * 3_600) }
                 sessions.insert(Fixtures.session(), at: min(1, sessions.count))   // still active: not importable
                 let bytes = try RetimeExport.encode(sessions: sessions, groups: [], at: Fixtures.epoch)
-                FileManager.default.createFile(atPath: directory.file("export.json"), contents: Data(bytes))
+                _ = FileManager.default.createFile(atPath: directory.file("export.json"), contents: Data(bytes))
                 return (directory.file("export.json"), min(1, valid) + 1)
             }
         }
@@ -126,7 +126,7 @@ struct ImportSourceTests {
         let directory = TemporaryDirectory()
         let group = RetimeExport.ExportedGroup(id: GroupID(), name: "Deep Work", targets: [try Target(parsing: "slack.com")])
         let sessions = (0..<4).map { Fixtures.endedSession(group: group.id, startingAt: Double($0) * 86_400.123_456_789) }
-        FileManager.default.createFile(atPath: directory.file("export.json"),
+        _ = FileManager.default.createFile(atPath: directory.file("export.json"),
                                        contents: Data(try RetimeExport.encode(sessions: sessions, groups: [group], at: Fixtures.epoch)))
         let batch = try await RetimeExportSource().read(directory.file("export.json"))
         #expect(batch.records.map(\.session) == sessions)
@@ -168,9 +168,9 @@ struct ImportRobustnessTests {
             return bytes
         }
         for _ in 0..<1_000 {
-            FileManager.default.createFile(atPath: directory.file("frames"), contents: Data(mutate(watson)))
+            _ = FileManager.default.createFile(atPath: directory.file("frames"), contents: Data(mutate(watson)))
             do { _ = try await WatsonFramesSource().read(directory.file("frames")) } catch is ImportError {}
-            FileManager.default.createFile(atPath: directory.file("timew/2025-01.data"), contents: Data(mutate(timewarrior)))
+            _ = FileManager.default.createFile(atPath: directory.file("timew/2025-01.data"), contents: Data(mutate(timewarrior)))
             do { _ = try await TimewarriorSource().read(directory.file("timew")) } catch is ImportError {}
         }
     }

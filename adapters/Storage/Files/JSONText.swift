@@ -66,12 +66,21 @@ enum JSONText {
     /// The suite-file layout: two-space indents, `"key" : value`, keys in
     /// order, empty containers as `[\n\n]` the way JSONEncoder writes them.
     static func pretty(_ value: JSONValue) throws -> [UInt8] {
-        var writer = Writer()
+        var writer = Writer(compact: false)
+        try writer.value(value, indent: 0)
+        return writer.bytes
+    }
+
+    /// One line, keys in order, no spaces: what JSONEncoder writes with
+    /// `[.sortedKeys, .withoutEscapingSlashes]` (the event log's lines).
+    static func compact(_ value: JSONValue) throws -> [UInt8] {
+        var writer = Writer(compact: true)
         try writer.value(value, indent: 0)
         return writer.bytes
     }
 
     private struct Writer {
+        let compact: Bool
         var bytes: [UInt8] = []
 
         mutating func value(_ value: JSONValue, indent: Int) throws {
@@ -99,7 +108,7 @@ enum JSONText {
                 for (index, key) in keys.enumerated() {
                     spaces(indent + 2)
                     string(key)
-                    raw(" : ")
+                    if compact { raw(":") } else { raw(" : ") }
                     try self.value(members[key]!, indent: indent + 2)
                     separate(index, of: keys.count)
                 }
@@ -109,13 +118,14 @@ enum JSONText {
 
         private mutating func open(_ bracket: StaticString, count: Int) {
             raw(bracket)
+            guard !compact else { return }
             bytes.append(0x0A)
             if count == 0 { bytes.append(0x0A) }
         }
 
         private mutating func separate(_ index: Int, of count: Int) {
             if index < count - 1 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(0x0A)
+            if !compact { bytes.append(0x0A) }
         }
 
         private mutating func close(_ bracket: StaticString, indent: Int) {
@@ -124,6 +134,7 @@ enum JSONText {
         }
 
         private mutating func spaces(_ count: Int) {
+            guard !compact else { return }
             bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
         }
 

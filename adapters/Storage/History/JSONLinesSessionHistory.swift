@@ -1,3 +1,4 @@
+import CRetimeLinux
 import Domain
 import Foundation
 #if canImport(Glibc)
@@ -240,14 +241,16 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// in order, while it returns true.
     static func occurrences(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Bool) {
         guard let base = haystack.baseAddress, haystack.count >= needle.count else { return }
+        // memmem, not memchr on the first byte and memcmp: a needle starting
+        // with a quote stopped at every quote of the 64 KiB tail (10,000
+        // calls, a seventh of a `retime stop`).
         needle.withUnsafeBufferPointer { needle in
             var position = 0
             while position <= haystack.count - needle.count {
-                guard let hit = memchr(base + position, Int32(needle[0]), haystack.count - needle.count - position + 1) else { return }
+                guard let hit = retime_memmem(base + position, haystack.count - position, needle.baseAddress, needle.count)
+                else { return }
                 let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if memcmp(base + offset, needle.baseAddress!, needle.count) == 0 {
-                    guard body(offset + needle.count) else { return }
-                }
+                guard body(offset + needle.count) else { return }
                 position = offset + 1
             }
         }

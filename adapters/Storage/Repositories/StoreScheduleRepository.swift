@@ -15,8 +15,12 @@ public struct StoreScheduleRepository: ScheduleRepository {
     }
 
     public func schedule(named name: String) async throws -> Schedule? {
+        let schedules = try Self.decode(try store.values(of: Self.suite))
+        // Unique by key: an exact name match is the answer, without folding
+        // case (see StoreGroupRepository.group(named:)).
+        if let exact = schedules.first(where: { $0.name == name }) { return exact }
         let key = NameRules.comparisonKey(name)
-        return try await all().first { $0.nameKey == key }
+        return schedules.first { $0.nameKey == key }
     }
 
     public func insert(_ schedule: Schedule) async throws {
