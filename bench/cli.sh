@@ -17,22 +17,29 @@ time_runs() {
   python3 bench/time_runs.py "$runs" "" "$@"
 }
 
-baseline() { # the cost of bash -c itself, subtracted by the reader
-  time_runs true
+# The harness's own cost (bash -c true), measured first; each row also
+# shows its median less this, the part that is retime's.
+harness=$(time_runs true)
+harness_ms=${harness%% ms*}
+row() { # LABEL COMMAND...: a table row for the command
+  local label=$1; shift
+  local times; times=$(time_runs "$@")
+  local net; net=$(awk -v m="${times%% ms*}" -v h="$harness_ms" 'BEGIN {printf "%.2f", m - h}')
+  echo "| $label | $times | $net ms |"
 }
 
-echo "| what | median | p90 |"
-echo "|---|---|---|"
-echo "| (bash -c true: the harness's own cost, included below) | $(baseline) |"
-echo "| retime --version | $(time_runs "$retime" --version) |"
+echo "| what | median | p90 | median less the harness |"
+echo "|---|---|---|---|"
+echo "| (bash -c true: the harness's own cost, included in the rows below) | $harness | - |"
+row "retime --version" "$retime" --version
 for size in 0 100000; do
   dir="$work/data-$size"
   "$retime" --data-dir "$dir" group create g >/dev/null
   if [ "$size" -gt 0 ]; then
     .build/release/StoreBenchmark generate-history "$size" "$dir/history" >/dev/null
   fi
-  echo "| start + stop, $size sessions in history | $(time_runs "$retime" --data-dir "$dir" start g --for 25m '&&' "$retime" --data-dir "$dir" stop) |"
+  row "start + stop, $size sessions in history" "$retime" --data-dir "$dir" start g --for 25m '&&' "$retime" --data-dir "$dir" stop
   "$retime" --data-dir "$dir" start g --for 25m >/dev/null
-  echo "| status, $size sessions in history | $(time_runs "$retime" --data-dir "$dir" status) |"
+  row "status, $size sessions in history" "$retime" --data-dir "$dir" status
   "$retime" --data-dir "$dir" stop >/dev/null
 done
