@@ -13,8 +13,7 @@ public struct JSONLinesAuditTrail: AuditTrail {
     }
 
     public func append(_ entry: AuditEntry) async throws {
-        var line = Array(try StoreJSON.encoder().encode(entry))
-        line.append(UInt8(ascii: "\n"))
+        var line = try JSONText.line(entry)
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty { try POSIXFiles.ensureDirectory(directory) }
         let lock = try FileLock(path: path, timeout: 5, flags: O_RDWR | O_CREAT | O_APPEND)

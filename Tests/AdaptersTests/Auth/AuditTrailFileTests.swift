@@ -17,6 +17,18 @@ struct AuditTrailFileTests {
         #expect(try await trail.entries().map(\.action) == ["stop", "pause"])
     }
 
+    @Test("each entry is the line JSONEncoder wrote for it, byte for byte")
+    func lineFormat() async throws {
+        let path = directory.file("audit.jsonl")
+        let entries = [
+            AuditEntry(action: "stop", at: Date(timeIntervalSince1970: 1_700_000_000.25), success: false, reason: "wrongPasscode"),
+            AuditEntry(action: "group.unblock \"x\" / é", at: Date(timeIntervalSince1970: 0), success: true),
+        ]
+        for entry in entries { try await JSONLinesAuditTrail(path: path).append(entry) }
+        let expected = try entries.map { String(decoding: try StoreJSON.encoder().encode($0), as: UTF8.self) + "\n" }.joined()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+    }
+
     @Test("the file is private to its owner")
     func mode() async throws {
         let path = directory.file("audit.jsonl")
