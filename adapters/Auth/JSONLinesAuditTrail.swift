@@ -14,7 +14,7 @@ public struct JSONLinesAuditTrail: AuditTrail {
 
     public func append(_ entry: AuditEntry) async throws {
         var line = try JSONText.line(entry)
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        let directory = POSIXFiles.parentDirectory(of: path)
         if !directory.isEmpty { try POSIXFiles.ensureDirectory(directory) }
         let lock = try FileLock(path: path, timeout: 5, flags: O_RDWR | O_CREAT | O_APPEND)
         let fd = lock.descriptor

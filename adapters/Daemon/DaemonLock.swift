@@ -37,7 +37,7 @@ public struct DaemonLock: Sendable {
     /// Takes the lock for this process and writes its pid, or says which
     /// daemon already holds it.
     public func acquire() throws -> HeldDaemonLock {
-        try POSIXFiles.ensureDirectory((path as NSString).deletingLastPathComponent)
+        try POSIXFiles.ensureDirectory(POSIXFiles.parentDirectory(of: path))
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {

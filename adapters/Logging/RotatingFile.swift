@@ -58,7 +58,7 @@ public final class RotatingFile: Sendable {
     }
 
     private func open() -> (fd: Int32, size: Int)? {
-        try? POSIXFiles.ensureDirectory((path as NSString).deletingLastPathComponent)
+        try? POSIXFiles.ensureDirectory(POSIXFiles.parentDirectory(of: path))
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         var info = stat()

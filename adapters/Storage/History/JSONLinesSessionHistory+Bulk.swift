@@ -69,7 +69,7 @@ extension JSONLinesSessionHistory {
         var spans: [SessionSpan] = []
         spans.reserveCapacity(decoded.reduce(0) { $0 + $1.count })
         for part in decoded { spans.append(contentsOf: part) }
-        let devices = Set(segments.map { ($0 as NSString).deletingLastPathComponent })
+        let devices = Set(segments.map(POSIXFiles.parentDirectory(of:)))
         guard devices.count > 1 else { return spans }
         var seen = Set<SessionID>(minimumCapacity: spans.count)
         return spans.filter { seen.insert($0.id).inserted }
