@@ -71,21 +71,16 @@ enum JSONText {
         return writer.bytes
     }
 
-    /// One line, keys in order, no spaces: what JSONEncoder writes with
-    /// `[.sortedKeys, .withoutEscapingSlashes]` (the event log's lines).
-    static func compact(_ value: JSONValue) throws -> [UInt8] {
-        var writer = Writer(compact: true)
-        try writer.value(value, indent: 0)
-        return writer.bytes
-    }
-
-    /// `value` as one JSON-lines entry: its compact JSON and a newline, coded
-    /// straight to a `JSONValue` (JSONEncoder's generic paths cost a sixth
-    /// of a `retime start`). The event log and the audit trail write these.
+    /// `value` as one JSON-lines entry: compact JSON with keys in order and
+    /// a newline, what JSONEncoder wrote with `[.sortedKeys,
+    /// .withoutEscapingSlashes]`. Coded straight to a `JSONValue`:
+    /// JSONEncoder's generic paths cost a sixth of a `retime start`. The
+    /// event log and the audit trail write these.
     static func line<T: Encodable>(_ value: T) throws -> [UInt8] {
-        var bytes = try compact(JSONValueEncoder().encode(value))
-        bytes.append(0x0A)
-        return bytes
+        var writer = Writer(compact: true)
+        try writer.value(JSONValueEncoder().encode(value), indent: 0)
+        writer.bytes.append(0x0A)
+        return writer.bytes
     }
 
     private struct Writer {
