@@ -15,7 +15,7 @@ public enum DeviceIdentity {
         let path = dataDirectory + "/device-id"
         if let existing = try read(path) { return existing }
         try POSIXFiles.ensureDirectory(dataDirectory)
-        let candidate = UUID().uuidString.lowercased()
+        let candidate = UUIDText.lowercase(UUID())
         let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
@@ -41,7 +41,7 @@ public enum DeviceIdentity {
     private static func read(_ path: String) throws -> String? {
         guard let bytes = try POSIXFiles.read(path) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self).trimmed
-        guard UUID(uuidString: text) != nil else { throw StoreError.corrupted(path: path, reason: "not a device id") }
+        guard UUIDText.parse(text) != nil else { throw StoreError.corrupted(path: path, reason: "not a device id") }
         return text
     }
 }

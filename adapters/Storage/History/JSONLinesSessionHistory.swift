@@ -45,7 +45,8 @@ public struct JSONLinesSessionHistory: SessionHistory {
         let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
         let fd = lock.descriptor
         let tail = try Self.tail(of: fd, path: path)
-        if Self.contains(id: session.id.description, in: tail) || Self.contains(id: session.id.rawValue.uuidString, in: tail) { return }
+        let id = session.id.description
+        if Self.contains(id: id, in: tail) || Self.contains(id: id.uppercased(), in: tail) { return }
         var bytes = line
         if let last = tail.last, last != UInt8(ascii: "\n") { bytes.insert(UInt8(ascii: "\n"), at: 0) }
         try POSIXFiles.writeAll(fd, bytes, path: path)

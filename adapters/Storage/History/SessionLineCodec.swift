@@ -76,9 +76,9 @@ enum SessionLineCodec {
     /// the line is parsed instead.
     private static func scanKey(_ line: UnsafeBufferPointer<UInt8>, withGroup: Bool) -> LineKey? {
         guard let started = scanString(line, after: startedAtMarker).flatMap(Timestamp.parse(utf8:)),
-              let id = scanString(line, after: idMarker).flatMap({ try? uuid($0) }) else { return nil }
+              let id = scanString(line, after: idMarker).flatMap(UUIDText.parse) else { return nil }
         guard withGroup else { return LineKey(id: SessionID(id), startedAt: started, groupId: nil) }
-        guard let group = scanString(line, after: groupIdMarker).flatMap({ try? uuid($0) }) else { return nil }
+        guard let group = scanString(line, after: groupIdMarker).flatMap(UUIDText.parse) else { return nil }
         return LineKey(id: SessionID(id), startedAt: started, groupId: GroupID(group))
     }
 
@@ -245,35 +245,7 @@ enum SessionLineCodec {
 
     /// Parses the 36-character text form of a UUID from bytes.
     private static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) throws -> UUID {
-        guard bytes.count == 36, bytes[8] == 0x2D, bytes[13] == 0x2D, bytes[18] == 0x2D, bytes[23] == 0x2D else {
-            throw JSONByteReader.Malformed(description: "bad UUID")
-        }
-        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var invalid: UInt8 = 0
-        withUnsafeMutableBytes(of: &raw) { out in
-            for position in 0..<16 {
-                let index = uuidDigitOffsets[position]
-                let high = hexValues[Int(bytes[index])], low = hexValues[Int(bytes[index + 1])]
-                invalid |= (high | low) & 0xF0
-                out[position] = high << 4 | low
-            }
-        }
-        guard invalid == 0 else { throw JSONByteReader.Malformed(description: "bad UUID") }
-        return UUID(uuid: raw)
-    }
-
-    /// Where each byte's two hex digits start in the text form.
-    private static let uuidDigitOffsets = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
-
-    /// Hex digit values by ASCII byte; 0xFF marks a byte that is not one.
-    private static let hexValues: [UInt8] = (0...255).map { hex(UInt8($0)) ?? 0xFF }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 65...70: byte - 55
-        case 97...102: byte - 87
-        default: nil
-        }
+        guard let uuid = UUIDText.parse(bytes) else { throw JSONByteReader.Malformed(description: "bad UUID") }
+        return uuid
     }
 }

@@ -10,7 +10,7 @@ public struct EntityID<Entity>: Hashable, Sendable, Codable, CustomStringConvert
 
     /// Parses the text form (any case); nil if it is not a UUID.
     public init?(_ text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
+        guard let uuid = UUIDText.parse(text) else { return nil }
         rawValue = uuid
     }
 
@@ -19,7 +19,7 @@ public struct EntityID<Entity>: Hashable, Sendable, Codable, CustomStringConvert
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        guard let uuid = UUID(uuidString: text) else {
+        guard let uuid = UUIDText.parse(text) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a UUID")
         }
         rawValue = uuid
@@ -31,7 +31,7 @@ public struct EntityID<Entity>: Hashable, Sendable, Codable, CustomStringConvert
     }
 
     /// Lower-case UUID text, as written in JSON and shown to users.
-    public var description: String { rawValue.uuidString.lowercased() }
+    public var description: String { UUIDText.lowercase(rawValue) }
 }
 
 /// Identifies a `Group`; the only way other contexts refer to one.
