@@ -212,7 +212,7 @@ struct EndToEndTests {
         for file in manager.subpaths(atPath: retime.dataDirectory) ?? [] {
             let path = retime.file(file)
             var isDirectory: ObjCBool = false
-            manager.fileExists(atPath: path, isDirectory: &isDirectory)
+            #expect(manager.fileExists(atPath: path, isDirectory: &isDirectory))
             #expect(mode(path) == (isDirectory.boolValue ? 0o700 : 0o600), "\(file)")
         }
     }

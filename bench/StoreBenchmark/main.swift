@@ -54,7 +54,10 @@ func generate(_ count: Int, into directory: String) throws {
         segments[month, default: []] += Array(try encoder.encode(session)) + [10]
     }
     for (month, bytes) in segments {
-        FileManager.default.createFile(atPath: "\(folder)/\(month).jsonl", contents: Data(bytes))
+        let path = "\(folder)/\(month).jsonl"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
     }
 }
 
