@@ -65,18 +65,27 @@ cpu_ms=$(awk -v a="$ns_before" -v b="$ns_after" 'BEGIN {printf "%.2f", (b - a) /
 tick_ms=$(( (ticks_after - ticks_before) * 1000 / $(getconf CLK_TCK) ))
 echo "| CPU time in $idle idle seconds, 20 schedules | $cpu_ms ms | (schedstat; clock ticks: $tick_ms ms) |"
 rss=$(awk '/VmRSS/ {print $2}' "/proc/$daemon/status")
+# Idle again after work: five one-second sessions, each ended by the daemon,
+# then two quiet seconds. What a daemon that has done its job holds.
+for _ in 1 2 3 4 5; do
+  "$retime" --data-dir "$data" start g --for 1s >/dev/null
+  sleep 1.5
+done
+sleep 2
+rss_after=$(awk '/VmRSS/ {print $2}' "/proc/$daemon/status")
+ended=$(grep -c '"session-completed"' "$data/events.jsonl" || true)
 kill -TERM $daemon; wait $daemon || true
 
-cat > "$work/bare.swift" <<'SWIFT'
-import Foundation
-print(Date())
-sleep(30)
-SWIFT
 mib() { echo "$(( $1 / 1024 )).$(( $1 % 1024 * 10 / 1024 ))"; }
-# The bare program built three ways: as swiftc does by default (shared
-# libraries), with the standard library static, and as one static executable
-# the way retime's release build is linked.
-bare_rss() { # FLAGS...: the bare program's VmRSS (KiB) one second after it starts
+# The bare program, "imports Foundation and sleeps", in two readings:
+# sleeping with Foundation (Thread.sleep), and printing the date with
+# Foundation then sleeping with POSIX sleep(3). Each built three ways: as
+# swiftc does by default (shared libraries), with the standard library and
+# Foundation static (what `swift build --static-swift-stdlib` does), and as
+# one static executable, the way retime's release build is linked.
+bare_rss() { # SOURCE FLAGS...: the bare program's VmRSS (KiB) one second after it starts
+  printf '%b' "$1" > "$work/bare.swift"
+  shift
   swiftc -O "$@" "$work/bare.swift" -o "$work/bare" 2>/dev/null
   "$work/bare" >/dev/null &
   local bare=$!
@@ -84,7 +93,13 @@ bare_rss() { # FLAGS...: the bare program's VmRSS (KiB) one second after it star
   awk '/VmRSS/ {print $2}' "/proc/$bare/status"
   kill $bare
 }
-shared=$(bare_rss); static_stdlib=$(bare_rss -static-stdlib); static=$(bare_rss -static-executable)
-echo "| resident memory when idle | $(mib $rss) MiB | bare Foundation program: $(mib $shared) MiB shared, $(mib $static_stdlib) MiB -static-stdlib, $(mib $static) MiB static executable |"
+bare_rows=""
+for program in 'import Foundation\nThread.sleep(forTimeInterval: 30)\n' 'import Foundation\nprint(Date())\nsleep(30)\n'; do
+  label=$( [[ $program == *Thread* ]] && echo "Thread.sleep" || echo "print(Date()); sleep(30)")
+  shared=$(bare_rss "$program"); static_stdlib=$(bare_rss "$program" -static-stdlib); static=$(bare_rss "$program" -static-executable)
+  bare_rows+="| bare program, $label | $(mib $shared) MiB shared | $(mib $static_stdlib) MiB -static-stdlib, $(mib $static) MiB static executable |"$'\n'
+done
+echo "| resident memory when idle | $(mib $rss) MiB | $(mib $rss_after) MiB after ending $ended sessions |"
+printf '%s' "$bare_rows"
 
 .build/release/ScheduleBenchmark
