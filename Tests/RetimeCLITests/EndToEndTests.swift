@@ -270,11 +270,28 @@ struct ScheduleEndToEndTests {
         #expect(try retime.run("group", "delete", "work").status == 0)
     }
 
+    @Test("a range of days is the days it spans, as the list and the next events show")
+    func dayRange() throws {
+        try retime.run("group", "create", "work")
+        let added = try retime.run("schedule", "add", "late", "--group", "work", "--from", "21:00", "--to", "22:00",
+                                   "--days", "fri-mon", "--json")
+        #expect(added.status == 0)
+        #expect((added.json["schedule"] as? [String: Any])?["days"] as? [String] == ["mon", "fri", "sat", "sun"])
+        var utc = retime
+        utc.environment["TZ"] = "UTC"
+        // From Tuesday 2026-11-24: Friday, Saturday, Sunday, Monday, then Friday again.
+        let next = try utc.run("schedule", "next", "--count", "10", "--from", "2026-11-24T00:00:00Z", "--json")
+        let starts = (next.json["events"] as? [[String: String]] ?? []).filter { $0["event"] == "intervalDidStart" }.map { $0["at"] }
+        #expect(starts == ["2026-11-27T21:00:00Z", "2026-11-28T21:00:00Z", "2026-11-29T21:00:00Z", "2026-11-30T21:00:00Z",
+                           "2026-12-04T21:00:00Z"])
+    }
+
     @Test("mistakes exit with the right code", arguments: [
         (["schedule", "add", "x", "--group", "nope", "--from", "09:00", "--to", "10:00"], Int32(1), "group.notFound"),
         (["schedule", "add", "x", "--group", "work", "--from", "9", "--to", "10:00"], 2, "schedule.invalidTime"),
         (["schedule", "add", "x", "--group", "work", "--from", "09:00"], 2, "usage.missingArgument"),
         (["schedule", "add", "x", "--group", "work", "--from", "09:00", "--to", "10:00", "--days", "funday"], 2, "schedule.invalidDays"),
+        (["schedule", "add", "x", "--group", "work", "--from", "09:00", "--to", "10:00", "--days", "mon–fri"], 2, "schedule.invalidDays"),
         (["schedule", "remove", "ghost"], 1, "schedule.notFound"),
         (["schedule", "next", "--count", "-1"], 2, "usage.invalidValue"),
     ])

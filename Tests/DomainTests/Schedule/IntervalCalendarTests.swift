@@ -72,8 +72,23 @@ struct IntervalCalendarTests {
         #expect(Weekday(daysSinceEpoch: 0) == .thu)
         #expect(Weekday(daysSinceEpoch: -1) == .wed)
         #expect(Weekday(daysSinceEpoch: 20_416) == .mon) // 2025-11-24
-        #expect(Weekday.parseSet("mon,WED,friday") == [.mon, .wed, .fri])
-        #expect(Weekday.parseSet("mon,,fri") == nil && Weekday.parseSet("noday") == nil)
+    }
+
+    @Test("days are read as names, lists and ranges; anything else is refused, never read as another day",
+          arguments: [
+              ("mon,WED,friday", [Weekday.mon, .wed, .fri]), ("Monday", [.mon]), (" tue , thu ", [.tue, .thu]),
+              ("mon-fri", [.mon, .tue, .wed, .thu, .fri]), ("sat-sun", [.sat, .sun]), ("fri-mon", [.fri, .sat, .sun, .mon]),
+              ("wed-wed", [.wed]), ("mon-tue,thursday-friday", [.mon, .tue, .thu, .fri]), ("weekdays", [.mon, .tue, .wed, .thu, .fri]),
+              ("WEEKENDS", [.sat, .sun]), ("daily", Weekday.allCases),
+          ])
+    func daysRead(text: String, days: [Weekday]) {
+        #expect(Weekday.parseSet(text) == Set(days))
+    }
+
+    @Test("a day misspelt or a range half-written is refused",
+          arguments: ["", "mon,,fri", "noday", "monxyz", "mo", "mon-", "-fri", "mon-tue-wed", "mon–fri", "mon fri", "mondays", "weekday"])
+    func daysRefused(text: String) {
+        #expect(Weekday.parseSet(text) == nil)
     }
 
     @Test("1,000 enabled schedules: the next event is found", .timeLimit(.minutes(1)))

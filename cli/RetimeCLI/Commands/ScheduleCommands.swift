@@ -35,7 +35,7 @@ enum ScheduleCommands {
                 .value("group", "GROUP", help: "The group its sessions block."),
                 .value("from", "TIME", help: "Start, HH:MM[:SS] local time."),
                 .value("to", "TIME", help: "End, HH:MM[:SS] local time."),
-                .value("days", "DAYS", help: "daily (default), weekdays, weekends or mon,tue,...",
+                .value("days", "DAYS", help: "daily (default), weekdays, weekends, or days and ranges: mon,wed,fri or mon-fri",
                        choices: ["daily", "weekdays", "weekends"]),
                 .value("warn", "DURATION", help: "Warn this long before the start and the end."),
                 .flag("strict", help: "Its sessions are strict."),

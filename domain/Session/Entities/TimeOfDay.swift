@@ -66,17 +66,56 @@ public enum Weekday: String, CaseIterable, Sendable, Codable, Comparable {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
-    /// Reads `daily`, `weekdays`, `weekends` or a list like `mon,wed,fri`.
+    /// Reads `daily`, `weekdays`, `weekends` or a list like `mon,wed,fri`
+    /// whose items are days (`mon` or `monday`, any case) or ranges of days
+    /// (`mon-fri`; `fri-mon` runs on through the weekend). Nil for anything
+    /// else: a day misspelt must not quietly become another schedule.
     public static func parseSet(_ text: String) -> Set<Weekday>? {
         switch text.lowercased() {
         case "daily": return Set(allCases)
         case "weekdays": return weekdays
         case "weekends": return weekends
         default:
-            let days = text.lowercased().split(separator: ",", omittingEmptySubsequences: false)
-                .map { Weekday(rawValue: String($0.prefix(3)).trimmedSpaces) }
-            guard !days.isEmpty, days.allSatisfy({ $0 != nil }) else { return nil }
-            return Set(days.compactMap { $0 })
+            var days: Set<Weekday> = []
+            for item in text.lowercased().split(separator: ",", omittingEmptySubsequences: false) {
+                let ends = item.split(separator: "-", omittingEmptySubsequences: false).map { named(String($0).trimmedSpaces) }
+                switch ends.count {
+                case 1:
+                    guard let day = ends[0] else { return nil }
+                    days.insert(day)
+                case 2:
+                    guard let first = ends[0], let last = ends[1] else { return nil }
+                    days.formUnion(range(from: first, through: last))
+                default:
+                    return nil
+                }
+            }
+            return days
+        }
+    }
+
+    /// The day a lower-case name or three-letter abbreviation names.
+    private static func named(_ name: String) -> Weekday? {
+        Weekday(rawValue: name) ?? allCases.first { name == $0.fullName }
+    }
+
+    /// The days from `first` to `last`, going forward and past Sunday if need be.
+    private static func range(from first: Weekday, through last: Weekday) -> [Weekday] {
+        let start = allCases.firstIndex(of: first)!, end = allCases.firstIndex(of: last)!
+        let count = (end - start + 7) % 7 + 1
+        return (0..<count).map { allCases[(start + $0) % 7] }
+    }
+
+    /// The English name in lower case.
+    private var fullName: String {
+        switch self {
+        case .mon: "monday"
+        case .tue: "tuesday"
+        case .wed: "wednesday"
+        case .thu: "thursday"
+        case .fri: "friday"
+        case .sat: "saturday"
+        case .sun: "sunday"
         }
     }
 }

@@ -36,7 +36,7 @@ public enum ScheduleError: RetimeError, Equatable {
         case .invalidName(let name, let reason): "invalid schedule name '\(name)': \(reason)"
         case .invalidTime(let text): "invalid time '\(text)': write HH:MM or HH:MM:SS, 24-hour"
         case .emptyInterval: "--from and --to are the same time: an interval needs a length"
-        case .invalidDays(let text): "invalid days '\(text)': write daily, weekdays, weekends or a list like mon,wed,fri"
+        case .invalidDays(let text): "invalid days '\(text)': write daily, weekdays, weekends, or days and ranges like mon,wed,fri or mon-fri"
         case .invalidWarning(let reason): "invalid warning: \(reason)"
         case .groupNotFound(let name): "no group named '\(name)'"
         }
