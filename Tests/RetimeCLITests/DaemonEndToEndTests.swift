@@ -52,6 +52,10 @@ struct DaemonEndToEndTests {
         #expect(late >= 0 && late < 1_000, "completed \(late) ms after the planned end")
         let ended = (try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first
         #expect(ended?["outcome"] as? String == "completed")
+        // Its log names the instants as every other record does, in ISO 8601.
+        let log = (try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? ""
+        let completion = log.split(separator: "\n").first { $0.hasSuffix("session completed") }.map(String.init) ?? ""
+        #expect(completion.contains(try Regex(#"plannedEnd=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z "#)), "\(completion)")
     }
 
     @Test("a schedule's interval starts and ends a session on its instants")

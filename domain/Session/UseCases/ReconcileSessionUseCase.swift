@@ -30,7 +30,7 @@ public struct ReconcileSessionUseCase: Sendable {
         guard let plannedEnd = current.plannedEnd, current.isExpired(at: clock.now(), boot: clock.bootTime()) else { return nil }
         let ended = current.ending(at: plannedEnd, outcome: .completed)
         guard try await archiver.archive(current, as: ended) else { return nil }
-        logger.info("session completed", metadata: ["session": "\(ended.id)", "plannedEnd": "\(plannedEnd)"])
+        logger.info("session completed", metadata: ["session": "\(ended.id)", "plannedEnd": "\(Timestamp.format(plannedEnd))"])
         return ended
     }
 }
