@@ -48,6 +48,7 @@ struct ParserTests {
         (["group", "create"], .missingArgument),
         (["group"], .missingArgument), (["group", "block", "work"], .missingArgument),
         (["stop", "now"], .unexpectedArgument), (["status", "--watch=yes"], .invalidValue), (["-x"], .unknownOption),
+        (["--data-dir", "", "group", "create", "x"], .invalidValue), (["status", "--data-dir="], .invalidValue),
     ])
     func usageErrors(arguments: [String], reason: UsageError.Reason) throws {
         let error = try #require(throws: UsageError.self) { try parser.parse(arguments) }

@@ -61,7 +61,7 @@ public struct ArgumentParser: Sendable {
             } else if inline != nil {
                 throw UsageError(.invalidValue, "option '--\(name)' takes no value", command: parsed.commandName)
             }
-            apply(spec, value: value, to: &parsed)
+            try apply(spec, value: value, to: &parsed)
         }
 
         guard !parsed.wantsHelp, !parsed.globals.version else { return parsed }
@@ -84,9 +84,15 @@ public struct ArgumentParser: Sendable {
         return command
     }
 
-    private func apply(_ spec: OptionSpec, value: String?, to parsed: inout ParsedCommand) {
+    private func apply(_ spec: OptionSpec, value: String?, to parsed: inout ParsedCommand) throws(UsageError) {
         switch spec.name {
-        case "data-dir": parsed.globals.dataDirectory = value
+        case "data-dir":
+            // An empty path is a script's unset variable, not a wish for the
+            // default: falling back would act on the user's real data.
+            guard value?.isEmpty == false else {
+                throw UsageError(.invalidValue, "option '--data-dir' needs a path, not an empty string", command: parsed.commandName)
+            }
+            parsed.globals.dataDirectory = value
         case "json": parsed.globals.json = true
         case "log-level": parsed.globals.logLevel = value
         case "no-color": parsed.globals.noColor = true
