@@ -49,11 +49,19 @@ profile help --help
 profile usage bogus
 profile doctor doctor
 
-# Each function once, in the order first seen; recursion marks ('2) and
-# unnamed addresses dropped.
+# Names the binary defines more than once: local helpers (outlined copies,
+# value witnesses, merged thunks) that every object file has its own copy
+# of. lld places every section holding a listed name, so one such name drags
+# in the whole un-split `.text` of each object that has it (475 KiB of the
+# regex parser for `$sSqwxx`), scattering the functions that are hot.
+nm --defined-only "$work/retime" | awk '{print $3}' | sort | uniq -d > "$work/ambiguous"
+
+# Each function once, in the order first seen; recursion marks ('2),
+# unnamed addresses and ambiguous names dropped.
 python3 - "$work" > cli/retime/hot-symbols.order <<'EOF'
 import re, sys
-seen, order = set(), []
+seen = set(line.strip() for line in open(f"{sys.argv[1]}/ambiguous"))
+order = []
 for name in ["daemon", "version", "status-idle", "start", "status", "pause", "resume", "stop",
              "log", "groups", "report", "help", "usage", "doctor"]:
     for line in open(f"{sys.argv[1]}/cg.{name}", errors="replace"):
