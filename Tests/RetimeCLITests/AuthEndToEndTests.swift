@@ -56,6 +56,19 @@ struct AuthEndToEndTests {
         #expect(set.status == 3 && set.errorCode == "auth.strictSession", "setting one now would open a way out")
     }
 
+    @Test("a refusal names the strict session's end on the user's clock, as its start did")
+    func refusalInLocalTime() throws {
+        var berlin = retime
+        berlin.environment["TZ"] = "Europe/Berlin"
+        let started = try berlin.run("start", "--for", "1h", "--strict")
+        let clock = try #require(started.out.firstMatch(of: /until (\d\d:\d\d:\d\d)/)).1
+        let stop = try berlin.run("stop", "--json")
+        #expect(stop.status == 3)
+        // (With the date before it when the end falls on another day.)
+        #expect(stop.err.contains("retime: error: the session is strict until ") && stop.err.contains("\(clock)\n"), "\(stop.err)")
+        #expect(!stop.err.contains("Z\n"), "not UTC")
+    }
+
     @Test("5 wrong passcodes lock out; a 6th, right one is refused until the lockout ends")
     func lockout() throws {
         try strictSessionWithPasscode()

@@ -117,4 +117,13 @@ enum LocalTime {
         let text = Timestamp.format(date, offset: LocalOffset.seconds(at: date), fractionDigits: 0)
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
+
+    /// The clock time for an instant later today, else the date and the
+    /// time to the second (`2026-11-23 09:00:00`).
+    static func moment(_ date: Date, now: Date = Date()) -> String {
+        let text = Timestamp.format(date, offset: LocalOffset.seconds(at: date), fractionDigits: 0)
+        let today = Timestamp.format(now, offset: LocalOffset.seconds(at: now), fractionDigits: 0)
+        let time = String(text.dropFirst(11).prefix(8))
+        return text.prefix(10) == today.prefix(10) ? time : String(text.prefix(10)) + " " + time
+    }
 }

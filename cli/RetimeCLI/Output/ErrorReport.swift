@@ -21,7 +21,9 @@ struct ErrorReport {
         case let error as any RetimeCLIError:
             self.init(code: error.code, message: error.description, hint: error.hint, exitCode: error.exitCode)
         case let error as any RetimeError:
-            self.init(code: error.code, message: error.description, hint: nil, exitCode: Self.exitCode(error.kind))
+            // Instants on the user's clock, as every other line retime prints.
+            self.init(code: error.code, message: error.message(writingInstants: { LocalTime.moment($0) }), hint: nil,
+                      exitCode: Self.exitCode(error.kind))
         case let error as ContainerValidationError:
             // A factory that failed on data (an unreadable file) is that
             // failure; anything else is a wiring mistake.

@@ -39,16 +39,18 @@ public enum AuthError: RetimeError, Equatable {
         }
     }
 
-    public var description: String {
+    public var description: String { message(writingInstants: utcInstant) }
+
+    public func message(writingInstants instant: (Date) -> String) -> String {
         switch self {
         case .passcodeRequired: "a strict session is running: give the passcode (--passcode-stdin)"
-        case .wrongPasscode(_, let until?): "wrong passcode; locked out until \(until.formatted(.iso8601))"
+        case .wrongPasscode(_, let until?): "wrong passcode; locked out until \(instant(until))"
         case .wrongPasscode(let left, nil): "wrong passcode (\(left) more before a lockout)"
-        case .lockedOut(let until): "too many wrong passcodes: locked out until \(until.formatted(.iso8601))"
+        case .lockedOut(let until): "too many wrong passcodes: locked out until \(instant(until))"
         case .passcodeNotSet: "no passcode is set (retime auth set-passcode)"
         case .passcodeAlreadySet: "a passcode is already set (retime auth change-passcode)"
         case .invalidPasscode(let reason): "invalid passcode: \(reason)"
-        case .strictSession(let until): "a passcode cannot be set during a strict session (it ends \(until.formatted(.iso8601)))"
+        case .strictSession(let until): "a passcode cannot be set during a strict session (it ends \(instant(until)))"
         case .hashingFailed(let cause): "the passcode could not be hashed: \(cause)"
         }
     }

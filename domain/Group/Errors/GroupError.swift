@@ -36,7 +36,9 @@ public enum GroupError: RetimeError, Equatable {
         }
     }
 
-    public var description: String {
+    public var description: String { message(writingInstants: utcInstant) }
+
+    public func message(writingInstants instant: (Date) -> String) -> String {
         switch self {
         case .notFound(let name): "no group named '\(name)'"
         case .alreadyExists(let name): "a group named '\(name)' already exists"
@@ -46,7 +48,7 @@ public enum GroupError: RetimeError, Equatable {
         case .inUse(let name, let usages):
             "group '\(name)' is in use by " + usages.map(\.description).joined(separator: ", ")
         case .locked(let name, let until):
-            "group '\(name)' is held by a strict session until \(until.formatted(.iso8601)): it cannot lose targets, be renamed or deleted"
+            "group '\(name)' is held by a strict session until \(instant(until)): it cannot lose targets, be renamed or deleted"
         case .unavailable(let cause): "groups are unavailable: \(cause)"
         }
     }

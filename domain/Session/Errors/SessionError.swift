@@ -45,7 +45,9 @@ public enum SessionError: RetimeError, Equatable {
         }
     }
 
-    public var description: String {
+    public var description: String { message(writingInstants: utcInstant) }
+
+    public func message(writingInstants instant: (Date) -> String) -> String {
         switch self {
         case .notActive: "no session is active"
         case .alreadyActive(let id): "a session is already active (\(id))"
@@ -56,7 +58,7 @@ public enum SessionError: RetimeError, Equatable {
         case .invalidNote(let reason): "invalid note: \(reason)"
         case .alreadyPaused: "the session is already paused"
         case .notPaused: "the session is not paused"
-        case .strict(let until): "the session is strict until \(until.formatted(.iso8601))"
+        case .strict(let until): "the session is strict until \(instant(until))"
         case .conflict: "the session kept changing while retime tried to update it; try again"
         case .shieldFailed(let cause): "the shield failed: \(cause)"
         }

@@ -89,13 +89,15 @@ public enum SettingError: RetimeError, Equatable {
         return .invalidInput
     }
 
-    public var description: String {
+    public var description: String { message(writingInstants: utcInstant) }
+
+    public func message(writingInstants instant: (Date) -> String) -> String {
         switch self {
         case .unknownKey(let key):
             "unknown config key '\(key)'; keys: " + SettingKey.allCases.map(\.rawValue).joined(separator: ", ")
         case .invalidValue(let key, let value, let reason): "invalid value '\(value)' for \(key): \(reason)"
         case .lockedByStrictSession(let key, let until):
-            "\(key) cannot change while a strict session runs (until \(until.formatted(.iso8601)))"
+            "\(key) cannot change while a strict session runs (until \(instant(until)))"
         }
     }
 }
