@@ -22,8 +22,8 @@ struct ErrorReport {
             self.init(code: error.code, message: error.description, hint: error.hint, exitCode: error.exitCode)
         case let error as any RetimeError:
             // Instants on the user's clock, as every other line retime prints.
-            self.init(code: error.code, message: error.message(writingInstants: { LocalTime.moment($0) }), hint: nil,
-                      exitCode: Self.exitCode(error.kind))
+            self.init(code: error.code, message: error.message(writingInstants: { LocalTime.moment($0) }),
+                      hint: ErrorHints.hint(forCode: error.code), exitCode: Self.exitCode(error.kind))
         case let error as ContainerValidationError:
             // A factory that failed on data (an unreadable file) is that
             // failure; anything else is a wiring mistake.

@@ -1,0 +1,16 @@
+/// What to do next after a domain failure, for the `hint:` line: the domain
+/// says what went wrong; the CLI knows the commands that mend it.
+enum ErrorHints {
+    static func hint(forCode code: String) -> String? {
+        switch code {
+        case "session.alreadyActive": "see it with 'retime status'; end it with 'retime stop'"
+        case "session.notActive": "start one with 'retime start [GROUP] --for DURATION'"
+        case "session.alreadyPaused": "carry on with 'retime resume'"
+        case "session.notPaused": "take a break with 'retime pause'"
+        case "session.strict": "with no passcode set, a strict session ends only at its planned end"
+        case "group.notFound": "'retime group list' shows your groups; 'retime group create NAME' makes one"
+        case "schedule.notFound": "'retime schedule list' shows your schedules"
+        default: nil
+        }
+    }
+}
