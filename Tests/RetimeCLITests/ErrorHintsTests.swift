@@ -1,4 +1,5 @@
 @testable import RetimeCLI
+import Foundation
 import Testing
 
 @Suite("Error hints")
@@ -24,5 +25,19 @@ struct ErrorHintsTests {
         let stop = try RetimeProcess().run("stop")
         #expect(stop.status == 1)
         #expect(stop.err == "retime: error: no session is active\nhint: start one with 'retime start [GROUP] --for DURATION'\n")
+    }
+}
+
+@Suite("Local moments in messages")
+struct LocalMomentTests {
+    // Noon UTC: a minute later is the same local day in every zone there is.
+    let now = Date(timeIntervalSince1970: 1_781_524_800)   // 2026-06-15T12:00:00Z
+
+    @Test("an instant later the same day is its clock time; another day's has its date")
+    func moment() {
+        let soon = now.addingTimeInterval(60)
+        #expect(LocalTime.moment(soon, now: now) == LocalTime.clock(soon))
+        let later = now.addingTimeInterval(3 * 86_400)
+        #expect(LocalTime.moment(later, now: now) == String(LocalTime.dateTime(later).prefix(10)) + " " + LocalTime.clock(later))
     }
 }

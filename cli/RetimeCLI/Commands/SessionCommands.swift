@@ -118,12 +118,14 @@ enum LocalTime {
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
 
-    /// The clock time for an instant later today, else the date and the
-    /// time to the second (`2026-11-23 09:00:00`).
+    /// The clock time for an instant on the same local day as `now`, else
+    /// the date and the clock time (`2026-11-23 09:00:00`).
     static func moment(_ date: Date, now: Date = Date()) -> String {
-        let text = Timestamp.format(date, offset: LocalOffset.seconds(at: date), fractionDigits: 0)
-        let today = Timestamp.format(now, offset: LocalOffset.seconds(at: now), fractionDigits: 0)
-        let time = String(text.dropFirst(11).prefix(8))
-        return text.prefix(10) == today.prefix(10) ? time : String(text.prefix(10)) + " " + time
+        let day = localDay(date)
+        return day == localDay(now) ? clock(date) : day + " " + clock(date)
+    }
+
+    private static func localDay(_ date: Date) -> String {
+        String(Timestamp.format(date, offset: LocalOffset.seconds(at: date), fractionDigits: 0).prefix(10))
     }
 }
