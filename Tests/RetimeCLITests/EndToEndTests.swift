@@ -232,6 +232,21 @@ struct WatchTests {
         #expect(lines.first?.contains("focus · ") == true)
         #expect(try retime.run("log", "--json").json["sessions"].flatMap { ($0 as? [Any])?.count } == 1)
     }
+
+    @Test("elapsed and left tick together: on every redraw they add up to the session's length, and left counts down")
+    func countdown() throws {
+        let retime = RetimeProcess()
+        try retime.run("start", "--for", "3s")
+        let outcome = try retime.run("status", "--watch")
+        #expect(outcome.status == 0)
+        var lefts: [Int] = []
+        for line in outcome.out.split(separator: "\n").dropLast() {
+            let match = try #require(line.firstMatch(of: /(\d+)s elapsed · (\d+)s left/), "\(line)")
+            #expect(Int(match.1)! + Int(match.2)! == 3, "\(line)")
+            lefts.append(Int(match.2)!)
+        }
+        #expect(lefts == lefts.sorted(by: >) && Set(lefts).count == lefts.count, "\(lefts)")
+    }
 }
 
 @Suite("retime schedule")

@@ -32,7 +32,7 @@ struct StatusCommand: RetimeCommand {
         guard let status else { return "No session is active.\n" + style.dim(daemon) }
         let session = status.session
         var lines = ["\(style.bold(groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
-            + (status.remaining.map { " · \(DurationValue.format($0)) left · ends \(LocalTime.clock(session.plannedEnd!))" } ?? " · open-ended")]
+            + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.clock(session.plannedEnd!))" } ?? " · open-ended")]
         if let progress = status.progress {
             let width = max(10, min(40, context.console.width - 8))
             lines.append(style.green(ProgressBar.render(progress, width: width)) + " \(Int((progress * 100).rounded(.down)))%")
@@ -51,13 +51,22 @@ struct StatusCommand: RetimeCommand {
             let name = try await context.groupName(status.session.groupId) ?? "(deleted group)"
             var line = "\(name) · \(DurationValue.format(status.elapsed)) elapsed"
             if let remaining = status.remaining, let progress = status.progress {
-                line += " · \(DurationValue.format(remaining)) left " + ProgressBar.render(progress, width: 20)
+                line += " · \(Self.countdown(remaining)) left " + ProgressBar.render(progress, width: 20)
             }
             if status.session.isPaused { line += " · paused" }
             context.console.writeOut(redraw + line + (context.console.isTerminal ? "" : "\n"))
-            let next = Date(timeIntervalSinceReferenceDate: (clock.now().timeIntervalSinceReferenceDate + 1).rounded(.down))
+            // Redraw as the session's next whole second passes, so that
+            // elapsed and left tick together and always add up to its length.
+            let started = status.session.startedAt
+            let next = started.addingTimeInterval(clock.now().timeIntervalSince(started).rounded(.down) + 1)
             try await clock.sleep(until: min(next, status.session.plannedEnd ?? next))
         }
         return (context.console.isTerminal ? "\n" : "") + "The session has ended."
+    }
+
+    /// Time left as a countdown shows it: rounded up, so a session just
+    /// started for 25m has 25m left, not 24m 59s, and 0s means it is over.
+    static func countdown(_ remaining: TimeInterval) -> String {
+        DurationValue.format(remaining.rounded(.up))
     }
 }
