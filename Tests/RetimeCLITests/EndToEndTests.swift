@@ -139,7 +139,13 @@ struct EndToEndTests {
         let first = try retime.run("start", "--json").json["session"] as? [String: Any]
         let second = try retime.run("start", "--for", "5m", "--json")
         #expect(second.status == 1 && second.errorCode == "session.alreadyActive")
+        #expect(second.err.contains("retime: error: an open-ended session is already active\n"), "\(second.err)")
         #expect((try retime.run("status", "--json").json["session"] as? [String: Any])?["id"] as? String == first?["id"] as? String)
+        try retime.run("stop")
+        let timed = try retime.run("start", "--for", "25m")
+        let clock = try #require(timed.out.firstMatch(of: /until (\d\d:\d\d:\d\d)/)).1
+        let third = try retime.run("start", "--for", "5m")
+        #expect(third.err.contains("a session is already active, until ") && third.err.contains("\(clock)\n"), "\(third.err)")
     }
 
     @Test("a strict session cannot be stopped or paused (exit 3)")

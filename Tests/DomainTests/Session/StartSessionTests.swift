@@ -79,7 +79,7 @@ struct StartSessionTests {
     func oneActive() async throws {
         let world = try await SessionWorld()
         let first = try await world.startWork()
-        await #expect(throws: SessionError.alreadyActive(first.id)) { try await world.startWork() }
+        await #expect(throws: SessionError.alreadyActive(first.id, until: first.plannedEnd)) { try await world.startWork() }
         #expect(try await world.sessions.current() == first)
         #expect(try await world.shieldState?.session == first.id)
     }

@@ -8,6 +8,7 @@ struct ErrorInstantTests {
 
     static let errors: [any RetimeError] = [
         SessionError.strict(until: until),
+        SessionError.alreadyActive(SessionID(), until: until),
         GroupError.locked(name: "work", until: until),
         AuthError.lockedOut(until: until),
         AuthError.wrongPasscode(attemptsLeft: 0, lockedUntil: until),

@@ -3,8 +3,8 @@ import Foundation
 /// Everything that can go wrong in the Session context.
 public enum SessionError: RetimeError, Equatable {
     case notActive
-    /// Another session is active; carries its id and group id.
-    case alreadyActive(SessionID)
+    /// Another session is active; carries its id and planned end (nil: open-ended).
+    case alreadyActive(SessionID, until: Date?)
     case groupNotFound(name: String)
     case invalidLength(String)
     case strictNeedsEnd
@@ -50,7 +50,8 @@ public enum SessionError: RetimeError, Equatable {
     public func message(writingInstants instant: (Date) -> String) -> String {
         switch self {
         case .notActive: "no session is active"
-        case .alreadyActive(let id): "a session is already active (\(id))"
+        case .alreadyActive(_, let until?): "a session is already active, until \(instant(until))"
+        case .alreadyActive(_, nil): "an open-ended session is already active"
         case .groupNotFound(let name): "no group named '\(name)'"
         case .invalidLength(let reason): "invalid session length: \(reason)"
         case .strictNeedsEnd: "a strict session needs an end: give --for or --until"

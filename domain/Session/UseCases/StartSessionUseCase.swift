@@ -35,7 +35,8 @@ public struct StartSessionUseCase: Sendable {
         let session = Session(groupId: group.groupId, startedAt: now, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline)
         guard try await sessions.replace(nil, with: session) else {
-            throw SessionError.alreadyActive(try await sessions.current()?.id ?? session.id)
+            let current = try await sessions.current()
+            throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)
         }
         do {
             try await shield.guarded { try await $0.raise(group.targets, for: session.id) }
