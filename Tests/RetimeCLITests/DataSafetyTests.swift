@@ -21,6 +21,7 @@ struct DataSafetyTests {
             #expect(outcome.status == 4, "\(arguments)")
             #expect(outcome.err.contains(path), "\(arguments)")
             #expect(outcome.errorCode == "store.corrupted")
+            #expect(outcome.err.contains("\nhint: 'retime doctor' checks every file"), "the way out is named")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(content.utf8))
     }

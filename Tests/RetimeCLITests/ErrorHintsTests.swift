@@ -5,7 +5,7 @@ import Testing
 @Suite("Error hints")
 struct ErrorHintsTests {
     static let hinted = ["session.alreadyActive", "session.notActive", "session.alreadyPaused", "session.notPaused",
-                         "session.strict", "group.notFound", "schedule.notFound"]
+                         "session.strict", "group.notFound", "schedule.notFound", "store.corrupted", "store.typeMismatch"]
 
     @Test("every command a hint names is one the parser knows, so hints cannot drift from the tree", arguments: hinted)
     func commandsExist(code: String) throws {

@@ -10,6 +10,8 @@ enum ErrorHints {
         case "session.strict": "with no passcode set, a strict session ends only at its planned end"
         case "group.notFound": "'retime group list' shows your groups; 'retime group create NAME' makes one"
         case "schedule.notFound": "'retime schedule list' shows your schedules"
+        case "store.corrupted", "store.typeMismatch":
+            "'retime doctor' checks every file; 'retime doctor --repair' moves a damaged one aside and restores its newest backup"
         default: nil
         }
     }
