@@ -245,6 +245,23 @@ struct DaemonEndToEndTests {
         #expect(unit.contains("--data-dir \(retime.dataDirectory)"))
     }
 
+    @Test("systemd: uninstall removes the unit and the link that starts it at login, which an older systemctl cannot once the unit is gone")
+    func systemdUninstall() throws {
+        let retime = RetimeProcess()
+        #expect(try retime.run("daemon", "install", "--manager", "systemd").status == 0)
+        let unit = retime.dataDirectory + "-home/.config/systemd/user/retime.service"
+        #expect(FileManager.default.fileExists(atPath: unit))
+        // What `systemctl --user enable retime` makes.
+        let wants = retime.dataDirectory + "-home/.config/systemd/user/default.target.wants"
+        try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: wants + "/retime.service", withDestinationPath: unit)
+        let removed = try retime.run("daemon", "uninstall", "--manager", "systemd")
+        #expect(removed.status == 0 && removed.out.contains("start at login"), "\(removed.out)")
+        #expect(!FileManager.default.fileExists(atPath: unit))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: wants + "/retime.service")) == nil, "no link left")
+        #expect(try retime.run("daemon", "uninstall", "--manager", "systemd").out.contains("nothing to remove"))
+    }
+
     @Test("a data directory with spaces and % is quoted in the unit as systemd reads it")
     func unitQuoting() throws {
         let unit = try RetimeProcess().run(["--data-dir", "/tmp/my focus 100%", "daemon", "install", "--print", "--manager", "systemd"],

@@ -98,9 +98,14 @@ enum DaemonCommands {
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) { manager = try DaemonCommands.manager(parsed) }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let path = manager.path(context.runtime.environment)
-            guard FileManager.default.fileExists(atPath: path) else { return .ok("Nothing installed at \(path); nothing to remove.") }
-            try FileManager.default.removeItem(atPath: path)
-            return .ok("Removed \(path). " + manager.disableHint)
+            let links = manager.enablementLinks(context.runtime.environment).filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) != nil }
+            guard FileManager.default.fileExists(atPath: path) || !links.isEmpty else {
+                return .ok("Nothing installed at \(path); nothing to remove.")
+            }
+            for link in links { try FileManager.default.removeItem(atPath: link) }
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            let enabled = links.isEmpty ? "" : " and its start at login (\(links.joined(separator: ", ")))"
+            return .ok("Removed \(path)\(enabled). " + manager.disableHint)
         }
     }
 }

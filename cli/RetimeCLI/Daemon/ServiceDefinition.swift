@@ -82,10 +82,23 @@ enum ServiceManager: String, CaseIterable, Sendable {
         }
     }
 
+    /// The links that enable the definition at login, which removing it must
+    /// remove too: systemd before v257 cannot disable a unit whose file is
+    /// gone, and a link left behind would enable a later install at once.
+    func enablementLinks(_ environment: [String: String]) -> [String] {
+        switch self {
+        case .systemd:
+            let path = path(environment)
+            return [String(path.dropLast("retime.service".count)) + "default.target.wants/retime.service"]
+        case .launchd:
+            return []   // launchd has no links: bootout by label works without the plist
+        }
+    }
+
     /// What to run after removing it.
     var disableHint: String {
         switch self {
-        case .systemd: "Stop a running daemon with: systemctl --user disable --now retime"
+        case .systemd: "Stop a running daemon with: systemctl --user stop retime && systemctl --user daemon-reload"
         case .launchd: "Stop a running daemon with: launchctl bootout gui/$(id -u)/\(Self.launchdLabel)"
         }
     }
