@@ -98,7 +98,8 @@ enum DaemonCommands {
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) { manager = try DaemonCommands.manager(parsed) }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let path = manager.path(context.runtime.environment)
-            let links = manager.enablementLinks(context.runtime.environment).filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) != nil }
+            let links = manager.enablementLinks(context.runtime.environment)
+                .filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) != nil }   // dangling ones too
             guard FileManager.default.fileExists(atPath: path) || !links.isEmpty else {
                 return .ok("Nothing installed at \(path); nothing to remove.")
             }
