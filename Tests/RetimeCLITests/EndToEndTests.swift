@@ -226,32 +226,24 @@ struct EndToEndTests {
 
 @Suite("retime status --watch")
 struct WatchTests {
-    @Test("redraws once a second and exits 0 when the session ends")
+    @Test("redraws each second of the session until it ends, elapsed and left adding up to its length, then exits 0")
     func watchUntilEnd() throws {
-        let retime = RetimeProcess()
-        try retime.run("start", "--for", "2s")
-        let outcome = try retime.run("status", "--watch")
-        #expect(outcome.status == 0)
-        let lines = outcome.out.split(separator: "\n")
-        #expect(lines.last == "The session has ended.")
-        #expect(lines.dropLast().count >= 2, "at least two redraws in two seconds: \(lines)")
-        #expect(lines.first?.contains("focus · ") == true)
-        #expect(try retime.run("log", "--json").json["sessions"].flatMap { ($0 as? [Any])?.count } == 1)
-    }
-
-    @Test("elapsed and left tick together: on every redraw they add up to the session's length, and left counts down")
-    func countdown() throws {
         let retime = RetimeProcess()
         try retime.run("start", "--for", "3s")
         let outcome = try retime.run("status", "--watch")
         #expect(outcome.status == 0)
+        let lines = outcome.out.split(separator: "\n")
+        #expect(lines.last == "The session has ended.")
+        #expect(lines.dropLast().count >= 2, "at least two redraws in three seconds: \(lines)")
         var lefts: [Int] = []
-        for line in outcome.out.split(separator: "\n").dropLast() {
+        for line in lines.dropLast() {
+            #expect(line.hasPrefix("focus · "), "\(line)")
             let match = try #require(line.firstMatch(of: /(\d+)s elapsed · (\d+)s left/), "\(line)")
             #expect(Int(match.1)! + Int(match.2)! == 3, "\(line)")
             lefts.append(Int(match.2)!)
         }
-        #expect(lefts == lefts.sorted(by: >) && Set(lefts).count == lefts.count, "\(lefts)")
+        #expect(lefts == lefts.sorted(by: >) && Set(lefts).count == lefts.count, "left counts down: \(lefts)")
+        #expect(try retime.run("log", "--json").json["sessions"].flatMap { ($0 as? [Any])?.count } == 1)
     }
 }
 
