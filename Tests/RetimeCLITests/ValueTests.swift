@@ -29,6 +29,21 @@ struct ValueTests {
         #expect(throws: UsageError.self) { try values.when("soon", option: "until") }
     }
 
+    @Test("a date-time without an offset is local time, T or a space between; a skipped time is the first instant after")
+    func localDateTimes() throws {
+        #expect(Timestamp.format(try values.when("2026-03-07 18:00", option: "until"), fractionDigits: 0) == "2026-03-07T23:00:00Z")
+        #expect(Timestamp.format(try values.when("2026-03-09T08:15:30", option: "until"), fractionDigits: 0) == "2026-03-09T12:15:30Z")
+        // 02:30 on 2026-03-08 does not exist in New York: clocks go 01:59:59 EST -> 03:00 EDT.
+        #expect(Timestamp.format(try values.when("2026-03-08 02:30", option: "until"), fractionDigits: 0) == "2026-03-08T07:00:00Z")
+        // 01:30 on 2026-11-01 happens twice: the first (EDT) one.
+        #expect(Timestamp.format(try values.when("2026-11-01 01:30", option: "until"), fractionDigits: 0) == "2026-11-01T05:30:00Z")
+        #expect(Timestamp.format(try values.date("2026-03-07 18:00", option: "since"), fractionDigits: 0) == "2026-03-07T23:00:00Z")
+        for bad in ["2026-03-07 24:00", "2026-03-07  18:00", "2026-02-30 10:00", "2026-03-07 +1:30", "2026-03-07 18:00:00 ", "2026-03-07T18"] {
+            #expect(throws: UsageError.self, "\(bad)") { try values.when(bad, option: "until") }
+        }
+        #expect(throws: UsageError.self) { try values.when("+1:30", option: "until") }
+    }
+
     @Test("dates are local midnights; today, yesterday and -Nd count local days")
     func dates() throws {
         #expect(Timestamp.format(try values.date("2026-03-08", option: "since"), fractionDigits: 0) == "2026-03-08T05:00:00Z")

@@ -118,7 +118,7 @@ enum ScheduleCommands {
     struct Next: RetimeCommand {
         static let spec = CommandSpec("next", summary: "List the coming interval events in time order.", options: [
             .value("count", "N", help: "How many events (default 10)."),
-            .value("from", "WHEN", help: "From this time instead of now: HH:MM[:SS] or an ISO-8601 date-time."),
+            .value("from", "WHEN", help: "From this time instead of now: HH:MM[:SS], YYYY-MM-DD HH:MM (local) or an ISO-8601 date-time."),
         ])
         let count: Int
         let from: Date?

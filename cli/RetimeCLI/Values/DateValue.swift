@@ -26,7 +26,9 @@ struct DateValue {
     /// exactly where the report's day 2026-03-29 does.
     var days: LocalDays { LocalDays(timeZone: timeZone) }
 
-    /// WHEN: `HH:MM[:SS]` (its next occurrence) or an ISO-8601 date-time.
+    /// WHEN: `HH:MM[:SS]` (its next occurrence), a local date-time
+    /// `YYYY-MM-DD HH:MM[:SS]` (`T` or a space between), or an ISO-8601
+    /// date-time with its offset.
     func when(_ text: String, option: String) throws(UsageError) -> Date {
         if let time = timeOfDay(text) {
             var next = calendar.nextDate(after: now, matching: time, matchingPolicy: .nextTime,
@@ -34,13 +36,14 @@ struct DateValue {
             if let found = next, found <= now { next = calendar.date(byAdding: .day, value: 1, to: found) }
             if let next { return next }
         }
-        if let date = Timestamp.parse(text) { return date }
+        if let date = localDateTime(text) ?? Timestamp.parse(text) { return date }
         throw UsageError(.invalidValue, "invalid time '\(text)' for --\(option)",
-                         hint: "write HH:MM, HH:MM:SS or an ISO-8601 date-time like 2026-11-22T17:30:00+01:00")
+                         hint: "write HH:MM, HH:MM:SS, 2026-11-22 17:30 (local time) or an ISO-8601 date-time like 2026-11-22T17:30:00+01:00")
     }
 
-    /// DATE: `YYYY-MM-DD` (local midnight), an ISO-8601 date-time, `today`,
-    /// `yesterday`, or `-Nd` (N days ago, at local midnight).
+    /// DATE: `YYYY-MM-DD` (local midnight), a local date-time, an ISO-8601
+    /// date-time, `today`, `yesterday`, or `-Nd` (N days ago, at local
+    /// midnight).
     func date(_ text: String, option: String) throws(UsageError) -> Date {
         let lowered = text.lowercased()
         let today = days.day(of: now)
@@ -52,25 +55,52 @@ struct DateValue {
         if lowered.hasPrefix("-"), lowered.hasSuffix("d"), let back = Int(lowered.dropFirst().dropLast()), (0...36_500).contains(back) {
             return days.start(of: today - Int64(back))
         }
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-           let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-           let number = LocalDays.day(year: year, month: month, day: day) {
-            return days.start(of: number)
-        }
-        if let date = Timestamp.parse(text) { return date }
+        if let number = day(text) { return days.start(of: number) }
+        if let date = localDateTime(text) ?? Timestamp.parse(text) { return date }
         throw UsageError(.invalidValue, "invalid date '\(text)' for --\(option)",
-                         hint: "write YYYY-MM-DD, an ISO-8601 date-time, today, yesterday or -Nd")
+                         hint: "write YYYY-MM-DD, 2026-11-22 17:30 (local time), an ISO-8601 date-time, today, yesterday or -Nd")
     }
 
-    private func timeOfDay(_ text: String) -> DateComponents? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute) else {
+    /// `YYYY-MM-DD` as a day number, or nil.
+    private func day(_ text: some StringProtocol) -> Int64? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Self.digits(parts[0]), let month = Self.digits(parts[1]), let day = Self.digits(parts[2]) else {
             return nil
         }
-        let second = parts.count == 3 ? Int(parts[2]) : 0
+        return LocalDays.day(year: year, month: month, day: day)
+    }
+
+    /// `YYYY-MM-DD HH:MM[:SS]` or with `T`, no offset: ISO 8601's local time,
+    /// what someone typing a date-time means. A time the clocks skip is the
+    /// first instant after the gap, a repeated one its first occurrence,
+    /// as for schedules.
+    private func localDateTime(_ text: String) -> Date? {
+        guard let separator = text.firstIndex(where: { $0 == " " || $0 == "T" || $0 == "t" }),
+              let day = day(text[..<separator]),
+              let time = timeOfDay(text[text.index(after: separator)...]),
+              let hour = time.hour, let minute = time.minute, let second = time.second else {
+            return nil
+        }
+        return days.instant(onDay: day, atSecond: Int64(hour * 3_600 + minute * 60 + second))
+    }
+
+    private func timeOfDay(_ text: some StringProtocol) -> DateComponents? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 }),
+              let hour = Self.digits(parts[0]), let minute = Self.digits(parts[1]),
+              (0..<24).contains(hour), (0..<60).contains(minute) else {
+            return nil
+        }
+        let second = parts.count == 3 ? Self.digits(parts[2]) : 0
         guard let second, (0..<60).contains(second) else { return nil }
         return DateComponents(hour: hour, minute: minute, second: second)
+    }
+
+    /// A number written in ASCII digits only: `Int("+1")` is 1, and a
+    /// sign has no place in a date or a time.
+    private static func digits(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int(text)
     }
 }

@@ -23,6 +23,14 @@ public final class LocalDays {
         return start
     }
 
+    /// The instant of a wall time on local day `day`, `second` seconds after
+    /// its midnight, by the schedules' DST rules: a time the clocks skip
+    /// means the first instant after the gap, a repeated one its first
+    /// occurrence.
+    public func instant(onDay day: Int64, atSecond second: Int64) -> Date {
+        calendar.resolve(localSeconds: day * 86_400 + second, offsets: offsets)
+    }
+
     /// The local day `instant` falls on: a UTC offset is under a day, so it
     /// is the UTC day or one of its neighbours.
     public func day(of instant: Date) -> Int64 {
