@@ -20,6 +20,27 @@ struct EndToEndTests {
         #expect(groups?.map { $0["name"] as? String } == ["focus"])
     }
 
+    @Test("starting on an empty group says nothing is blocked and how to fill it; an end on another day shows its date")
+    func emptyGroupAndLocalDateTime() throws {
+        var retime = retime
+        retime.environment["TZ"] = "Europe/Berlin"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
+        // 23 hours ahead, to the minute: another day unless it is just after midnight.
+        let end = calendar.dateInterval(of: .minute, for: Date().addingTimeInterval(23 * 3_600))!.start
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: end)
+        let day = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        let clock = String(format: "%02d:%02d:00", parts.hour!, parts.minute!)
+        let shown = calendar.isDate(end, inSameDayAs: Date()) ? clock : "\(day) \(clock)"
+        let started = try retime.run("start", "--until", "\(day) \(clock.prefix(5))")
+        #expect(started.status == 0, "\(started.err)")
+        #expect(started.out.contains("until \(shown)."), "\(started.out)")
+        #expect(started.out.contains("Nothing is blocked: focus has no targets yet") && started.out.contains("'retime group block focus SITE'"))
+        let session = try #require(try retime.run("status", "--json").json["session"] as? [String: Any])
+        #expect((session["plannedEnd"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) } == end)
+        #expect(try retime.run("status").out.contains("ends \(shown)"))
+    }
+
     @Test("groups: create, show, block, unblock, rename, list, delete")
     func groups() throws {
         let created = try retime.run("group", "create", "Work", "--block", "Slack.com", "--block", "app:mail", "--json")

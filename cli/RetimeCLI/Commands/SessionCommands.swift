@@ -16,7 +16,7 @@ enum SessionCommands {
             discussion: "Without GROUP, the group named by config key defaultGroup (default 'focus') is used, created empty on first use.\nWithout --for or --until the session is open-ended.",
             options: [
                 .value("for", "DURATION", help: "How long: 90s, 25m, 1h30m or PT25M (1 s to 24 h)."),
-                .value("until", "WHEN", help: "When it ends: HH:MM[:SS] (next occurrence) or an ISO-8601 date-time."),
+                .value("until", "WHEN", help: "When it ends: HH:MM[:SS] (next occurrence), a local date-time YYYY-MM-DD HH:MM or an ISO-8601 one."),
                 .flag("strict", help: "No stopping, pausing or weakening before the end."),
                 .value("tag", "TAG", help: "A tag for the session's history.", repeatable: true),
                 .value("note", "TEXT", help: "A note for the session's history."),
@@ -45,11 +45,16 @@ enum SessionCommands {
             let session = try await context.resolve(StartSessionUseCase.self).execute(plan)
             let targets = try await context.resolve((any GroupRepository).self).group(id: session.groupId)?.targets.count ?? 0
             let length = session.plannedEnd.map {
-                "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(plan.groupName)) until \(LocalTime.clock($0))"
+                "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(plan.groupName)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(context.style.bold(plan.groupName))"
+            // A group with nothing in it blocks nothing: say so, and how to
+            // fill it, rather than "blocking 0 targets".
+            let blocking = targets == 0
+                ? " Nothing is blocked: \(plan.groupName) has no targets yet (add them with 'retime group block \(plan.groupName) SITE')."
+                : ", blocking \(targets) target\(targets == 1 ? "" : "s")."
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
             return CommandResult(json: try await document(session, context: context),
-                                 human: "Started \(length), blocking \(targets) target\(targets == 1 ? "" : "s").\(strict)")
+                                 human: "Started \(length)\(targets == 0 ? "." : "")\(blocking)\(strict)")
         }
 
         /// The configured default group, created empty if it does not exist.
@@ -89,7 +94,8 @@ enum SessionCommands {
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let session = try await context.resolve(PauseSessionUseCase.self).execute(passcode: PasscodeInput.override(passcodeFromStdin))
-            let end = session.plannedEnd.map { " The session still ends at \(LocalTime.clock($0))." } ?? ""
+            let pausedAt = session.breaks.last?.start ?? session.startedAt
+            let end = session.plannedEnd.map { " The session still ends at \(LocalTime.moment($0, now: pausedAt))." } ?? ""
             return CommandResult(json: try await document(session, context: context),
                                  human: "Paused: the block is lifted until 'retime resume'.\(end)")
         }

@@ -32,7 +32,7 @@ struct StatusCommand: RetimeCommand {
         guard let status else { return "No session is active.\n" + style.dim(daemon) }
         let session = status.session
         var lines = ["\(style.bold(groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
-            + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.clock(session.plannedEnd!))" } ?? " · open-ended")]
+            + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.moment(session.plannedEnd!, now: session.plannedEnd! - $0))" } ?? " · open-ended")]
         if let progress = status.progress {
             let width = max(10, min(40, context.console.width - 8))
             lines.append(style.green(ProgressBar.render(progress, width: width)) + " \(Int((progress * 100).rounded(.down)))%")
