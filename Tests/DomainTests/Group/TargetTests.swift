@@ -39,6 +39,19 @@ struct TargetTests {
         #expect(error.code == "group.invalidTarget")
     }
 
+    @Test("a pasted URL is refused naming the domain to give instead; a name with spaces is told it has spaces", arguments: [
+        ("https://www.YouTube.com/watch?v=1", "give the domain, not a URL: 'www.youtube.com'"),
+        ("http://user@news.example.org:8080/a", "give the domain, not a URL: 'news.example.org'"),
+        ("example.com/path#top", "give the domain, not a URL: 'example.com'"),
+        ("file:///etc/hosts", "give a domain name such as example.com, not a URL"),
+        ("not a domain", "a domain name has no spaces"),
+        ("exa\tmple.com", "a domain name has no spaces"),
+    ])
+    func reasons(input: String, reason: String) throws {
+        let error = try #require(throws: GroupError.self) { try Target(parsing: input) }
+        #expect(error == .invalidTarget(input, reason: reason))
+    }
+
     @Test("a 253-character name is accepted, 254 is not")
     func lengthLimit() throws {
         let label = String(repeating: "a", count: 63)

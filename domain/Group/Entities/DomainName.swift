@@ -18,7 +18,11 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
         if name.hasSuffix(".") { name.removeLast() }
         guard !name.isEmpty else { throw invalid("it is empty") }
         guard !name.contains("://"), !name.contains("/") else {
-            throw invalid("give a domain name such as example.com, not a URL")
+            throw invalid(Self.hostOfURL(name).map { "give the domain, not a URL: '\($0)'" }
+                          ?? "give a domain name such as example.com, not a URL")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else {
+            throw invalid("a domain name has no spaces")
         }
         guard !name.hasPrefix("*.") else { throw invalid("leave out '*.': subdomains are blocked already") }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
@@ -35,6 +39,17 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
             throw invalid("it is longer than \(Self.maxLength) characters")
         }
         self.ascii = ascii
+    }
+
+    /// The host of a pasted URL (`https://www.example.com/a?b` gives
+    /// `www.example.com`), to name in the error: the user said a page, and
+    /// blocking the whole host is a decision for them.
+    static func hostOfURL(_ text: String) -> String? {
+        let afterScheme = text.range(of: "://").map { text[$0.upperBound...] } ?? Substring(text)
+        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@").last.map { $0.prefix { $0 != ":" } } ?? ""
+        guard host.contains("."), !host.hasPrefix("."), !host.contains(where: \.isWhitespace) else { return nil }
+        return host.lowercased()
     }
 
     /// The name with its labels decoded to Unicode, for display.
