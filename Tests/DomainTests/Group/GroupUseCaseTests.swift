@@ -78,6 +78,16 @@ struct GroupUseCaseTests {
         #expect(try await groups.all().isEmpty)
     }
 
+    @Test("usages read as one phrase, schedules together", arguments: [
+        ([GroupUsage.schedule("a")], "schedule 'a'"),
+        ([.schedule("a"), .schedule("b")], "schedules 'a' and 'b'"),
+        ([.schedule("a"), .activeSession("s-1"), .schedule("b"), .schedule("c")], "the active session (s-1) and schedules 'a', 'b' and 'c'"),
+        ([.activeSession("s-1")], "the active session (s-1)"),
+    ])
+    func usagePhrase(usages: [GroupUsage], phrase: String) {
+        #expect(GroupUsage.phrase(usages) == phrase)
+    }
+
     @Test("delete is refused while in use, naming every user; the group stays")
     func deleteInUse() async throws {
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
@@ -85,7 +95,7 @@ struct GroupUseCaseTests {
         let error = await #expect(throws: GroupError.self) {
             try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: usage).execute(name: "Work")
         }
-        #expect(error?.description == "group 'Work' is in use by the active session (s-1), schedule 'mornings'")
+        #expect(error?.description == "group 'Work' is in use by the active session (s-1) and schedule 'mornings'")
         #expect(error?.code == "group.inUse")
         #expect(try await groups.all().count == 1)
     }

@@ -9,6 +9,7 @@ enum ErrorHints {
         case "session.notPaused": "take a break with 'retime pause'"
         case "session.strict": "with no passcode set, a strict session ends only at its planned end"
         case "group.notFound": "'retime group list' shows your groups; 'retime group create NAME' makes one"
+        case "group.inUse": "first remove its schedules ('retime schedule remove NAME') and end its session ('retime stop')"
         case "schedule.notFound": "'retime schedule list' shows your schedules"
         case "store.corrupted", "store.typeMismatch":
             "'retime doctor' checks every file; 'retime doctor --repair' moves a damaged one aside and restores its newest backup"

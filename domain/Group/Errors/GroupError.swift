@@ -46,7 +46,7 @@ public enum GroupError: RetimeError, Equatable {
         case .invalidTarget(let target, let reason): "invalid target '\(target)': \(reason)"
         case .targetNotInGroup(let target, let group): "group '\(group)' does not block '\(target)'"
         case .inUse(let name, let usages):
-            "group '\(name)' is in use by " + usages.map(\.description).joined(separator: ", ")
+            "group '\(name)' is in use by \(GroupUsage.phrase(usages))"
         case .locked(let name, let until):
             "group '\(name)' is held by a strict session until \(instant(until)): it cannot lose targets, be renamed or deleted"
         case .unavailable(let cause): "groups are unavailable: \(cause)"
