@@ -146,6 +146,9 @@ struct EndToEndTests {
         (["start", "--for"], 2, "usage.missingValue"),
         (["frobnicate"], 2, "usage.unknownCommand"),
         (["start", "--strict"], 2, "session.strictNeedsEnd"),
+        (["log", "--since", "2026-11-23", "--until", "2026-11-22"], 2, "usage.invalidValue"),
+        (["report", "--since", "today", "--until", "today"], 2, "usage.invalidValue"),
+        (["export", "--since", "2026-11-24", "--until", "2026-11-22T17:00:00Z"], 2, "usage.invalidValue"),
     ])
     func failures(arguments: [String], status: Int32, code: String) throws {
         let outcome = try retime.run(arguments + ["--json"])

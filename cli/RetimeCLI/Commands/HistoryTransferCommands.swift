@@ -25,8 +25,7 @@ struct ExportCommand: RetimeCommand {
                              command: parsed.commandName)
         }
         self.format = format
-        since = try parsed.value("since").map { text throws(UsageError) in try values.date(text, option: "since") }
-        until = try parsed.value("until").map { text throws(UsageError) in try values.date(text, option: "until") }
+        (since, until) = try values.range(parsed)
     }
 
     func run(_ context: CommandContext) async throws -> CommandResult {

@@ -14,8 +14,7 @@ struct LogCommand: RetimeCommand {
     let since: Date?, until: Date?, group: String?, limit: Int?, csv: Bool
 
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
-        since = try parsed.value("since").map { text throws(UsageError) in try values.date(text, option: "since") }
-        until = try parsed.value("until").map { text throws(UsageError) in try values.date(text, option: "until") }
+        (since, until) = try values.range(parsed)
         group = parsed.value("group")
         if let text = parsed.value("limit") {
             guard let number = Int(text), number >= 0 else {

@@ -14,8 +14,7 @@ struct ReportCommand: RetimeCommand {
     let since: Date?, until: Date?, grouping: ReportGrouping, csv: Bool
 
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
-        since = try parsed.value("since").map { text throws(UsageError) in try values.date(text, option: "since") }
-        until = try parsed.value("until").map { text throws(UsageError) in try values.date(text, option: "until") }
+        (since, until) = try values.range(parsed)
         let by = parsed.value("by") ?? "day"
         guard let grouping = ReportGrouping(rawValue: by.lowercased()) else {
             throw UsageError(.invalidValue, "invalid value '\(by)' for --by", hint: "give day, week or group", command: parsed.commandName)

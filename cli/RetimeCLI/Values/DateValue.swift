@@ -61,6 +61,20 @@ struct DateValue {
                          hint: "write YYYY-MM-DD, 2026-11-22 17:30 (local time), an ISO-8601 date-time, today, yesterday or -Nd")
     }
 
+    /// The `--since`/`--until` DATEs of a history command. A range that
+    /// holds no instant is a mistake (swapped dates, or one day given twice
+    /// to an exclusive `--until`), not a question whose answer is "none".
+    func range(_ parsed: ParsedCommand) throws(UsageError) -> (since: Date?, until: Date?) {
+        let since = try parsed.value("since").map { text throws(UsageError) in try date(text, option: "since") }
+        let until = try parsed.value("until").map { text throws(UsageError) in try date(text, option: "until") }
+        if let since, let until, since >= until {
+            throw UsageError(.invalidValue, "--since \(parsed.value("since")!) is not before --until \(parsed.value("until")!)",
+                             hint: "--until is exclusive: for one day, give the next day (--since 2026-11-22 --until 2026-11-23)",
+                             command: parsed.commandName)
+        }
+        return (since, until)
+    }
+
     /// `YYYY-MM-DD` as a day number, or nil.
     private func day(_ text: some StringProtocol) -> Int64? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
