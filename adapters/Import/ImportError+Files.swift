@@ -11,8 +11,14 @@ extension ImportError {
         } catch let error as ImportError { throw error } catch { throw .unreadable(path, error) }
     }
 
-    /// The error for a path that cannot be read, from a thrown error.
+    /// The error for a path that cannot be read, from a thrown error: its
+    /// reason only, as the message names the path itself.
     static func unreadable(_ path: String, _ error: any Error) -> ImportError {
-        .unreadable(path: path, reason: (error as? StoreError)?.description ?? String(describing: error))
+        let reason = switch error as? StoreError {
+        case .unreadable(_, let reason)?, .notWritable(_, let reason)?, .corrupted(_, let reason)?: reason
+        case let other?: other.description
+        case nil: String(describing: error)
+        }
+        return .unreadable(path: path, reason: reason)
     }
 }

@@ -102,6 +102,15 @@ struct ImportSourceTests {
         await #expect(throws: ImportError.self) { try await WatsonFramesSource().read(directory.file("frames")) }
     }
 
+    @Test("a path that cannot be read is named once, with the reason")
+    func unreadablePath() async throws {
+        let directory = TemporaryDirectory()
+        let missing = await #expect(throws: ImportError.self) { try await WatsonFramesSource().read(directory.file("nope")) }
+        #expect(missing?.description == "cannot read \(directory.file("nope")): no such file")
+        let folder = await #expect(throws: ImportError.self) { try await WatsonFramesSource().read(directory.path) }
+        #expect(folder?.description == "cannot read \(directory.path): \(String(cString: strerror(EISDIR)))")
+    }
+
     @Test("Timewarrior: quoted tags, annotations with escaped quotes, untagged and open intervals")
     func timewarriorLines() async throws {
         let directory = TemporaryDirectory()
