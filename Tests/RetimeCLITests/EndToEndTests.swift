@@ -50,6 +50,10 @@ struct EndToEndTests {
         #expect(group["targets"] as? [String] == ["slack.com", "app:mail"])
         #expect(try retime.run("group", "block", "work", "news.example.org", "bücher.de", "--json").json["group"]
             .flatMap { ($0 as? [String: Any])?["targets"] as? [String] } == ["slack.com", "app:mail", "news.example.org", "xn--bcher-kva.de"])
+        // People read Unicode; the ASCII form the hosts file holds is shown beside it.
+        let listed = try retime.run("group", "list")
+        #expect(listed.out.contains("bücher.de") && !listed.out.contains("xn--"), "\(listed.out)")
+        #expect(try retime.run("group", "show", "work").out.contains("bücher.de  (xn--bcher-kva.de)"))
         #expect(try retime.run("group", "unblock", "work", "app:mail").status == 0)
         #expect(try retime.run("group", "rename", "work", "Deep Work").status == 0)
         let shown = try retime.run("group", "show", "deep work")

@@ -21,6 +21,14 @@ struct TargetTests {
         #expect(target.description == ascii)
         guard case .domain(let name) = target else { Issue.record("not a domain"); return }
         #expect(try DomainName(name.unicode).ascii == ascii)
+        #expect(try Target(parsing: target.displayName) == target)
+    }
+
+    @Test("people read a domain in Unicode and an app by its name")
+    func displayNames() throws {
+        #expect(try Target(parsing: "xn--bcher-kva.de").displayName == "bücher.de")
+        #expect(try Target(parsing: "Example.COM").displayName == "example.com")
+        #expect(try Target(parsing: "app:Mail").displayName == "app:Mail")
     }
 
     @Test("malformed domains are refused with a reason", arguments: [

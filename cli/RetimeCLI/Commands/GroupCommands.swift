@@ -6,7 +6,7 @@ enum GroupCommands {
                                   subcommands: [Create.spec, List.spec, Show.spec, Rename.spec, Block.spec, Unblock.spec, Delete.spec])
 
     static func human(_ group: Group, style: Style) -> String {
-        let targets = group.targets.isEmpty ? style.dim("(blocks nothing yet)") : group.targets.map(\.description).joined(separator: ", ")
+        let targets = group.targets.isEmpty ? style.dim("(blocks nothing yet)") : group.targets.map(\.displayName).joined(separator: ", ")
         return "\(style.bold(group.name.rawValue)): \(targets)"
     }
 
@@ -47,7 +47,11 @@ enum GroupCommands {
             guard let group = try await context.resolve((any GroupRepository).self).group(named: name) else {
                 throw GroupError.notFound(name: name)
             }
-            let targets = group.targets.isEmpty ? "  (none)" : group.targets.map { "  \($0)" }.joined(separator: "\n")
+            // An internationalised name also shows the ASCII form that the
+            // hosts file and the JSON hold, so the two can be matched up.
+            let targets = group.targets.isEmpty ? "  (none)" : group.targets.map {
+                $0.displayName == $0.description ? "  \($0)" : "  \($0.displayName)  " + context.style.dim("(\($0))")
+            }.joined(separator: "\n")
             return CommandResult(json: Documents.document(["group": Documents.group(group)]),
                                  human: "\(context.style.bold(group.name.rawValue))  \(context.style.dim(group.id.description))\n\(targets)")
         }

@@ -34,6 +34,15 @@ public enum Target: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The form people read: a domain's labels in Unicode (`bücher.de`,
+    /// which hosts files and JSON hold as `xn--bcher-kva.de`).
+    public var displayName: String {
+        switch self {
+        case .domain(let name): name.unicode
+        case .app: description
+        }
+    }
+
     /// The canonical text form, which `init(parsing:)` reads back.
     public var description: String {
         switch self {
