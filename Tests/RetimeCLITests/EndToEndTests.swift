@@ -229,6 +229,8 @@ struct EndToEndTests {
         #expect(try retime.run("--version").out.wholeMatch(of: /retime \d+\.\d+\.\d+\n/) != nil)
         #expect(try retime.run("help", "group", "create").out.contains("Usage: retime group create"))
         #expect(try retime.run("log", "--help").out.contains("--since DATE"))
+        let misspelt = try retime.run("help", "group", "craete")
+        #expect(misspelt.status == 2 && misspelt.err.hasSuffix("hint: did you mean 'group create'?\n"), "\(misspelt.err)")
         for shell in ["bash", "zsh", "fish"] {
             let script = try retime.run("completion", shell)
             #expect(script.status == 0 && script.out.contains("group") && script.out.contains(shell == "fish" ? "-l for" : "--for"))

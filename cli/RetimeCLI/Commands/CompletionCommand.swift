@@ -93,10 +93,15 @@ struct HelpCommand: RetimeCommand {
     let path: [String]
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
         path = parsed.allArguments("COMMAND")
-        guard ArgumentParser(root: CommandTree.root).command(at: path) != nil else {
-            let names = CommandTree.root.subcommands.map(\.name)
+        let parser = ArgumentParser(root: CommandTree.root)
+        guard parser.command(at: path) != nil else {
+            // Suggest for the first word that is not known, among the
+            // subcommands of the words before it (`help group craete`).
+            let known = (0..<path.count).last { parser.command(at: Array(path.prefix($0))) != nil } ?? 0
+            let names = parser.command(at: Array(path.prefix(known)))?.subcommands.map(\.name) ?? []
+            let fix = Suggestion.closest(to: path[known], among: names)
             throw UsageError(.unknownCommand, "no help for unknown command '\(path.joined(separator: " "))'",
-                             hint: Suggestion.closest(to: path.first ?? "", among: names).map { "did you mean '\($0)'?" })
+                             hint: fix.map { "did you mean '\((path.prefix(known) + [$0]).joined(separator: " "))'?" })
         }
     }
 
