@@ -46,12 +46,20 @@ struct LogCommand: RetimeCommand {
 
     private func table(_ sessions: [Session], names: [GroupID: String], now: Date, style: Style) -> String {
         guard !sessions.isEmpty else { return "No sessions." }
+        let name = { (session: Session) in names[session.groupId] ?? "(deleted group)" }
+        // Group names differ in length: pad them so the outcomes line up.
+        let width = sessions.lazy.map { name($0).count }.max() ?? 0
         return sessions.map { session in
-            let name = names[session.groupId] ?? "(deleted)"
+            let group = name(session) + String(repeating: " ", count: width - name(session).count)
             let outcome = session.outcome == .completed ? style.green("completed") : style.yellow(session.outcome.rawValue)
-            let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map { "#\($0)" }.joined(separator: " "))
-            return "\(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(name)  \(outcome)\(tags)"
+            let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map(Self.tag).joined(separator: " "))
+            return "\(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(group)  \(outcome)\(tags)"
         }.joined(separator: "\n")
+    }
+
+    /// `#deep`, or `#"two words"` so that a tag with a space reads as one.
+    static func tag(_ tag: String) -> String {
+        tag.contains(where: \.isWhitespace) ? "#\"\(tag)\"" : "#\(tag)"
     }
 }
 
