@@ -14,9 +14,10 @@ public struct StrictSessionLock: GroupLock, StrictSessionQuery {
     }
 
     public func strictUntil() async throws -> Date? {
+        let now = clock.now(), boot = clock.bootTime()
         guard let session = try await sessions.current(), session.isActive, session.strict,
-              !session.isExpired(at: clock.now(), boot: clock.bootTime()) else { return nil }
-        return session.plannedEnd
+              !session.isExpired(at: now, boot: boot) else { return nil }
+        return session.strictEnd(at: now, boot: boot)
     }
 
     public func lockedUntil(_ group: GroupID) async throws -> Date? {

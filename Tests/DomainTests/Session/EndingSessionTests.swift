@@ -146,7 +146,14 @@ struct EndingSessionTests {
         world.clock.advance(by: 60)
         world.clock.setWallClock(to: world.clock.now().addingTimeInterval(2 * 3_600))   // the user's trick
         #expect(try await world.reconcile.execute() == nil)
-        await #expect(throws: SessionError.strict(until: session.plannedEnd!)) { try await world.stop.execute() }
+        // Refusals and status tell the real time left (59 minutes), not the
+        // planned end the moved clock has already passed.
+        let realEnd = world.clock.now().addingTimeInterval(3_540)
+        await #expect(throws: SessionError.strict(until: realEnd)) { try await world.stop.execute() }
+        await #expect(throws: SessionError.strict(until: realEnd)) { try await world.pause.execute() }
+        let status = try #require(try await world.status.execute())
+        #expect(status.heldByBootClock && status.remaining == 3_540 && status.elapsed == 60 && status.focused == 60)
+        #expect(status.progress == 60.0 / 3_600)
         #expect(try await world.sessions.current() == session)
         world.clock.advance(by: 3_540)                                                  // real time catches up
         let completed = try #require(try await world.reconcile.execute())

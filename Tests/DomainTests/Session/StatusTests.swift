@@ -14,6 +14,17 @@ struct StatusTests {
         #expect(status.at == world.clock.now())
         #expect(status.elapsed == 250 && status.focused == 250 && status.remaining == 750)
         #expect(status.progress == 0.25)
+        #expect(!status.heldByBootClock)
+    }
+
+    @Test("a wall clock moved back leaves the wall clock in charge: the session ends later, when both clocks agree")
+    func clockMovedBack() async throws {
+        let world = try await SessionWorld()
+        try await world.startWork(.duration(1_000), strict: true)
+        world.clock.advance(by: 250)
+        world.clock.setWallClock(to: world.clock.now().addingTimeInterval(-100))
+        let status = try #require(try await world.status.execute())
+        #expect(!status.heldByBootClock && status.remaining == 850 && status.elapsed == 150)
     }
 
     @Test("an open-ended session has no remaining time and no progress")

@@ -31,8 +31,16 @@ struct StatusCommand: RetimeCommand {
             ?? "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),\n        but blocks are lifted on the second only while 'retime daemon run' runs."
         guard let status else { return "No session is active.\n" + style.dim(daemon) }
         let session = status.session
+        // Held by the boot-time clock, the session ends when its time has
+        // really passed: that is `remaining` from the wall clock's now, not
+        // the planned end the moved clock has already passed.
+        let now = (try? context.now) ?? status.at
+        let ends = { (remaining: TimeInterval) in status.heldByBootClock ? now + remaining : session.plannedEnd! }
         var lines = ["\(style.bold(groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
-            + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.moment(session.plannedEnd!, now: session.plannedEnd! - $0))" } ?? " · open-ended")]
+            + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.moment(ends($0), now: ends($0) - $0))" } ?? " · open-ended")]
+        if status.heldByBootClock {
+            lines.append(style.yellow("the wall clock was moved forward: this strict session ends when its time has really passed"))
+        }
         if let progress = status.progress {
             let width = max(10, min(40, context.console.width - 8))
             lines.append(style.green(ProgressBar.render(progress, width: width)) + " \(Int((progress * 100).rounded(.down)))%")

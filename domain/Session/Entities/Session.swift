@@ -71,6 +71,15 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         return boot.seconds >= deadline.seconds
     }
 
+    /// When the session ends on the wall clock: its planned end, or for a
+    /// strict session later, if the wall clock was moved forward and the
+    /// boot-time clock still holds it. Nil for an open-ended session.
+    public func strictEnd(at now: Date, boot: BootTimeReading?) -> Date? {
+        guard let plannedEnd else { return nil }
+        let held = bootTimeLeft(boot: boot).map { now.addingTimeInterval($0) } ?? plannedEnd
+        return max(plannedEnd, held)
+    }
+
     /// How long until the boot-time clock reaches a strict session's end, in
     /// the same boot; nil when it does not hold the session.
     public func bootTimeLeft(boot: BootTimeReading?) -> TimeInterval? {

@@ -3,18 +3,31 @@ import Foundation
 /// The active session seen at one instant: how far along it is.
 public struct SessionStatus: Sendable, Hashable {
     public var session: Session
+    /// The instant the figures are for: the wall clock's now, except for a
+    /// strict session that the boot-time clock holds (the wall clock was
+    /// moved forward): then the wall time that matches the time really
+    /// passed, so elapsed and remaining tell the truth and add up.
     public var at: Date
     public var elapsed: TimeInterval
     public var focused: TimeInterval
     /// Nil for an open-ended session.
     public var remaining: TimeInterval?
+    /// Whether the boot-time clock holds the session beyond the wall clock.
+    public var heldByBootClock: Bool
 
-    public init(session: Session, at now: Date) {
+    public init(session: Session, at now: Date, boot: BootTimeReading? = nil) {
+        var instant = now
+        heldByBootClock = false
+        if let plannedEnd = session.plannedEnd, let left = session.bootTimeLeft(boot: boot),
+           left > plannedEnd.timeIntervalSince(now) {
+            instant = plannedEnd.addingTimeInterval(-left)
+            heldByBootClock = true
+        }
         self.session = session
-        self.at = now
-        elapsed = session.elapsed(at: now)
-        focused = session.focused(at: now)
-        remaining = session.remaining(at: now)
+        at = instant
+        elapsed = session.elapsed(at: instant)
+        focused = session.focused(at: instant)
+        remaining = session.remaining(at: instant)
     }
 
     /// From 0 to 1 for a session with a planned end; nil otherwise.

@@ -131,11 +131,10 @@ public struct RunDueEventsUseCase: Sendable {
 
     private func nextDeadline(after now: Date, schedules: [Schedule]) async throws -> Date? {
         let sessionEnd = try await sessions.current().flatMap { session -> Date? in
-            guard session.isActive, let plannedEnd = session.plannedEnd else { return nil }
+            guard session.isActive else { return nil }
             // A strict session held by the boot-time clock (the wall clock was
             // moved forward) ends when that clock says so.
-            let held = session.bootTimeLeft(boot: clock.bootTime()).map { now.addingTimeInterval($0) }
-            return max(plannedEnd, held ?? plannedEnd)
+            return session.strictEnd(at: now, boot: clock.bootTime())
         }
         let next = calendar.upcomingEvents(of: schedules, from: now.addingTimeInterval(0.000_001), count: 1).first?.at
         return [sessionEnd, next].compactMap { $0 }.min()

@@ -15,6 +15,6 @@ public struct SessionStatusUseCase: Sendable {
     public func execute() async throws -> SessionStatus? {
         try await reconcile.execute()
         guard let current = try await sessions.current(), current.isActive else { return nil }
-        return SessionStatus(session: current, at: clock.now())
+        return SessionStatus(session: current, at: clock.now(), boot: clock.bootTime())
     }
 }

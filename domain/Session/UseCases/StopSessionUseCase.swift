@@ -22,8 +22,9 @@ public struct StopSessionUseCase: Sendable {
         var authorized = false   // one passcode attempt, however often the swap is retried
         return try await sessions.retryingActive { current in
             let now = clock.now()
-            if !authorized, current.strict, let plannedEnd = current.plannedEnd, !current.isExpired(at: now, boot: clock.bootTime()) {
-                try await override.authorize("stop", passcode: passcode, otherwise: SessionError.strict(until: plannedEnd))
+            let boot = clock.bootTime()
+            if !authorized, current.strict, let until = current.strictEnd(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {
+                try await override.authorize("stop", passcode: passcode, otherwise: SessionError.strict(until: until))
                 authorized = true
             }
             let ended = current.ending(at: now, outcome: .stopped)
