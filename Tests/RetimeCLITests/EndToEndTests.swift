@@ -110,6 +110,38 @@ struct EndToEndTests {
         #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original)
     }
 
+    @Test("a block that cannot be lifted at stop is reported, the session is kept in history, and a later command lifts it")
+    func stuckBlock() throws {
+        let hosts = retime.dataDirectory + "-hosts"
+        let original = "127.0.0.1 localhost\n"
+        #expect(FileManager.default.createFile(atPath: hosts, contents: Data(original.utf8)))
+        try retime.run("config", "set", "shield.hostsFile", hosts)
+        try retime.run("config", "set", "shield", "hosts")
+        try retime.run("group", "create", "work", "--block", "example.com")
+        try retime.run("start", "work")
+        let blocked = try String(contentsOfFile: hosts, encoding: .utf8)
+        // A hosts file that cannot be rewritten: a directory where it was.
+        try FileManager.default.removeItem(atPath: hosts)
+        try FileManager.default.createDirectory(atPath: hosts + "/in-the-way", withIntermediateDirectories: true)
+        let stop = try retime.run("stop", "--json")
+        #expect(stop.status == 4 && stop.errorCode == "shield.notLifted", "\(stop.err)")
+        #expect(stop.err.contains("the session ended and is in history, but its block could not be lifted"))
+        #expect(stop.err.contains("hint: retime tries again with every command"))
+        #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first?["outcome"] as? String == "stopped")
+        let status = try retime.run("status", "--json")
+        #expect(status.status == 0 && status.json["active"] as? Bool == false)
+        #expect(status.err.contains("could not be lifted"), "\(status.err)")
+        #expect(try retime.run("start", "work").status == 4)   // not "already active"
+        let doctor = try retime.run("doctor")
+        #expect(doctor.status == 4 && doctor.out.contains("error  blocks: cannot check or lift the block"), "\(doctor.out)")
+        try FileManager.default.removeItem(atPath: hosts)
+        #expect(FileManager.default.createFile(atPath: hosts, contents: Data(blocked.utf8)))
+        let retried = try retime.run("status")
+        #expect(retried.status == 0 && retried.err.isEmpty, "\(retried.err)")
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original)
+        #expect((try retime.run("log", "--json").json["sessions"] as? [Any])?.count == 1)
+    }
+
     @Test("log filters by group, range and limit")
     func logFilters() throws {
         try retime.run("group", "create", "a")

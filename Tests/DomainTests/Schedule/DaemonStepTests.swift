@@ -11,8 +11,8 @@ struct DaemonWorld {
     let ledger = InMemoryIntervalLedger()
     let calendar = IntervalCalendar(timeZone: TimeZone(identifier: "UTC")!)
 
-    init(at instant: String) async throws {
-        world = try await SessionWorld()
+    init(at instant: String, shield: (any Shield)? = nil) async throws {
+        world = try await SessionWorld(shield: shield)
         world.clock.setWallClock(to: Timestamp.parse(instant)!)
     }
 

@@ -1,6 +1,7 @@
 import Adapters
 import Domain
 import Foundation
+import Synchronization
 
 /// The Session context wired to in-memory adapters and a hand-driven clock:
 /// what each use-case test starts from.
@@ -74,4 +75,24 @@ struct FailingShield: Shield {
     func raise(_ targets: [Target], for session: SessionID) async throws { throw Refused() }
     func lower(for session: SessionID) async throws { throw Refused() }
     func state() async throws -> ShieldState? { nil }
+}
+
+/// A shield that raises, but cannot lift a block while `stuck` (a full disk,
+/// a hosts file made read-only mid-session) until the test fixes it.
+final class StuckShield: Shield {
+    struct Refused: Error, CustomStringConvertible { var description: String { "no space left on device" } }
+    let inner = InMemoryShield()
+    private let isStuck = Mutex(false)
+
+    var stuck: Bool {
+        get { isStuck.withLock { $0 } }
+        set { isStuck.withLock { $0 = newValue } }
+    }
+
+    func raise(_ targets: [Target], for session: SessionID) async throws { try await inner.raise(targets, for: session) }
+    func lower(for session: SessionID) async throws {
+        if stuck { throw Refused() }
+        try await inner.lower(for: session)
+    }
+    func state() async throws -> ShieldState? { try await inner.state() }
 }

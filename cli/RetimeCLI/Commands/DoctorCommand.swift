@@ -41,7 +41,11 @@ struct DoctorCommand: RetimeCommand {
         let pid = DaemonLock(dataDirectory: data).runningPID()
         checks.append(Check(name: "daemon", status: pid == nil ? .warning : .ok,
                             detail: pid.map { "running (pid \($0))" } ?? "not running; sessions end when a command next runs"))
-        checks.append(try await staleBlockCheck(store, context: context))
+        do { checks.append(try await staleBlockCheck(store, context: context)) } catch {
+            // The shield's own file (a hosts file in the way, say) is a
+            // finding like any other, not a reason to print no report.
+            checks.append(Check(name: "blocks", status: .error, detail: "cannot check or lift the block: \(error)"))
+        }
 
         let problems = checks.filter { $0.status == .error }
         let json = Documents.document([

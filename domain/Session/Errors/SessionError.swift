@@ -18,6 +18,10 @@ public enum SessionError: RetimeError, Equatable {
     case conflict
     /// The shield could not raise or lower the block; the cause is kept.
     case shieldFailed(String)
+    /// A session ended and went to history, but its block could not be
+    /// lifted; the slot keeps the ended session so that the next command
+    /// (or the daemon) tries again.
+    case blockNotLifted(String)
 
     public var code: String {
         switch self {
@@ -33,6 +37,7 @@ public enum SessionError: RetimeError, Equatable {
         case .strict: "session.strict"
         case .conflict: "session.conflict"
         case .shieldFailed: "shield.failed"
+        case .blockNotLifted: "shield.notLifted"
         }
     }
 
@@ -40,7 +45,7 @@ public enum SessionError: RetimeError, Equatable {
         switch self {
         case .invalidLength, .strictNeedsEnd, .invalidTag, .invalidNote: .invalidInput
         case .strict: .authorization
-        case .shieldFailed: .storage
+        case .shieldFailed, .blockNotLifted: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict: .domain
         }
     }
@@ -62,6 +67,7 @@ public enum SessionError: RetimeError, Equatable {
         case .strict(let until): "the session is strict until \(instant(until))"
         case .conflict: "the session kept changing while retime tried to update it; try again"
         case .shieldFailed(let cause): "the shield failed: \(cause)"
+        case .blockNotLifted(let cause): "the session ended and is in history, but its block could not be lifted: \(cause)"
         }
     }
 }

@@ -131,7 +131,9 @@ public struct RunDueEventsUseCase: Sendable {
 
     private func nextDeadline(after now: Date, schedules: [Schedule]) async throws -> Date? {
         let sessionEnd = try await sessions.current().flatMap { session -> Date? in
-            guard session.isActive else { return nil }
+            // An ended session still in the slot: its block could not be
+            // lifted (reconcile logged why). Try again in a minute.
+            guard session.isActive else { return now.addingTimeInterval(60) }
             // A strict session held by the boot-time clock (the wall clock was
             // moved forward) ends when that clock says so.
             return session.strictEnd(at: now, boot: clock.bootTime())

@@ -1,12 +1,13 @@
 import Foundation
 
 /// The one way a session ends: marked ended in the slot (the compare-and-swap
-/// that makes exactly one process the winner), appended to history, removed
-/// from the slot, then its block lifted. Every step is safe to repeat, so a
-/// process that finds an ended session left in the slot (by a crash, or by a
-/// winner still at work) finishes the job without doubling anything: history
-/// appends are idempotent, and only the process that empties the slot
-/// reports the ending.
+/// that makes exactly one process the winner), appended to history, its
+/// block lifted, then removed from the slot. Every step is safe to repeat, so
+/// a process that finds an ended session left in the slot (by a crash, by a
+/// shield that failed, or by a winner still at work) finishes the job without
+/// doubling anything: history appends are idempotent, lowering is
+/// owner-checked, and only the process that empties the slot reports the
+/// ending.
 struct SessionArchiver: Sendable {
     let sessions: any SessionRepository
     let history: any SessionHistory
@@ -21,14 +22,20 @@ struct SessionArchiver: Sendable {
         return true
     }
 
-    /// Completes the archival of a session already marked ended.
+    /// Completes the archival of a session already marked ended. Throws
+    /// `blockNotLifted` when the shield fails: the session is in history by
+    /// then, and stays in the slot until a later finisher lifts its block.
     func finish(_ ended: Session) async throws {
         try await history.append(ended)
+        // Lift the block before emptying the slot: the ended session left in
+        // the slot is what makes the next finisher try again, so a block the
+        // shield could not lift (a full disk, a hosts file made read-only) is
+        // never forgotten, nor outlives a finisher that died here.
+        do { try await shield.lower(for: ended.id) } catch {
+            throw SessionError.blockNotLifted((error as? SessionError)?.description ?? String(describing: error))
+        }
         let emptied = try await sessions.replace(ended, with: nil)
         if emptied { await events.session(.sessionEnded, ended, at: ended.endedAt ?? ended.startedAt) }
-        // Every finisher lowers: it is idempotent and owner-checked, and the
-        // block must not outlive a finisher that died after emptying the slot.
-        try await shield.guarded { try await $0.lower(for: ended.id) }
     }
 }
 

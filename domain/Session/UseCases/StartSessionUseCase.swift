@@ -20,7 +20,9 @@ public struct StartSessionUseCase: Sendable {
     }
 
     public func execute(_ plan: SessionPlan) async throws -> Session {
-        try await reconcile.execute()
+        // A block still up from an ended session makes the start fail with
+        // its cause, not with "already active".
+        try await reconcile.execute(toleratingStuckBlock: false)
         let now = clock.now()
         let plannedEnd = try plan.length.plannedEnd(from: now)
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }

@@ -1,0 +1,81 @@
+import Adapters
+import Domain
+import Foundation
+import Testing
+
+/// A block the shield cannot lift when its session ends must not be
+/// forgotten: the session goes to history, stays in the slot as ended, and
+/// every later command (or the daemon) tries again until the block is down.
+@Suite("Ending a session whose block cannot be lifted")
+struct StuckBlockTests {
+    let shield = StuckShield()
+
+    @Test("stop records the session, says the block is still up, and the next command lifts it once it can")
+    func stopThenRetry() async throws {
+        let world = try await SessionWorld(shield: shield)
+        let session = try await world.startWork()
+        shield.stuck = true
+        let error = await #expect(throws: SessionError.self) { try await world.stop.execute() }
+        #expect(error == .blockNotLifted("no space left on device") && error?.kind == .storage)
+        #expect(try await world.ended.map(\.id) == [session.id])
+        #expect(try await world.sessions.current()?.outcome == .stopped)   // kept, so the lifting is retried
+        #expect(try await shield.state()?.session == session.id)
+
+        // Still stuck: status works, says nothing runs, and warns.
+        #expect(try await world.status.execute() == nil)
+        #expect(world.logs.entries.contains { $0.level == .warning && $0.metadata["session"] == "\(session.id)" })
+        await #expect(throws: SessionError.notActive) { try await world.stop.execute() }
+
+        shield.stuck = false
+        #expect(try await world.status.execute() == nil)
+        #expect(try await shield.state() == nil)
+        #expect(try await world.sessions.current() == nil)
+        #expect(try await world.ended.map(\.id) == [session.id])
+        #expect(world.eventNames == ["session-started", "session-ended"])
+    }
+
+    @Test("a start while the block is stuck fails with why, not with 'already active'; it starts once the block is lifted")
+    func startWhileStuck() async throws {
+        let world = try await SessionWorld(shield: shield)
+        try await world.startWork()
+        shield.stuck = true
+        _ = try? await world.stop.execute()
+        await #expect(throws: SessionError.blockNotLifted("no space left on device")) { try await world.startWork() }
+        shield.stuck = false
+        let next = try await world.startWork()
+        #expect(try await shield.state()?.session == next.id)
+    }
+
+    @Test("an expired session is completed and recorded even when its block cannot be lifted")
+    func expiredWhileStuck() async throws {
+        let world = try await SessionWorld(shield: shield)
+        let session = try await world.startWork(.duration(60))
+        shield.stuck = true
+        world.clock.advance(by: 61)
+        let completed = try #require(try await world.reconcile.execute())
+        #expect(completed.id == session.id && completed.endedAt == session.plannedEnd)
+        #expect(try await world.ended == [completed])
+        #expect(try await shield.state()?.session == session.id)
+        shield.stuck = false
+        #expect(try await world.reconcile.execute() == nil)   // finishing another call's ending reports nothing
+        #expect(try await shield.state() == nil)
+        #expect(try await world.sessions.current() == nil)
+    }
+
+    @Test("the daemon completes the session on time and tries the stuck block again a minute later, not before")
+    func daemonRetries() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T09:00:00Z", shield: shield)
+        let session = try await daemon.world.startWork(.duration(60))
+        shield.stuck = true
+        daemon.world.clock.advance(by: 60)
+        let ended = try await daemon.step.execute()
+        #expect(ended.handled.map(\.action) == [.sessionCompleted])
+        #expect(ended.nextDeadline == Timestamp.parse("2026-11-23T09:02:00Z"))
+        #expect(try await shield.state()?.session == session.id)
+        shield.stuck = false
+        daemon.world.clock.advance(by: 60)
+        let retried = try await daemon.step.execute()
+        #expect(retried.handled.isEmpty && retried.nextDeadline == nil)
+        #expect(try await shield.state() == nil)
+    }
+}
