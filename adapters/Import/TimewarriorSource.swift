@@ -21,8 +21,21 @@ public struct TimewarriorSource: HistoryImportSource {
         guard isDirectory.boolValue else {
             throw ImportError.notTheFormat(path: path, expected: "a Timewarrior data directory", reason: "it is a file")
         }
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-            .filter { $0.wholeMatch(of: /\d{4}-\d{2}\.data/) != nil }.sorted()
+        func monthFiles(_ directory: String) -> [String] {
+            POSIXFiles.names(in: directory).filter { $0.wholeMatch(of: /\d{4}-\d{2}\.data/) != nil }.sorted()
+        }
+        // People know the database's root (`~/.timewarrior`, where `timew`
+        // keeps its config); the month files are in its `data` folder.
+        var path = path
+        var files = monthFiles(path)
+        if files.isEmpty, !monthFiles(path + "/data").isEmpty {
+            path += "/data"
+            files = monthFiles(path)
+        }
+        guard !files.isEmpty else {
+            throw ImportError.notTheFormat(path: path, expected: "a Timewarrior data directory",
+                                           reason: "it holds no YYYY-MM.data files, nor does a data folder in it")
+        }
         var batch = ImportBatch()
         // Problems carry a running line number over the files in order, and name the file.
         for file in files {

@@ -130,6 +130,18 @@ struct ImportSourceTests {
         #expect(batch.problems == [.init(line: 4, message: "2025-01.data: an open interval (still running) is not imported")])
     }
 
+    @Test("Timewarrior: the database's root reads its data folder; a folder with no month files is refused, not '0 imported'")
+    func timewarriorRoot() async throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
+        try "".write(toFile: directory.file("timewarrior.cfg"), atomically: true, encoding: .utf8)
+        try "inc 20250106T060000Z - 20250106T070000Z # email\n".write(toFile: directory.file("data/2025-01.data"), atomically: true, encoding: .utf8)
+        #expect(try await TimewarriorSource().read(directory.path).records.map(\.groupName) == ["email"])
+        let empty = TemporaryDirectory()
+        let error = await #expect(throws: ImportError.self) { try await TimewarriorSource().read(empty.path) }
+        #expect(error?.code == "import.invalidFormat")
+    }
+
     @Test("a retime export reads back every field exactly, with its groups")
     func retimeLossless() async throws {
         let directory = TemporaryDirectory()
