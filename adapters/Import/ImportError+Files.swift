@@ -11,6 +11,16 @@ extension ImportError {
         } catch let error as ImportError { throw error } catch { throw .unreadable(path, error) }
     }
 
+    /// `path`, or `path/name` when `path` is a folder holding `name`:
+    /// people give a tool's folder (`~/.config/watson`) as readily as its file.
+    static func file(_ path: String, orInside name: String) -> String {
+        var isDirectory: ObjCBool = false
+        let inside = path + "/" + name
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+              FileManager.default.fileExists(atPath: inside) else { return path }
+        return inside
+    }
+
     /// The error for a path that cannot be read, from a thrown error: its
     /// reason only, as the message names the path itself.
     static func unreadable(_ path: String, _ error: any Error) -> ImportError {

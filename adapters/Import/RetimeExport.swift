@@ -65,12 +65,22 @@ public struct RetimeExportSource: HistoryImportSource {
         return batch
     }
 
+    /// Why a file is not an export, in the file's terms: where in it, and
+    /// what is missing or wrong, not the decoder's type names.
     private static func reason(_ error: any Error) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            String(path.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined().drop { (character: Character) in character == "." })
+        }
         switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "'\(place(context.codingPath + [key]))' is missing"
+        case DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty:
+            return "its top level is not a JSON object like the one 'retime export --format json' writes"
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "it is not JSON"
         case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
-             DecodingError.valueNotFound(_, let context), DecodingError.keyNotFound(_, let context):
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+             DecodingError.valueNotFound(_, let context):
+            return "\(place(context.codingPath)): \(context.debugDescription)"
         default:
             return String(describing: error)
         }

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 
-/// Reads Watson's `frames` file: a JSON array of frames
+/// Reads Watson's `frames` file (given itself or its folder): a JSON array of frames
 /// `[start, stop, project, id, tags, updated_at]`, times in Unix seconds.
 /// The project becomes the group; the frame's id (32 hex digits) the
 /// session's id. A frame that does not fit is reported with its line.
@@ -9,6 +9,7 @@ public struct WatsonFramesSource: HistoryImportSource {
     public init() {}
 
     public func read(_ path: String) async throws -> ImportBatch {
+        let path = ImportError.file(path, orInside: "frames")
         let bytes = try ImportError.bytes(of: path)
         return try bytes.withUnsafeBufferPointer { buffer in
             do {

@@ -142,6 +142,29 @@ struct ImportSourceTests {
         #expect(error?.code == "import.invalidFormat")
     }
 
+    @Test("Watson: its folder reads the frames file in it")
+    func watsonFolder() async throws {
+        let directory = TemporaryDirectory()
+        try "[[1763629200, 1763632800, \"writing\", \"abc123\", [\"deep\"], 1763632800]]"
+            .write(toFile: directory.file("frames"), atomically: true, encoding: .utf8)
+        #expect(try await WatsonFramesSource().read(directory.path).records.map(\.groupName) == ["writing"])
+    }
+
+    @Test("a file that is not a retime export says where and what, in the file's terms", arguments: [
+        ("[]", "its top level is not a JSON object like the one 'retime export --format json' writes"),
+        ("nope", "it is not JSON"),
+        ("{}", "'schema' is missing"),
+        (#"{"schema":"retime/1","format":"retime-export","exportedAt":"2026-01-01T00:00:00Z","groups":[],"sessions":[{"id":1}]}"#,
+         "sessions[0].id: "),   // then the decoder's own words
+    ])
+    func retimeReasons(content: String, reason: String) async throws {
+        let directory = TemporaryDirectory()
+        try content.write(toFile: directory.file("export.json"), atomically: true, encoding: .utf8)
+        let error = await #expect(throws: ImportError.self) { try await RetimeExportSource().read(directory.file("export.json")) }
+        guard case .notTheFormat(let path, "a retime export", let given)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(path == directory.file("export.json") && given.hasPrefix(reason), "\(given)")
+    }
+
     @Test("a retime export reads back every field exactly, with its groups")
     func retimeLossless() async throws {
         let directory = TemporaryDirectory()
