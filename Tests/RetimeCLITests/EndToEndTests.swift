@@ -96,14 +96,21 @@ struct EndToEndTests {
         #expect(shield.contains("a.com") && shield.contains("b.com"))
     }
 
-    @Test("with shield hosts, a session's targets go into the hosts file and come out on stop")
-    func hostsShield() throws {
+    /// Switches to the hosts shield on a hosts file of our own, and makes a
+    /// group `work` blocking example.com. Returns the file and its content.
+    private func useHostsShield() throws -> (path: String, original: String) {
         let hosts = retime.dataDirectory + "-hosts"
         let original = "127.0.0.1 localhost\n"
         #expect(FileManager.default.createFile(atPath: hosts, contents: Data(original.utf8)))
         try retime.run("config", "set", "shield.hostsFile", hosts)
         #expect(try retime.run("config", "set", "shield", "hosts").status == 0)
         try retime.run("group", "create", "work", "--block", "example.com")
+        return (hosts, original)
+    }
+
+    @Test("with shield hosts, a session's targets go into the hosts file and come out on stop")
+    func hostsShield() throws {
+        let (hosts, original) = try useHostsShield()
         try retime.run("start", "work")
         #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("0.0.0.0 www.example.com"))
         try retime.run("stop")
@@ -112,12 +119,7 @@ struct EndToEndTests {
 
     @Test("a block that cannot be lifted at stop is reported, the session is kept in history, and a later command lifts it")
     func stuckBlock() throws {
-        let hosts = retime.dataDirectory + "-hosts"
-        let original = "127.0.0.1 localhost\n"
-        #expect(FileManager.default.createFile(atPath: hosts, contents: Data(original.utf8)))
-        try retime.run("config", "set", "shield.hostsFile", hosts)
-        try retime.run("config", "set", "shield", "hosts")
-        try retime.run("group", "create", "work", "--block", "example.com")
+        let (hosts, original) = try useHostsShield()
         try retime.run("start", "work")
         let blocked = try String(contentsOfFile: hosts, encoding: .utf8)
         // A hosts file that cannot be rewritten: a directory where it was.
