@@ -218,7 +218,7 @@ struct EndToEndTests {
         #expect((try retime.run("status", "--json").json["session"] as? [String: Any])?["id"] as? String == first?["id"] as? String)
         try retime.run("stop")
         let timed = try retime.run("start", "--for", "25m")
-        let clock = try #require(timed.out.firstMatch(of: /until (\d\d:\d\d:\d\d)/)).1
+        let clock = try #require(timed.out.firstMatch(of: /until (?:\d{4}-\d\d-\d\d )?(\d\d:\d\d:\d\d)/)).1   // a date first near midnight
         let third = try retime.run("start", "--for", "5m")
         #expect(third.err.contains("a session is already active, until ") && third.err.contains("\(clock)\n"), "\(third.err)")
     }
