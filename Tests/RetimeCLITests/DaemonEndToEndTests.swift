@@ -203,6 +203,57 @@ struct DaemonEndToEndTests {
         #expect(late >= 0 && late < 1_000, "completed \(late) ms after the planned end")
     }
 
+    /// Whether this process may give a child an `/etc` of its own (a private
+    /// mount namespace; root with CAP_SYS_ADMIN), so a test can change the
+    /// system's time zone for the daemon alone.
+    static let canFakeEtc: Bool = {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["--mount", "--propagation", "private", "/bin/sh", "-c", "mount --bind /tmp /mnt"]
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    @Test("a change of the system's time zone wakes the daemon, and schedules follow the new zone's clock",
+          .enabled(if: canFakeEtc, "needs a private mount namespace for a fake /etc"))
+    func timeZoneChange() throws {
+        let etc = FileManager.default.temporaryDirectory.appendingPathComponent("retime-etc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: etc) }
+        func setZone(_ zone: String) throws {
+            try FileManager.default.createSymbolicLink(atPath: etc + "/.localtime.new", withDestinationPath: "/usr/share/zoneinfo/" + zone)
+            #expect(rename(etc + "/.localtime.new", etc + "/localtime") == 0)
+        }
+        try setZone("Etc/UTC")
+        var retime = RetimeProcess()
+        // The daemon alone sees `etc` as /etc, and no TZ that would override it.
+        retime.launcher = ["/usr/bin/env", "-u", "TZ", "/usr/bin/unshare", "--mount", "--propagation", "private",
+                           "/bin/sh", "-c", "mount --bind '\(etc)' /etc && exec \"$0\" \"$@\""]
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        // An interval starting 4 s from now on Tokyo's clock: hours away on UTC's.
+        var tokyo = Calendar(identifier: .gregorian)
+        tokyo.timeZone = TimeZone(identifier: "Asia/Tokyo")!
+        let from = Date().addingTimeInterval(4).timeIntervalSince1970.rounded(.up)
+        func clock(_ t: Double) -> String {
+            let parts = tokyo.dateComponents([.hour, .minute, .second], from: Date(timeIntervalSince1970: t))
+            return String(format: "%02d:%02d:%02d", parts.hour!, parts.minute!, parts.second!)
+        }
+        var cli = retime
+        cli.launcher = []
+        try cli.run("group", "create", "work")
+        #expect(try cli.run("schedule", "add", "soon", "--group", "work", "--from", clock(from), "--to", clock(from + 60)).status == 0)
+        try setZone("Asia/Tokyo")
+        #expect(eventually(within: 5) {
+            ((try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? "").contains("the time zone changed")
+        }, "the daemon noticed the new zone")
+        #expect(eventually(within: 10) { !events(retime, named: "interval-started").isEmpty }, "the interval started on Tokyo's clock")
+        let late = try #require(events(retime, named: "interval-started").first.flatMap(lateness))
+        #expect(late >= 0 && late < 1_000, "started \(late) ms after the interval's start")
+    }
+
     @Test("daemon status tells the pid, the uptime and what is next; SIGHUP reloads and it keeps running")
     func statusAndReload() throws {
         let retime = RetimeProcess()

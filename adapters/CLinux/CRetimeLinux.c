@@ -6,3 +6,19 @@
 void *retime_memmem(const void *haystack, size_t length, const void *needle, size_t needle_length) {
     return memmem(haystack, length, needle, needle_length);
 }
+
+#ifdef __linux__
+int retime_inotify_names(const void *buffer, long length, const char *name) {
+    const char *cursor = buffer, *end = (const char *)buffer + length;
+    while (cursor + sizeof(struct inotify_event) <= end) {
+        const struct inotify_event *event = (const struct inotify_event *)cursor;
+        // `name` is NUL-padded to `len` bytes; a watch on the file itself has none.
+        if (event->len > 0 && cursor + sizeof(struct inotify_event) + event->len <= end
+            && strncmp(event->name, name, event->len) == 0) {
+            return 1;
+        }
+        cursor += sizeof(struct inotify_event) + event->len;
+    }
+    return 0;
+}
+#endif

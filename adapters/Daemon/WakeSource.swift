@@ -14,29 +14,50 @@ public enum WakeReason: Sendable, Equatable {
     case clockChanged
     /// Another process changed the data (a CLI command).
     case dataChanged
+    /// The system's time zone was changed (`/etc/localtime` replaced, as
+    /// `timedatectl set-timezone` does): local times now mean other instants.
+    case timeZoneChanged
     case signal(Int32)
 }
 
 /// Everything the daemon waits for, in one `poll`: a `timerfd` armed at an
 /// absolute wall-clock deadline (so suspend does not delay it, and a clock
-/// change wakes it), `inotify` on the store's directory, and the signals
-/// TERM, INT and HUP. Nothing wakes it periodically.
+/// change wakes it), `inotify` on the store's directory and on the system's
+/// time-zone files, and the signals TERM, INT and HUP. Nothing wakes it
+/// periodically.
 public final class WakeSource: @unchecked Sendable {
+    /// Where the system's time zone is set on Linux.
+    public static let systemTimeZoneFiles = ["/etc/localtime", "/etc/timezone"]
+
     // Written once in init; the descriptors are only used by one wait at a time.
     private let timer: Int32
     private let watcher: Int32
+    private let zoneWatcher: Int32
+    private let zoneNames: [String]
     private let signalPipe: (read: Int32, write: Int32)
     private let signalSources: [any DispatchSourceSignal]
     private let queue = DispatchQueue(label: "retime.daemon.wait")
+    /// Whether a change of the time-zone files wakes the daemon (their
+    /// directory could be watched).
+    public let followsTimeZone: Bool
 
-    public init(watching directory: String) throws {
+    public init(watching directory: String, timeZoneFiles: [String] = WakeSource.systemTimeZoneFiles) throws {
         timer = retime_timerfd_create()
         watcher = retime_inotify_create()
-        guard timer >= 0, watcher >= 0 else { throw DaemonError.unavailable("timerfd or inotify: \(POSIXFiles.reason())") }
+        zoneWatcher = retime_inotify_create()
+        guard timer >= 0, watcher >= 0, zoneWatcher >= 0 else { throw DaemonError.unavailable("timerfd or inotify: \(POSIXFiles.reason())") }
         try POSIXFiles.ensureDirectory(directory)
         guard retime_inotify_watch_writes(watcher, directory) >= 0 else {
             throw DaemonError.unavailable("cannot watch \(directory): \(POSIXFiles.reason())")
         }
+        // The files are replaced, not written (a new symlink renamed over the
+        // old), so their directory is watched, and its events filtered by name.
+        var watched = Set<String>(), watching = false
+        for file in timeZoneFiles where watched.insert(POSIXFiles.parentDirectory(of: file)).inserted {
+            watching = retime_inotify_watch_writes(zoneWatcher, POSIXFiles.parentDirectory(of: file)) >= 0 || watching
+        }
+        zoneNames = timeZoneFiles.map { String($0.split(separator: "/").last ?? "") }
+        followsTimeZone = watching
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw DaemonError.unavailable("pipe: \(POSIXFiles.reason())") }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -57,7 +78,9 @@ public final class WakeSource: @unchecked Sendable {
 
     deinit {
         signalSources.forEach { $0.cancel() }
-        [timer, watcher, signalPipe.read, signalPipe.write].forEach { close($0) }
+        // Ignored dispositions are inherited by every child spawned later.
+        for number in [SIGTERM, SIGINT, SIGHUP] { signal(number, SIG_DFL) }
+        [timer, watcher, zoneWatcher, signalPipe.read, signalPipe.write].forEach { close($0) }
     }
 
     /// Sleeps until `deadline` (forever when nil) or something else wakes it.
@@ -82,19 +105,39 @@ public final class WakeSource: @unchecked Sendable {
     private func blockUntilWoken() -> WakeReason {
         var fds = [pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: watcher, events: Int16(POLLIN), revents: 0)]
-        while poll(&fds, nfds_t(fds.count), -1) < 0 && errno == EINTR {}
-        if fds[0].revents != 0 {
-            var byte: UInt8 = 0
-            if read(signalPipe.read, &byte, 1) == 1 { return .signal(Int32(byte)) }
-        }
-        if fds[1].revents != 0 {
-            var expirations: UInt64 = 0
-            if read(timer, &expirations, 8) < 0 && errno == ECANCELED { return .clockChanged }
-            return .deadline
-        }
+                   pollfd(fd: watcher, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: zoneWatcher, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        while read(watcher, &buffer, buffer.count) > 0 {}   // drain: one wake for a burst of changes
-        return .dataChanged
+        while true {
+            for index in fds.indices { fds[index].revents = 0 }
+            while poll(&fds, nfds_t(fds.count), -1) < 0 && errno == EINTR {}
+            if fds[0].revents != 0 {
+                var byte: UInt8 = 0
+                if read(signalPipe.read, &byte, 1) == 1 { return .signal(Int32(byte)) }
+            }
+            if fds[1].revents != 0 {
+                var expirations: UInt64 = 0
+                if read(timer, &expirations, 8) < 0 && errno == ECANCELED { return .clockChanged }
+                return .deadline
+            }
+            if fds[2].revents != 0 {
+                while read(watcher, &buffer, buffer.count) > 0 {}   // drain: one wake for a burst of changes
+                return .dataChanged
+            }
+            if fds[3].revents != 0, zoneFileChanged(&buffer) { return .timeZoneChanged }
+            // Something else in /etc changed: not ours; sleep on.
+        }
+    }
+
+    /// Drains the time-zone watcher; whether any event named a zone file.
+    private func zoneFileChanged(_ buffer: inout [UInt8]) -> Bool {
+        var changed = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(zoneWatcher, $0.baseAddress!, $0.count) }
+            guard count > 0 else { return changed }
+            changed = changed || zoneNames.contains { name in
+                buffer.withUnsafeBytes { retime_inotify_names($0.baseAddress!, count, name) == 1 }
+            }
+        }
     }
 }

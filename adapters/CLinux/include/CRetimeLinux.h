@@ -30,6 +30,11 @@ static inline int retime_inotify_create(void) {
 static inline int retime_inotify_watch_writes(int fd, const char *path) {
     return inotify_add_watch(fd, path, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE);
 }
+
+/// Whether the inotify events in `buffer` (as read from the descriptor)
+/// name the file `name` in a watched directory. Events are variable-length
+/// records, which Swift has no type for.
+int retime_inotify_names(const void *buffer, long length, const char *name);
 #endif
 
 #include <stddef.h>

@@ -4,7 +4,7 @@ import Foundation
 
 /// `retime daemon run`: holds the single-instance lock, then alternates a
 /// pass over due work with a sleep until the next deadline, a data change, a
-/// clock change or a signal. TERM and INT end it after the pass in hand:
+/// clock change, a time-zone change or a signal. TERM and INT end it after the pass in hand:
 /// the lock is released and it exits 0. HUP reloads the configuration.
 struct DaemonRunner {
     let runtime: RuntimeContext
@@ -16,6 +16,7 @@ struct DaemonRunner {
         var container = try DaemonRoot.container(runtime)
         var logger = try container.resolve(Logger.self)
         logger.notice("daemon started", metadata: ["pid": "\(getpid())", "data": "\(runtime.dataDirectory)"])
+        if !wake.followsTimeZone { logger.warning("cannot watch the system's time-zone files; restart the daemon after changing the zone") }
         // A block left up by a crash, with no session to own it, comes down now.
         do { try await container.resolve(RefreshShieldUseCase.self).execute() } catch {
             logger.error("cannot bring the block in line with the session: \(error)")
@@ -51,6 +52,15 @@ struct DaemonRunner {
                 return
             case .clockChanged:
                 logger.notice("the wall clock changed; looking again")
+            case .timeZoneChanged:
+                // Foundation keeps the zone it read first; forget it, and
+                // build the services again so the schedules' calendar (and
+                // with it every interval's instants) follows the new zone.
+                NSTimeZone.resetSystemTimeZone()
+                await container.teardown()
+                container = try DaemonRoot.container(runtime)
+                logger = try container.resolve(Logger.self)
+                logger.notice("the time zone changed; schedules follow it", metadata: ["zone": "\(TimeZone.current.identifier)"])
             case .deadline, .dataChanged:
                 continue
             }
