@@ -230,6 +230,8 @@ struct EndToEndTests {
         #expect(stop.status == 3 && stop.errorCode == "session.strict")
         #expect(try retime.run("pause").status == 3)
         #expect(try retime.run("status", "--json").json["active"] as? Bool == true)
+        // Nobody moved the clock: status must not say so.
+        #expect(!(try retime.run("status").out.contains("wall clock was moved")))
     }
 
     @Test("during a strict session its group cannot be weakened nor the shield changed (exit 3)")

@@ -160,6 +160,23 @@ struct EndingSessionTests {
         #expect(completed.endedAt == session.plannedEnd)
     }
 
+    @Test("clocks read a moment apart do not hold a strict session: status is not 'held', the refusal names the planned end, and it ends on time")
+    func clocksReadApart() async throws {
+        let world = try await SessionWorld()
+        let start = world.clock.now()
+        let boot = try #require(world.clock.bootTime())
+        // The boot-time clock was read 0.4 s after the wall clock at start.
+        let session = Session(groupId: world.work.id, startedAt: start, plannedEnd: start + 600, strict: true,
+                              bootDeadline: BootTimeReading(bootID: boot.bootID, seconds: boot.seconds + 600.4))
+        _ = try await world.sessions.replace(nil, with: session)
+        world.clock.advance(by: 100)
+        let status = try #require(try await world.status.execute())
+        #expect(!status.heldByBootClock && status.remaining == 500)
+        await #expect(throws: SessionError.strict(until: start + 600)) { try await world.stop.execute() }
+        world.clock.advance(by: 500)
+        #expect(try await world.reconcile.execute()?.endedAt == start + 600)
+    }
+
     @Test("after a reboot the wall clock alone ends a strict session")
     func afterReboot() async throws {
         let world = try await SessionWorld()

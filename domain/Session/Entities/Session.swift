@@ -61,14 +61,20 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// Whether a break is going on.
     public var isPaused: Bool { breaks.last.map { $0.end == nil } ?? false }
 
+    /// How far the two clocks may disagree before the boot-time clock is
+    /// taken to hold a strict session: they are read a moment apart, so
+    /// they never agree to the nanosecond, and moving the clock by less than
+    /// this gains nothing worth refusing.
+    public static let clockTolerance: TimeInterval = 1
+
     /// Whether the planned end has come by `now`. A strict session's time is
     /// up only when the boot-time clock agrees (in the same boot; after a
     /// reboot the wall clock alone decides), so moving the clock forward does
     /// not end it early.
     public func isExpired(at now: Date, boot: BootTimeReading?) -> Bool {
         guard let plannedEnd, plannedEnd <= now else { return false }
-        guard strict, let deadline = bootDeadline, let boot, boot.bootID == deadline.bootID else { return true }
-        return boot.seconds >= deadline.seconds
+        guard let left = bootTimeLeft(boot: boot) else { return true }
+        return left < Self.clockTolerance
     }
 
     /// When the session ends on the wall clock: its planned end, or for a
@@ -76,8 +82,16 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// boot-time clock still holds it. Nil for an open-ended session.
     public func strictEnd(at now: Date, boot: BootTimeReading?) -> Date? {
         guard let plannedEnd else { return nil }
-        let held = bootTimeLeft(boot: boot).map { now.addingTimeInterval($0) } ?? plannedEnd
-        return max(plannedEnd, held)
+        return heldEnd(at: now, boot: boot) ?? plannedEnd
+    }
+
+    /// The wall-clock instant a strict session really ends, when the
+    /// boot-time clock holds it beyond its planned end (the wall clock was
+    /// moved forward); nil when the clocks agree.
+    public func heldEnd(at now: Date, boot: BootTimeReading?) -> Date? {
+        guard let plannedEnd, let left = bootTimeLeft(boot: boot),
+              left >= plannedEnd.timeIntervalSince(now) + Self.clockTolerance else { return nil }
+        return now.addingTimeInterval(left)
     }
 
     /// How long until the boot-time clock reaches a strict session's end, in

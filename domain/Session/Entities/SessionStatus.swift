@@ -18,9 +18,8 @@ public struct SessionStatus: Sendable, Hashable {
     public init(session: Session, at now: Date, boot: BootTimeReading? = nil) {
         var instant = now
         heldByBootClock = false
-        if let plannedEnd = session.plannedEnd, let left = session.bootTimeLeft(boot: boot),
-           left > plannedEnd.timeIntervalSince(now) {
-            instant = plannedEnd.addingTimeInterval(-left)
+        if let plannedEnd = session.plannedEnd, let end = session.heldEnd(at: now, boot: boot) {
+            instant = plannedEnd.addingTimeInterval(-end.timeIntervalSince(now))
             heldByBootClock = true
         }
         self.session = session

@@ -23,14 +23,15 @@ public struct StartSessionUseCase: Sendable {
         // A block still up from an ended session makes the start fail with
         // its cause, not with "already active".
         try await reconcile.execute(toleratingStuckBlock: false)
-        let now = clock.now()
+        // Both clocks read together: the boot-time deadline is the planned
+        // end on that clock only if nothing happened between the readings.
+        let now = clock.now(), boot = clock.bootTime()
         let plannedEnd = try plan.length.plannedEnd(from: now)
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
         let tags = try plan.validatedTags()
         let note = try plan.validatedNote()
         let found = if let id = plan.groupId { try await groups.blockList(id: id) } else { try await groups.blockList(named: plan.groupName) }
         guard let group = found else { throw SessionError.groupNotFound(name: plan.groupId?.description ?? plan.groupName) }
-        let boot = clock.bootTime()
         let bootDeadline = plan.strict ? zip(boot, plannedEnd).map { boot, end in
             BootTimeReading(bootID: boot.bootID, seconds: boot.seconds + end.timeIntervalSince(now))
         } : nil
