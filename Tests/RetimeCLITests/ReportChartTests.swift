@@ -1,5 +1,6 @@
 @testable import RetimeCLI
 import Domain
+import Foundation
 import Testing
 
 @Suite("The report's bar chart")
@@ -33,5 +34,14 @@ struct ReportChartTests {
     @Test("eighth blocks give a bar sub-cell resolution", arguments: [(0.0, ""), (1.0 / 80, "▏"), (0.5 / 10, "▌"), (1.0, "██████████")])
     func bars(fraction: Double, bar: String) {
         #expect(ReportChart.bar(fraction, width: 10) == bar)
+    }
+
+    @Test("an empty report says how to begin, or that the range holds nothing")
+    func empty() {
+        let style = Style(enabled: false)
+        #expect(ReportChart.render(Report(since: nil, until: nil, grouping: .day, buckets: []), width: 80, style: style)
+            == "No sessions yet: start one with 'retime start --for 25m'.")
+        let ranged = Report(since: Date(timeIntervalSince1970: 0), until: nil, grouping: .day, buckets: [.init(key: "1970-01-01")])
+        #expect(ReportChart.render(ranged, width: 80, style: style) == "No sessions in this range.")
     }
 }

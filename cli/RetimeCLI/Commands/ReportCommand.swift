@@ -57,7 +57,10 @@ enum ReportChart {
     static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
     static func render(_ report: Report, width: Int, style: Style) -> String {
-        guard report.totalSessions > 0 || report.totalFocusedSeconds > 0 else { return "No sessions in this range." }
+        guard report.totalSessions > 0 || report.totalFocusedSeconds > 0 else {
+            return report.since == nil && report.until == nil
+                ? "No sessions yet: start one with 'retime start --for 25m'." : "No sessions in this range."
+        }
         let labelWidth = report.buckets.map(\.key.count).max() ?? 10
         let values = report.buckets.map { DurationValue.format($0.focusedSeconds.rounded()) }
         let counts = report.buckets.map { "\($0.sessions)" }
