@@ -55,7 +55,7 @@ struct EndToEndTests {
         #expect(listed.out.contains("bücher.de") && !listed.out.contains("xn--"), "\(listed.out)")
         #expect(try retime.run("group", "show", "work").out.contains("bücher.de  (xn--bcher-kva.de)"))
         #expect(try retime.run("group", "unblock", "work", "app:mail").status == 0)
-        #expect(try retime.run("group", "rename", "work", "Deep Work").status == 0)
+        #expect(try retime.run("group", "rename", "work", "Deep Work").out == "Renamed work to Deep Work; its sessions and schedules follow it.\n")
         let shown = try retime.run("group", "show", "deep work")
         #expect(shown.status == 0 && shown.out.contains("Deep Work") && shown.out.contains("slack.com"))
         #expect(try retime.run("group", "delete", "DEEP WORK", "--json").json["ok"] as? Bool == true)

@@ -69,7 +69,8 @@ enum GroupCommands {
         func run(_ context: CommandContext) async throws -> CommandResult {
             let group = try await context.resolve(RenameGroupUseCase.self)
                 .execute(name: name, to: newName, passcode: PasscodeInput.override(passcodeFromStdin))
-            return GroupCommands.result(group, "Renamed:", style: context.style)
+            return CommandResult(json: Documents.document(["group": Documents.group(group)]),
+                                 human: "Renamed \(name.trimmedSpaces) to \(context.style.bold(group.name.rawValue)); its sessions and schedules follow it.")
         }
     }
 
