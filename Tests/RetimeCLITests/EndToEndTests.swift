@@ -294,6 +294,44 @@ struct EndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: retime.dataDirectory))
     }
 
+    @Test("bash completion offers the user's groups and schedules where they go, and only an option's values after it",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
+    func bashCompletion() throws {
+        try retime.run("group", "create", "work")
+        try retime.run("group", "create", "Deep Work")
+        try retime.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "10:00")
+        #expect(try retime.run("group", "list", "--names").out == "Deep Work\nwork\n")
+        let script = try retime.run("completion", "bash").out
+        // Each line: the words typed so far (the last is being completed); prints what would be offered.
+        let cases: [([String], [String])] = [
+            (["start", "D"], ["Deep\\ Work"]),
+            (["start", "w"], ["work"]),
+            (["schedule", "remove", ""], ["--data-dir", "--json", "--log-level", "--no-color", "--help", "--version", "mornings"]),
+            (["log", "--group", ""], ["Deep\\ Work", "work"]),
+            (["export", "--format", ""], ["json", "csv", "ics"]),
+            (["start", "--for", ""], []),
+            (["report", "--by", "w"], ["week"]),
+        ]
+        var lines = [script, "c() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _retime; printf '%s\\n' \"${COMPREPLY[@]}\"; echo ---; }"]
+        for (words, _) in cases {
+            let quoted = ([RetimeProcess.executable.path, "--data-dir", retime.dataDirectory] + words).map { "'\($0)'" }
+            lines.append("c " + quoted.joined(separator: " "))
+        }
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["-c", lines.joined(separator: "\n")]
+        let out = Pipe()
+        bash.standardOutput = out
+        try bash.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bash.waitUntilExit()
+        let offered = text.components(separatedBy: "---\n").dropLast().map { $0.split(separator: "\n").map(String.init) }
+        #expect(offered.count == cases.count, "\(text)")
+        for (index, (words, expected)) in cases.enumerated() where index < offered.count {
+            #expect(offered[index] == expected, "\(words)")
+        }
+    }
+
     @Test("the data directory is 0700 and its files 0600")
     func permissions() throws {
         try retime.run("start")

@@ -67,7 +67,7 @@ struct ParserTests {
 
     @Test("every command in the tree has a runner, and every runner a place in the tree")
     func treeAndRunnersAgree() {
-        let leaves = CompletionCommand.flatten(CommandTree.root).filter { $0.1.subcommands.isEmpty }.map(\.0)
+        let leaves = CompletionScript.flatten(CommandTree.root).filter { $0.1.subcommands.isEmpty }.map(\.0)
         #expect(Set(leaves) == Set(CommandTree.leaves.keys))
     }
 }

@@ -52,7 +52,8 @@ enum DaemonCommands {
     }
 
     static let managerOption = OptionSpec.value("manager", "NAME",
-                                                help: "systemd (a user unit; the default on Linux) or launchd (a user agent; the default on macOS).")
+                                                help: "systemd (a user unit; the default on Linux) or launchd (a user agent; the default on macOS).",
+                                                choices: ["systemd", "launchd"])
 
     static func manager(_ parsed: ParsedCommand) throws(UsageError) -> ServiceManager {
         guard let text = parsed.value("manager") else { return .native }

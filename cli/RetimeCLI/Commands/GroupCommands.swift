@@ -29,18 +29,20 @@ enum GroupCommands {
     }
 
     struct List: RetimeCommand {
-        static let spec = CommandSpec("list", summary: "List the groups.")
-        init(_ parsed: ParsedCommand, values: DateValue) {}
+        static let spec = CommandSpec("list", summary: "List the groups.", options: [CompletionScript.namesFlag])
+        let namesOnly: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { namesOnly = parsed.flag("names") }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let groups = try await context.resolve((any GroupRepository).self).all()
-            let human = groups.isEmpty ? "No groups yet: retime group create NAME --block example.com"
+            let human = namesOnly ? groups.map(\.name.rawValue).joined(separator: "\n")
+                : groups.isEmpty ? "No groups yet: retime group create NAME --block example.com"
                 : groups.map { GroupCommands.human($0, style: context.style) }.joined(separator: "\n")
             return CommandResult(json: Documents.document(["groups": .array(groups.map(Documents.group))]), human: human)
         }
     }
 
     struct Show: RetimeCommand {
-        static let spec = CommandSpec("show", summary: "Show one group.", arguments: [ArgumentSpec("NAME", help: "The group.")])
+        static let spec = CommandSpec("show", summary: "Show one group.", arguments: [ArgumentSpec("NAME", help: "The group.", names: .groups)])
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
         func run(_ context: CommandContext) async throws -> CommandResult {
@@ -59,7 +61,7 @@ enum GroupCommands {
 
     struct Rename: RetimeCommand {
         static let spec = CommandSpec("rename", summary: "Rename a group; sessions and schedules follow it.",
-                                      options: [PasscodeInput.overrideFlag], arguments: [ArgumentSpec("NAME", help: "The group."), ArgumentSpec("NEW", help: "Its new name.")])
+                                      options: [PasscodeInput.overrideFlag], arguments: [ArgumentSpec("NAME", help: "The group.", names: .groups), ArgumentSpec("NEW", help: "Its new name.")])
         let name: String, newName: String, passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) {
             name = parsed.argument("NAME") ?? ""
@@ -76,7 +78,7 @@ enum GroupCommands {
 
     /// `NAME TARGET...`, the arguments of block and unblock.
     static func targetArguments(_ help: String) -> [ArgumentSpec] {
-        [ArgumentSpec("NAME", help: "The group."), ArgumentSpec("TARGET", help: help, variadic: true)]
+        [ArgumentSpec("NAME", help: "The group.", names: .groups), ArgumentSpec("TARGET", help: help, variadic: true)]
     }
 
     struct Block: RetimeCommand {
@@ -108,7 +110,7 @@ enum GroupCommands {
 
     struct Delete: RetimeCommand {
         static let spec = CommandSpec("delete", summary: "Delete a group that nothing uses.", options: [PasscodeInput.overrideFlag],
-                                      arguments: [ArgumentSpec("NAME", help: "The group.")])
+                                      arguments: [ArgumentSpec("NAME", help: "The group.", names: .groups)])
         let name: String, passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) {
             name = parsed.argument("NAME") ?? ""

@@ -8,7 +8,8 @@ struct ExportCommand: RetimeCommand {
     enum Format: String, CaseIterable { case json, csv, ics }
 
     static let spec = CommandSpec("export", summary: "Write history as JSON (for import --from retime), CSV or iCalendar.", options: [
-        .value("format", "FORMAT", help: "json (default; lossless), csv, or ics (sessions and schedules, for calendar apps)."),
+        .value("format", "FORMAT", help: "json (default; lossless), csv, or ics (sessions and schedules, for calendar apps).",
+               choices: ["json", "csv", "ics"]),
         .value("since", "DATE", help: "Sessions from this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
         .value("until", "DATE", help: "Sessions before this date (same forms)."),
     ])
@@ -56,7 +57,8 @@ struct ImportCommand: RetimeCommand {
 
     static let spec = CommandSpec("import", summary: "Add another tool's history: Watson, Timewarrior or a retime export.",
                                   discussion: "Importing the same data again adds nothing. Projects (Watson) and first tags (Timewarrior) become groups, created with no targets if missing. Lines that cannot be read are listed with their numbers and skipped; history already recorded is never changed.",
-                                  options: [.value("from", "TOOL", help: "watson (a frames file), timewarrior (a data directory) or retime (an export file).")],
+                                  options: [.value("from", "TOOL", help: "watson (a frames file), timewarrior (a data directory) or retime (an export file).",
+                                                   choices: ["watson", "timewarrior", "retime"])],
                                   arguments: [ArgumentSpec("PATH", help: "The file or directory to read.")])
 
     let source: Source, path: String

@@ -6,7 +6,7 @@ struct LogCommand: RetimeCommand {
     static let spec = CommandSpec("log", summary: "List ended sessions, newest first.", options: [
         .value("since", "DATE", help: "From this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
         .value("until", "DATE", help: "Before this date (same forms)."),
-        .value("group", "NAME", help: "Only this group's sessions."),
+        .value("group", "NAME", help: "Only this group's sessions.", names: .groups),
         .value("limit", "N", help: "At most N sessions, the newest."),
         .flag("csv", help: "Comma-separated values with a header line."),
     ])

@@ -7,7 +7,7 @@ struct ReportCommand: RetimeCommand {
     static let spec = CommandSpec("report", summary: "Total focused time and sessions per day, week or group.", options: [
         .value("since", "DATE", help: "From this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
         .value("until", "DATE", help: "Before this date (same forms)."),
-        .value("by", "BUCKET", help: "day (default), week (ISO weeks) or group."),
+        .value("by", "BUCKET", help: "day (default), week (ISO weeks) or group.", choices: ["day", "week", "group"]),
         .flag("csv", help: "Comma-separated values with a header line."),
     ])
 

@@ -6,7 +6,7 @@ enum ScheduleCommands {
     static let spec = CommandSpec("schedule", summary: "Manage schedules: recurring intervals run by the daemon.",
                                   subcommands: [Add.spec, List.spec, Remove.spec, Enable.spec, Disable.spec, Next.spec])
 
-    static let nameArgument = ArgumentSpec("NAME", help: "The schedule.")
+    static let nameArgument = ArgumentSpec("NAME", help: "The schedule.", names: .schedules)
 
     static func document(_ schedule: Schedule, groupName: String?) -> JSONValue {
         .object([
@@ -32,7 +32,7 @@ enum ScheduleCommands {
         static let spec = CommandSpec(
             "add", summary: "Add a schedule.", discussion: "--to earlier than --from crosses midnight.",
             options: [
-                .value("group", "GROUP", help: "The group its sessions block."),
+                .value("group", "GROUP", help: "The group its sessions block.", names: .groups),
                 .value("from", "TIME", help: "Start, HH:MM[:SS] local time."),
                 .value("to", "TIME", help: "End, HH:MM[:SS] local time."),
                 .value("days", "DAYS", help: "daily (default), weekdays, weekends, or days and ranges: mon,wed,fri or mon-fri",
@@ -40,7 +40,7 @@ enum ScheduleCommands {
                 .value("warn", "DURATION", help: "Warn this long before the start and the end."),
                 .flag("strict", help: "Its sessions are strict."),
             ],
-            arguments: [ScheduleCommands.nameArgument])
+            arguments: [ArgumentSpec("NAME", help: "The new schedule's name.")])
 
         let request: AddScheduleUseCase.Request
 
@@ -67,13 +67,15 @@ enum ScheduleCommands {
     }
 
     struct List: RetimeCommand {
-        static let spec = CommandSpec("list", summary: "List the schedules.")
-        init(_ parsed: ParsedCommand, values: DateValue) {}
+        static let spec = CommandSpec("list", summary: "List the schedules.", options: [CompletionScript.namesFlag])
+        let namesOnly: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { namesOnly = parsed.flag("names") }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let schedules = try await context.resolve((any ScheduleRepository).self).all()
             var names: [GroupID: String] = [:]
             for group in try await context.resolve((any GroupRepository).self).all() { names[group.id] = group.name.rawValue }
-            let human = schedules.isEmpty ? "No schedules yet: retime schedule add NAME --group GROUP --from 09:00 --to 12:00"
+            let human = namesOnly ? schedules.map(\.name).joined(separator: "\n")
+                : schedules.isEmpty ? "No schedules yet: retime schedule add NAME --group GROUP --from 09:00 --to 12:00"
                 : schedules.map { ScheduleCommands.human($0, groupName: names[$0.groupId], style: context.style) }.joined(separator: "\n")
             return CommandResult(json: Documents.document(["schedules": .array(schedules.map { ScheduleCommands.document($0, groupName: names[$0.groupId]) })]),
                                  human: human)

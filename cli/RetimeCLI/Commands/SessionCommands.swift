@@ -21,7 +21,7 @@ enum SessionCommands {
                 .value("tag", "TAG", help: "A tag for the session's history.", repeatable: true),
                 .value("note", "TEXT", help: "A note for the session's history."),
             ],
-            arguments: [ArgumentSpec("GROUP", help: "The group to block.", optional: true)])
+            arguments: [ArgumentSpec("GROUP", help: "The group to block.", optional: true, names: .groups)])
 
         let group: String?
         let plan: SessionPlan

@@ -24,6 +24,13 @@ public struct CommandSpec: Sendable {
     }
 }
 
+/// Names that shell completion offers from the user's own data, asked of
+/// `retime group list --names` or `retime schedule list --names`.
+public enum CompletedNames: String, Sendable, Hashable {
+    case groups = "group"
+    case schedules = "schedule"
+}
+
 /// An option: a flag (`--strict`) or one that takes a value (`--for 25m`).
 public struct OptionSpec: Sendable, Hashable {
     public var name: String
@@ -35,14 +42,16 @@ public struct OptionSpec: Sendable, Hashable {
     public var repeatable: Bool
     /// Values offered by shell completion.
     public var choices: [String]
+    /// Names from the user's data offered by shell completion.
+    public var names: CompletedNames?
 
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, repeatable: false, choices: [])
     }
 
     public static func value(_ name: String, _ valueName: String, help: String, repeatable: Bool = false,
-                             choices: [String] = []) -> OptionSpec {
-        OptionSpec(name: name, short: nil, valueName: valueName, help: help, repeatable: repeatable, choices: choices)
+                             choices: [String] = [], names: CompletedNames? = nil) -> OptionSpec {
+        OptionSpec(name: name, short: nil, valueName: valueName, help: help, repeatable: repeatable, choices: choices, names: names)
     }
 
     public var takesValue: Bool { valueName != nil }
@@ -61,13 +70,17 @@ public struct ArgumentSpec: Sendable, Hashable {
     /// Takes every remaining positional (`TARGET...`).
     public var variadic: Bool
     public var choices: [String]
+    /// Names from the user's data offered by shell completion.
+    public var names: CompletedNames?
 
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false, choices: [String] = []) {
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false, choices: [String] = [],
+                names: CompletedNames? = nil) {
         self.name = name
         self.help = help
         self.optional = optional
         self.variadic = variadic
         self.choices = choices
+        self.names = names
     }
 
     public var synopsis: String {
