@@ -150,7 +150,11 @@ struct DaemonEndToEndTests {
         daemon.process.waitUntilExit()
         #expect(Date().timeIntervalSince(sent) < 1)
         #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
-        #expect(try retime.run("daemon", "status").status == 1)
+        try retime.run("start", "--for", "1h")
+        let stopped = try retime.run("daemon", "status")
+        #expect(stopped.status == 1 && stopped.err.hasPrefix("retime: error: the daemon is not running\n"))
+        // Not running, it still says what it would have done next.
+        #expect(stopped.out.hasPrefix("The daemon is not running; next: end the active session at "), "\(stopped.out)")
     }
 
     @Test("an idle daemon sleeps: a command wakes it once, and then it uses no CPU")

@@ -36,8 +36,8 @@ enum DaemonCommands {
                 "uptimeSeconds": uptime.map(JSONValue.double) ?? .null,
                 "next": next.map { .object(["what": .string($0.what), "at": Documents.time($0.at)]) } ?? .null,
             ])
-            guard let pid else { throw DaemonNotRunning(json: json) }
             let upcoming = next.map { "; next: \($0.what) at \(LocalTime.dateTime($0.at))" } ?? "; nothing is due"
+            guard let pid else { throw DaemonNotRunning(json: json, upcoming: next == nil ? "" : upcoming) }
             return CommandResult(json: json, human: "The daemon runs (pid \(pid), up \(DurationValue.format(uptime ?? 0)))\(upcoming).")
         }
 
@@ -116,7 +116,9 @@ enum DaemonCommands {
 /// status document still printed.
 struct DaemonNotRunning: RetimeCLIError, ReportingError {
     var json: JSONValue
-    var report: String { "The daemon is not running." }
+    /// What it would do next (`; next: ...`), or empty.
+    var upcoming: String
+    var report: String { "The daemon is not running\(upcoming)." }
     var code: String { "daemon.notRunning" }
     var exitCode: Int32 { 1 }
     var hint: String? { "start it with 'retime daemon run', or 'retime daemon install' for a user service" }
