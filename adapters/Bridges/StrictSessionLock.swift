@@ -17,7 +17,7 @@ public struct StrictSessionLock: GroupLock, StrictSessionQuery {
         let now = clock.now(), boot = clock.bootTime()
         guard let session = try await sessions.current(), session.isActive, session.strict,
               !session.isExpired(at: now, boot: boot) else { return nil }
-        return session.strictEnd(at: now, boot: boot)
+        return session.endOnWallClock(at: now, boot: boot)
     }
 
     public func lockedUntil(_ group: GroupID) async throws -> Date? {

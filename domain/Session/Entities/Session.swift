@@ -80,7 +80,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// When the session ends on the wall clock: its planned end, or for a
     /// strict session later, if the wall clock was moved forward and the
     /// boot-time clock still holds it. Nil for an open-ended session.
-    public func strictEnd(at now: Date, boot: BootTimeReading?) -> Date? {
+    public func endOnWallClock(at now: Date, boot: BootTimeReading?) -> Date? {
         guard let plannedEnd else { return nil }
         return heldEnd(at: now, boot: boot) ?? plannedEnd
     }

@@ -22,7 +22,7 @@ public struct PauseSessionUseCase: Sendable {
         try await reconcile.execute()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let paused = try await sessions.retryingActive { current in
-            if !authorized, current.strict, let until = current.strictEnd(at: clock.now(), boot: clock.bootTime()) {
+            if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {
                 try await override.authorize("pause", passcode: passcode, otherwise: SessionError.strict(until: until))
                 authorized = true
             }

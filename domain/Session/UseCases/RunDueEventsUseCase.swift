@@ -136,7 +136,7 @@ public struct RunDueEventsUseCase: Sendable {
             guard session.isActive else { return now.addingTimeInterval(60) }
             // A strict session held by the boot-time clock (the wall clock was
             // moved forward) ends when that clock says so.
-            return session.strictEnd(at: now, boot: clock.bootTime())
+            return session.endOnWallClock(at: now, boot: clock.bootTime())
         }
         let next = calendar.upcomingEvents(of: schedules, from: now.addingTimeInterval(0.000_001), count: 1).first?.at
         return [sessionEnd, next].compactMap { $0 }.min()

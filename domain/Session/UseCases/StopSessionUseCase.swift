@@ -23,7 +23,7 @@ public struct StopSessionUseCase: Sendable {
         return try await sessions.retryingActive { current in
             let now = clock.now()
             let boot = clock.bootTime()
-            if !authorized, current.strict, let until = current.strictEnd(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {
+            if !authorized, current.strict, let until = current.endOnWallClock(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {
                 try await override.authorize("stop", passcode: passcode, otherwise: SessionError.strict(until: until))
                 authorized = true
             }
