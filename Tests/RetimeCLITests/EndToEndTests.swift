@@ -39,6 +39,9 @@ struct EndToEndTests {
         let session = try #require(try retime.run("status", "--json").json["session"] as? [String: Any])
         #expect((session["plannedEnd"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) } == end)
         #expect(try retime.run("status").out.contains("ends \(shown)"))
+        try retime.run("stop")
+        try retime.run("group", "create", "Deep Work")
+        #expect(try retime.run("start", "deep work").out.contains("'retime group block \"Deep Work\" SITE'"))
     }
 
     @Test("groups: create, show, block, unblock, rename, list, delete")

@@ -43,14 +43,16 @@ enum SessionCommands {
             var plan = plan
             if group == nil { plan.groupName = try await defaultGroup(context) }
             let session = try await context.resolve(StartSessionUseCase.self).execute(plan)
-            let targets = try await context.resolve((any GroupRepository).self).group(id: session.groupId)?.targets.count ?? 0
+            let group = try await context.resolve((any GroupRepository).self).group(id: session.groupId)
+            let targets = group?.targets.count ?? 0, name = group?.name.rawValue ?? plan.groupName
             let length = session.plannedEnd.map {
-                "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(plan.groupName)) until \(LocalTime.moment($0, now: session.startedAt))"
-            } ?? "an open-ended session on \(context.style.bold(plan.groupName))"
+                "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
+            } ?? "an open-ended session on \(context.style.bold(name))"
             // A group with nothing in it blocks nothing: say so, and how to
             // fill it, rather than "blocking 0 targets".
+            let shellName = name.contains(where: \.isWhitespace) ? "\"\(name)\"" : name
             let blocking = targets == 0
-                ? " Nothing is blocked: \(plan.groupName) has no targets yet (add them with 'retime group block \(plan.groupName) SITE')."
+                ? " Nothing is blocked: \(name) has no targets yet (add them with 'retime group block \(shellName) SITE')."
                 : ", blocking \(targets) target\(targets == 1 ? "" : "s")."
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
             return CommandResult(json: try await document(session, context: context),
