@@ -77,19 +77,29 @@ struct FailingShield: Shield {
     func state() async throws -> ShieldState? { nil }
 }
 
-/// A shield that raises, but cannot lift a block while `stuck` (a full disk,
-/// a hosts file made read-only mid-session) until the test fixes it.
+/// A shield that works until the test breaks it mid-session (a full disk, a
+/// hosts file made read-only): while `stuck` it cannot lift a block, while
+/// `refusesRaise` it cannot raise one.
 final class StuckShield: Shield {
     struct Refused: Error, CustomStringConvertible { var description: String { "no space left on device" } }
     let inner = InMemoryShield()
     private let isStuck = Mutex(false)
+    private let isRefusingRaise = Mutex(false)
 
     var stuck: Bool {
         get { isStuck.withLock { $0 } }
         set { isStuck.withLock { $0 = newValue } }
     }
 
-    func raise(_ targets: [Target], for session: SessionID) async throws { try await inner.raise(targets, for: session) }
+    var refusesRaise: Bool {
+        get { isRefusingRaise.withLock { $0 } }
+        set { isRefusingRaise.withLock { $0 = newValue } }
+    }
+
+    func raise(_ targets: [Target], for session: SessionID) async throws {
+        if refusesRaise { throw Refused() }
+        try await inner.raise(targets, for: session)
+    }
     func lower(for session: SessionID) async throws {
         if stuck { throw Refused() }
         try await inner.lower(for: session)

@@ -3,10 +3,11 @@ import Domain
 import Foundation
 import Testing
 
-/// A block the shield cannot lift when its session ends must not be
-/// forgotten: the session goes to history, stays in the slot as ended, and
-/// every later command (or the daemon) tries again until the block is down.
-@Suite("Ending a session whose block cannot be lifted")
+/// A shield that fails mid-session leaves nothing half-done: a block it cannot
+/// lift when its session ends is not forgotten (the session goes to history,
+/// stays in the slot as ended, and every later command or the daemon tries
+/// again), and a pause or resume it cannot carry out is withdrawn.
+@Suite("A shield that fails mid-session")
 struct StuckBlockTests {
     let shield = StuckShield()
 
@@ -60,6 +61,30 @@ struct StuckBlockTests {
         #expect(try await world.reconcile.execute() == nil)   // finishing another call's ending reports nothing
         #expect(try await shield.state() == nil)
         #expect(try await world.sessions.current() == nil)
+    }
+
+    @Test("a pause whose block cannot be lifted is withdrawn: the session runs on unpaused, and the error says why")
+    func pauseWhileStuck() async throws {
+        let world = try await SessionWorld(shield: shield)
+        let session = try await world.startWork()
+        shield.stuck = true
+        await #expect(throws: SessionError.shieldFailed("no space left on device")) { try await world.pause.execute() }
+        #expect(try await world.sessions.current() == session)
+        #expect(!world.eventNames.contains("session-paused"))
+        shield.stuck = false
+        #expect(try await world.pause.execute().isPaused)
+    }
+
+    @Test("a resume whose block cannot be raised is withdrawn: the break goes on, and the error says why")
+    func resumeWhileRefused() async throws {
+        let world = try await SessionWorld(shield: shield)
+        try await world.startWork()
+        let paused = try await world.pause.execute()
+        shield.refusesRaise = true
+        await #expect(throws: SessionError.shieldFailed("no space left on device")) { try await world.resume.execute() }
+        #expect(try await world.sessions.current() == paused)
+        shield.refusesRaise = false
+        #expect(try await !world.resume.execute().isPaused)
     }
 
     @Test("the daemon completes the session on time and tries the stuck block again a minute later, not before")

@@ -10,6 +10,7 @@ enum ErrorHints {
         case "session.strict": "with no passcode set, a strict session ends only at its planned end"
         case "group.notFound": "'retime group list' shows your groups; 'retime group create NAME' makes one"
         case "group.inUse": "first remove its schedules ('retime schedule remove NAME') and end its session ('retime stop')"
+        case "shield.failed": "'retime doctor' checks the shield's files"
         case "shield.notLifted":
             "retime tries again with every command: once the cause is fixed, 'retime status' lifts it; 'retime doctor' shows what is up"
         case "schedule.notFound": "'retime schedule list' shows your schedules"

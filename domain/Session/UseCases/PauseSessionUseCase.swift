@@ -21,15 +21,21 @@ public struct PauseSessionUseCase: Sendable {
     public func execute(passcode: Passcode? = nil) async throws -> Session {
         try await reconcile.execute()
         var authorized = false   // one passcode attempt, however often the swap is retried
-        let paused = try await sessions.retryingActive { current in
+        let (running, paused) = try await sessions.retryingActive { current -> (Session, Session)? in
             if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {
                 try await override.authorize("pause", passcode: passcode, otherwise: SessionError.strict(until: until))
                 authorized = true
             }
             let next = try current.pausing(at: clock.now())
-            return try await sessions.replace(current, with: next) ? next : nil
+            return try await sessions.replace(current, with: next) ? (current, next) : nil
         }
-        try await shield.guarded { try await $0.lower(for: paused.id) }
+        do { try await shield.guarded { try await $0.lower(for: paused.id) } } catch {
+            // A break whose block is still up is no break: withdraw it (if
+            // nobody changed the session since), as start withdraws a session
+            // it could not block, and say why.
+            _ = try? await sessions.replace(paused, with: running)
+            throw error
+        }
         await events.session(.sessionPaused, paused, at: paused.breaks.last?.start ?? clock.now())
         return paused
     }

@@ -19,13 +19,17 @@ public struct ResumeSessionUseCase: Sendable {
 
     public func execute() async throws -> Session {
         try await reconcile.execute()
-        let resumed = try await sessions.retryingActive { current in
+        let (paused, resumed) = try await sessions.retryingActive { current -> (Session, Session)? in
             let next = try current.resuming(at: clock.now())
-            return try await sessions.replace(current, with: next) ? next : nil
+            return try await sessions.replace(current, with: next) ? (current, next) : nil
         }
         let group = try await groups.blockList(id: resumed.groupId)
         let targets = group?.targets ?? []
-        try await shield.guarded { try await $0.raise(targets, for: resumed.id) }
+        do { try await shield.guarded { try await $0.raise(targets, for: resumed.id) } } catch {
+            // Not blocked, so not resumed: the break goes on, and the error says why.
+            _ = try? await sessions.replace(resumed, with: paused)
+            throw error
+        }
         await events.session(.sessionResumed, resumed, at: resumed.breaks.last?.end ?? clock.now(), group: group)
         return resumed
     }
