@@ -20,6 +20,13 @@ struct EndToEndTests {
         #expect(groups?.map { $0["name"] as? String } == ["focus"])
     }
 
+    @Test("with the default 'none' shield, start does not claim to block what it only records")
+    func noneShieldSaysSo() throws {
+        try retime.run("group", "create", "work", "--block", "example.com")
+        #expect(try retime.run("start", "work").out
+            == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block sites: 'retime config set shield hosts').\n")
+    }
+
     @Test("starting on an empty group says nothing is blocked and how to fill it; an end on another day shows its date")
     func emptyGroupAndLocalDateTime() throws {
         var retime = retime
@@ -114,7 +121,7 @@ struct EndToEndTests {
     @Test("with shield hosts, a session's targets go into the hosts file and come out on stop")
     func hostsShield() throws {
         let (hosts, original) = try useHostsShield()
-        try retime.run("start", "work")
+        #expect(try retime.run("start", "work").out == "Started an open-ended session on work. Blocking 1 site.\n")
         #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("0.0.0.0 www.example.com"))
         try retime.run("stop")
         #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original)

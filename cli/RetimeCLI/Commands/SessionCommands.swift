@@ -44,19 +44,36 @@ enum SessionCommands {
             if group == nil { plan.groupName = try await defaultGroup(context) }
             let session = try await context.resolve(StartSessionUseCase.self).execute(plan)
             let group = try await context.resolve((any GroupRepository).self).group(id: session.groupId)
-            let targets = group?.targets.count ?? 0, name = group?.name.rawValue ?? plan.groupName
+            let name = group?.name.rawValue ?? plan.groupName
             let length = session.plannedEnd.map {
                 "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(context.style.bold(name))"
-            // A group with nothing in it blocks nothing: say so, and how to
-            // fill it, rather than "blocking 0 targets".
-            let shellName = name.contains(where: \.isWhitespace) ? "\"\(name)\"" : name
-            let blocking = targets == 0
-                ? " Nothing is blocked: \(name) has no targets yet (add them with 'retime group block \(shellName) SITE')."
-                : ", blocking \(targets) target\(targets == 1 ? "" : "s")."
+            let shield = try await context.resolve((any SettingsStore).self).value(for: SettingKey.shield.rawValue)
+                ?? SettingKey.shield.defaultValue(dataDirectory: context.runtime.dataDirectory)
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
             return CommandResult(json: try await document(session, context: context),
-                                 human: "Started \(length)\(targets == 0 ? "." : "")\(blocking)\(strict)")
+                                 human: "Started \(length).\(Self.blocking(group?.targets ?? [], group: name, shield: shield))\(strict)")
+        }
+
+        /// What the session blocks, as the shield in force really does: a
+        /// user who reads "blocking 2 targets" must not find them open.
+        static func blocking(_ targets: [Target], group: String, shield: String) -> String {
+            guard !targets.isEmpty else {
+                let shellName = group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
+                return " Nothing is blocked: \(group) has no targets yet (add them with 'retime group block \(shellName) SITE')."
+            }
+            func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+            let sites = targets.filter { if case .domain = $0 { true } else { false } }.count
+            let apps = targets.count - sites
+            switch shield {
+            case "none":
+                return " The 'none' shield only records its \(count(targets.count, "target")): nothing is blocked"
+                    + " (to block sites: 'retime config set shield hosts')."
+            case "hosts" where apps > 0:
+                return " Blocking \(count(sites, "site")); the hosts shield cannot block \(count(apps, "app"))."
+            default:
+                return " Blocking \(count(targets.count, sites == targets.count ? "site" : "target"))."
+            }
         }
 
         /// The configured default group, created empty if it does not exist.

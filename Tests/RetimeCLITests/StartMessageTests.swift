@@ -1,0 +1,30 @@
+@testable import RetimeCLI
+import Domain
+import Testing
+
+/// What `start` says it blocks must be what the shield in force does.
+@Suite("start's account of what is blocked")
+struct StartMessageTests {
+    let targets = try! ["slack.com", "news.example.org", "app:Mail"].map { try Target(parsing: $0) }
+
+    @Test("the 'none' shield blocks nothing, and start says so and how to change it")
+    func noneShield() {
+        #expect(SessionCommands.Start.blocking(targets, group: "work", shield: "none")
+            == " The 'none' shield only records its 3 targets: nothing is blocked (to block sites: 'retime config set shield hosts').")
+    }
+
+    @Test("the hosts shield blocks sites, not apps, and start counts them apart")
+    func hostsShield() {
+        #expect(SessionCommands.Start.blocking(targets, group: "work", shield: "hosts")
+            == " Blocking 2 sites; the hosts shield cannot block 1 app.")
+        #expect(SessionCommands.Start.blocking(Array(targets.prefix(1)), group: "work", shield: "hosts") == " Blocking 1 site.")
+    }
+
+    @Test("an empty group blocks nothing, whatever the shield, and start says how to fill it")
+    func emptyGroup() {
+        for shield in ["none", "hosts"] {
+            #expect(SessionCommands.Start.blocking([], group: "Deep Work", shield: shield)
+                == " Nothing is blocked: Deep Work has no targets yet (add them with 'retime group block \"Deep Work\" SITE').")
+        }
+    }
+}
