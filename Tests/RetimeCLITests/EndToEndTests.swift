@@ -25,6 +25,7 @@ struct EndToEndTests {
         try retime.run("group", "create", "work", "--block", "example.com")
         #expect(try retime.run("start", "work").out
             == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block sites: 'retime config set shield hosts').\n")
+        #expect(try retime.run("status").out.contains("· shield: none (records only, blocks nothing)\n"))
     }
 
     @Test("starting on an empty group says nothing is blocked and how to fill it; an end on another day shows its date")
@@ -122,6 +123,7 @@ struct EndToEndTests {
     func hostsShield() throws {
         let (hosts, original) = try useHostsShield()
         #expect(try retime.run("start", "work").out == "Started an open-ended session on work. Blocking 1 site.\n")
+        #expect(try retime.run("status").out.contains("· shield: hosts\n"))
         #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("0.0.0.0 www.example.com"))
         try retime.run("stop")
         #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original)

@@ -22,10 +22,15 @@ struct StatusCommand: RetimeCommand {
             "daemon": .object(["running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null]),
         ])
         if watch, !context.json, status != nil { return CommandResult(json: json, human: try await watchLoop(context)) }
-        return CommandResult(json: json, human: render(status, groupName: name, daemonPID: pid, context: context))
+        var shield = SettingKey.shield.defaultValue(dataDirectory: context.runtime.dataDirectory)
+        if status != nil, !context.json {
+            shield = try await context.resolve((any SettingsStore).self).value(for: SettingKey.shield.rawValue) ?? shield
+        }
+        return CommandResult(json: json, human: render(status, groupName: name, daemonPID: pid, shield: shield, context: context))
     }
 
-    private func render(_ status: SessionStatus?, groupName: String?, daemonPID: Int32?, context: CommandContext) -> String {
+    private func render(_ status: SessionStatus?, groupName: String?, daemonPID: Int32?, shield: String,
+                        context: CommandContext) -> String {
         let style = context.style
         let daemon = daemonPID.map { "daemon: running (pid \($0))" }
             ?? "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),\n        but blocks are lifted on the second only while 'retime daemon run' runs."
@@ -45,7 +50,10 @@ struct StatusCommand: RetimeCommand {
             let width = max(10, min(40, context.console.width - 8))
             lines.append(style.green(ProgressBar.render(progress, width: width)) + " \(Int((progress * 100).rounded(.down)))%")
         }
-        lines.append("focused \(DurationValue.format(status.focused)) · strict: \(session.strict ? "yes" : "no") · paused: \(session.isPaused ? style.yellow("yes") : "no")")
+        // The default shield enforces nothing; whoever looks at a running
+        // session must not think its sites are closed.
+        let enforced = shield == "none" ? style.yellow("none (records only, blocks nothing)") : shield
+        lines.append("focused \(DurationValue.format(status.focused)) · strict: \(session.strict ? "yes" : "no") · paused: \(session.isPaused ? style.yellow("yes") : "no") · shield: \(enforced)")
         lines.append(style.dim(daemon))
         return lines.joined(separator: "\n")
     }
