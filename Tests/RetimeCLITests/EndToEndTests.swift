@@ -20,14 +20,6 @@ struct EndToEndTests {
         #expect(groups?.map { $0["name"] as? String } == ["focus"])
     }
 
-    @Test("with the default 'none' shield, start does not claim to block what it only records")
-    func noneShieldSaysSo() throws {
-        try retime.run("group", "create", "work", "--block", "example.com")
-        #expect(try retime.run("start", "work").out
-            == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block sites: 'retime config set shield hosts').\n")
-        #expect(try retime.run("status").out.contains("· shield: none (records only, blocks nothing)\n"))
-    }
-
     @Test("starting on an empty group says nothing is blocked and how to fill it; an end on another day shows its date")
     func emptyGroupAndLocalDateTime() throws {
         var retime = retime
@@ -96,64 +88,6 @@ struct EndToEndTests {
         let csv = try retime.run("log", "--csv")
         #expect(csv.out.hasPrefix("id,group,groupId,startedAt,plannedEnd,endedAt,outcome,strict,focusedSeconds,breaks,tags,note,origin\n"))
         #expect(csv.out.contains(",work,") && csv.out.contains(",stopped,"))
-    }
-
-    @Test("targets added to the running session's group are blocked at once")
-    func blockDuringSession() throws {
-        try retime.run("group", "create", "work", "--block", "a.com")
-        try retime.run("start", "work")
-        try retime.run("group", "block", "work", "b.com")
-        let shield = try String(contentsOfFile: retime.file("store/shield.json"), encoding: .utf8)
-        #expect(shield.contains("a.com") && shield.contains("b.com"))
-    }
-
-    /// Switches to the hosts shield on a hosts file of our own, and makes a
-    /// group `work` blocking example.com. Returns the file and its content.
-    private func useHostsShield() throws -> (path: String, original: String) {
-        let hosts = retime.dataDirectory + "-hosts"
-        let original = "127.0.0.1 localhost\n"
-        #expect(FileManager.default.createFile(atPath: hosts, contents: Data(original.utf8)))
-        try retime.run("config", "set", "shield.hostsFile", hosts)
-        #expect(try retime.run("config", "set", "shield", "hosts").status == 0)
-        try retime.run("group", "create", "work", "--block", "example.com")
-        return (hosts, original)
-    }
-
-    @Test("with shield hosts, a session's targets go into the hosts file and come out on stop")
-    func hostsShield() throws {
-        let (hosts, original) = try useHostsShield()
-        #expect(try retime.run("start", "work").out == "Started an open-ended session on work. Blocking 1 site.\n")
-        #expect(try retime.run("status").out.contains("· shield: hosts\n"))
-        #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("0.0.0.0 www.example.com"))
-        try retime.run("stop")
-        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original)
-    }
-
-    @Test("a block that cannot be lifted at stop is reported, the session is kept in history, and a later command lifts it")
-    func stuckBlock() throws {
-        let (hosts, original) = try useHostsShield()
-        try retime.run("start", "work")
-        let blocked = try String(contentsOfFile: hosts, encoding: .utf8)
-        // A hosts file that cannot be rewritten: a directory where it was.
-        try FileManager.default.removeItem(atPath: hosts)
-        try FileManager.default.createDirectory(atPath: hosts + "/in-the-way", withIntermediateDirectories: true)
-        let stop = try retime.run("stop", "--json")
-        #expect(stop.status == 4 && stop.errorCode == "shield.notLifted", "\(stop.err)")
-        #expect(stop.err.contains("the session ended and is in history, but its block could not be lifted"))
-        #expect(stop.err.contains("hint: retime tries again with every command"))
-        #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first?["outcome"] as? String == "stopped")
-        let status = try retime.run("status", "--json")
-        #expect(status.status == 0 && status.json["active"] as? Bool == false)
-        #expect(status.err.contains("could not be lifted"), "\(status.err)")
-        #expect(try retime.run("start", "work").status == 4)   // not "already active"
-        let doctor = try retime.run("doctor")
-        #expect(doctor.status == 4 && doctor.out.contains("error  blocks: cannot check or lift the block"), "\(doctor.out)")
-        try FileManager.default.removeItem(atPath: hosts)
-        #expect(FileManager.default.createFile(atPath: hosts, contents: Data(blocked.utf8)))
-        let retried = try retime.run("status")
-        #expect(retried.status == 0 && retried.err.isEmpty, "\(retried.err)")
-        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original)
-        #expect((try retime.run("log", "--json").json["sessions"] as? [Any])?.count == 1)
     }
 
     @Test("log filters by group, range and limit")
@@ -380,74 +314,5 @@ struct WatchTests {
         }
         #expect(lefts == lefts.sorted(by: >) && Set(lefts).count == lefts.count, "left counts down: \(lefts)")
         #expect(try retime.run("log", "--json").json["sessions"].flatMap { ($0 as? [Any])?.count } == 1)
-    }
-}
-
-@Suite("retime schedule")
-struct ScheduleEndToEndTests {
-    let retime = RetimeProcess()
-
-    @Test("add, list, next, disable, enable, remove, with the contract's JSON")
-    func lifecycle() throws {
-        try retime.run("group", "create", "work")
-        let added = try retime.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00",
-                                   "--days", "weekdays", "--warn", "5m", "--strict", "--json")
-        #expect(added.status == 0)
-        let schedule = try #require(added.json["schedule"] as? [String: Any])
-        #expect(Set(schedule.keys) == ["id", "name", "group", "from", "to", "days", "warnSeconds", "strict", "enabled"])
-        #expect(schedule["days"] as? [String] == ["mon", "tue", "wed", "thu", "fri"])
-        #expect(schedule["warnSeconds"] as? Int == 300 && schedule["from"] as? String == "09:00:00")
-
-        var utc = retime
-        utc.environment["TZ"] = "UTC"
-        let next = try utc.run("schedule", "next", "--count", "3", "--from", "2026-11-21T00:00:00Z", "--json")
-        let events = try #require(next.json["events"] as? [[String: String]])
-        #expect(events == [
-            ["schedule": "mornings", "event": "intervalWillStartWarning", "at": "2026-11-23T08:55:00Z"],
-            ["schedule": "mornings", "event": "intervalDidStart", "at": "2026-11-23T09:00:00Z"],
-            ["schedule": "mornings", "event": "intervalWillEndWarning", "at": "2026-11-23T11:55:00Z"],
-        ])
-        #expect(try retime.run("schedule", "disable", "MORNINGS").status == 0)
-        #expect((try retime.run("schedule", "next", "--json").json["events"] as? [Any])?.isEmpty == true)
-        #expect(try retime.run("schedule", "enable", "mornings").status == 0)
-        let listed = try retime.run("schedule", "list", "--json").json["schedules"] as? [[String: Any]]
-        #expect(listed?.first?["enabled"] as? Bool == true && listed?.first?["group"] as? String == "work")
-
-        let delete = try retime.run("group", "delete", "work", "--json")
-        #expect(delete.status == 1 && delete.errorCode == "group.inUse" && delete.err.contains("schedule 'mornings'"))
-        #expect(try retime.run("schedule", "remove", "mornings").status == 0)
-        #expect(try retime.run("group", "delete", "work").status == 0)
-    }
-
-    @Test("a range of days is the days it spans, as the list and the next events show")
-    func dayRange() throws {
-        try retime.run("group", "create", "work")
-        let added = try retime.run("schedule", "add", "late", "--group", "work", "--from", "21:00", "--to", "22:00",
-                                   "--days", "fri-mon", "--json")
-        #expect(added.status == 0)
-        #expect((added.json["schedule"] as? [String: Any])?["days"] as? [String] == ["mon", "fri", "sat", "sun"])
-        var utc = retime
-        utc.environment["TZ"] = "UTC"
-        // From Tuesday 2026-11-24: Friday, Saturday, Sunday, Monday, then Friday again.
-        let next = try utc.run("schedule", "next", "--count", "10", "--from", "2026-11-24T00:00:00Z", "--json")
-        let starts = (next.json["events"] as? [[String: String]] ?? []).filter { $0["event"] == "intervalDidStart" }.map { $0["at"] }
-        #expect(starts == ["2026-11-27T21:00:00Z", "2026-11-28T21:00:00Z", "2026-11-29T21:00:00Z", "2026-11-30T21:00:00Z",
-                           "2026-12-04T21:00:00Z"])
-    }
-
-    @Test("mistakes exit with the right code", arguments: [
-        (["schedule", "add", "x", "--group", "nope", "--from", "09:00", "--to", "10:00"], Int32(1), "group.notFound"),
-        (["schedule", "add", "x", "--group", "work", "--from", "9", "--to", "10:00"], 2, "schedule.invalidTime"),
-        (["schedule", "add", "x", "--group", "work", "--from", "09:00"], 2, "usage.missingArgument"),
-        (["schedule", "add", "x", "--group", "work", "--from", "09:00", "--to", "10:00", "--days", "funday"], 2, "schedule.invalidDays"),
-        (["schedule", "add", "x", "--group", "work", "--from", "09:00", "--to", "10:00", "--days", "mon–fri"], 2, "schedule.invalidDays"),
-        (["schedule", "remove", "ghost"], 1, "schedule.notFound"),
-        (["schedule", "next", "--count", "-1"], 2, "usage.invalidValue"),
-    ])
-    func mistakes(arguments: [String], status: Int32, code: String) throws {
-        try retime.run("group", "create", "work")
-        let outcome = try retime.run(arguments + ["--json"])
-        #expect(outcome.status == status)
-        #expect(outcome.errorCode == code)
     }
 }

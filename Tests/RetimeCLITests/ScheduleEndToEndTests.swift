@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// `retime schedule` as a user runs it, in temporary data directories.
+@Suite("retime schedule")
+struct ScheduleEndToEndTests {
+    let retime = RetimeProcess()
+
+    @Test("add, list, next, disable, enable, remove, with the contract's JSON")
+    func lifecycle() throws {
+        try retime.run("group", "create", "work")
+        let added = try retime.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00",
+                                   "--days", "weekdays", "--warn", "5m", "--strict", "--json")
+        #expect(added.status == 0)
+        let schedule = try #require(added.json["schedule"] as? [String: Any])
+        #expect(Set(schedule.keys) == ["id", "name", "group", "from", "to", "days", "warnSeconds", "strict", "enabled"])
+        #expect(schedule["days"] as? [String] == ["mon", "tue", "wed", "thu", "fri"])
+        #expect(schedule["warnSeconds"] as? Int == 300 && schedule["from"] as? String == "09:00:00")
+
+        var utc = retime
+        utc.environment["TZ"] = "UTC"
+        let next = try utc.run("schedule", "next", "--count", "3", "--from", "2026-11-21T00:00:00Z", "--json")
+        let events = try #require(next.json["events"] as? [[String: String]])
+        #expect(events == [
+            ["schedule": "mornings", "event": "intervalWillStartWarning", "at": "2026-11-23T08:55:00Z"],
+            ["schedule": "mornings", "event": "intervalDidStart", "at": "2026-11-23T09:00:00Z"],
+            ["schedule": "mornings", "event": "intervalWillEndWarning", "at": "2026-11-23T11:55:00Z"],
+        ])
+        #expect(try retime.run("schedule", "disable", "MORNINGS").status == 0)
+        #expect((try retime.run("schedule", "next", "--json").json["events"] as? [Any])?.isEmpty == true)
+        #expect(try retime.run("schedule", "enable", "mornings").status == 0)
+        let listed = try retime.run("schedule", "list", "--json").json["schedules"] as? [[String: Any]]
+        #expect(listed?.first?["enabled"] as? Bool == true && listed?.first?["group"] as? String == "work")
+
+        let delete = try retime.run("group", "delete", "work", "--json")
+        #expect(delete.status == 1 && delete.errorCode == "group.inUse" && delete.err.contains("schedule 'mornings'"))
+        #expect(try retime.run("schedule", "remove", "mornings").status == 0)
+        #expect(try retime.run("group", "delete", "work").status == 0)
+    }
+
+    @Test("a range of days is the days it spans, as the list and the next events show")
+    func dayRange() throws {
+        try retime.run("group", "create", "work")
+        let added = try retime.run("schedule", "add", "late", "--group", "work", "--from", "21:00", "--to", "22:00",
+                                   "--days", "fri-mon", "--json")
+        #expect(added.status == 0)
+        #expect((added.json["schedule"] as? [String: Any])?["days"] as? [String] == ["mon", "fri", "sat", "sun"])
+        var utc = retime
+        utc.environment["TZ"] = "UTC"
+        // From Tuesday 2026-11-24: Friday, Saturday, Sunday, Monday, then Friday again.
+        let next = try utc.run("schedule", "next", "--count", "10", "--from", "2026-11-24T00:00:00Z", "--json")
+        let starts = (next.json["events"] as? [[String: String]] ?? []).filter { $0["event"] == "intervalDidStart" }.map { $0["at"] }
+        #expect(starts == ["2026-11-27T21:00:00Z", "2026-11-28T21:00:00Z", "2026-11-29T21:00:00Z", "2026-11-30T21:00:00Z",
+                           "2026-12-04T21:00:00Z"])
+    }
+
+    @Test("mistakes exit with the right code", arguments: [
+        (["schedule", "add", "x", "--group", "nope", "--from", "09:00", "--to", "10:00"], Int32(1), "group.notFound"),
+        (["schedule", "add", "x", "--group", "work", "--from", "9", "--to", "10:00"], 2, "schedule.invalidTime"),
+        (["schedule", "add", "x", "--group", "work", "--from", "09:00"], 2, "usage.missingArgument"),
+        (["schedule", "add", "x", "--group", "work", "--from", "09:00", "--to", "10:00", "--days", "funday"], 2, "schedule.invalidDays"),
+        (["schedule", "add", "x", "--group", "work", "--from", "09:00", "--to", "10:00", "--days", "mon–fri"], 2, "schedule.invalidDays"),
+        (["schedule", "remove", "ghost"], 1, "schedule.notFound"),
+        (["schedule", "next", "--count", "-1"], 2, "usage.invalidValue"),
+    ])
+    func mistakes(arguments: [String], status: Int32, code: String) throws {
+        try retime.run("group", "create", "work")
+        let outcome = try retime.run(arguments + ["--json"])
+        #expect(outcome.status == status)
+        #expect(outcome.errorCode == code)
+    }
+}
