@@ -4,8 +4,9 @@ import Foundation
 
 /// `retime daemon run`: holds the single-instance lock, then alternates a
 /// pass over due work with a sleep until the next deadline, a data change, a
-/// clock change, a time-zone change or a signal. TERM and INT end it after the pass in hand:
-/// the lock is released and it exits 0. HUP reloads the configuration.
+/// clock change, a time-zone change or a signal. TERM and INT end it after
+/// the pass in hand: the lock is released and it exits 0. HUP reloads the
+/// configuration.
 struct DaemonRunner {
     let runtime: RuntimeContext
 
@@ -15,6 +16,13 @@ struct DaemonRunner {
         let wake = try WakeSource(watching: runtime.dataDirectory + "/store")
         var container = try DaemonRoot.container(runtime)
         var logger = try container.resolve(Logger.self)
+        /// The services built again, reading the configuration (and the time
+        /// zone) afresh.
+        func rebuild() async throws {
+            await container.teardown()
+            container = try DaemonRoot.container(runtime)
+            logger = try container.resolve(Logger.self)
+        }
         logger.notice("daemon started", metadata: ["pid": "\(getpid())", "data": "\(runtime.dataDirectory)"])
         if !wake.followsTimeZone { logger.warning("cannot watch the system's time-zone files; restart the daemon after changing the zone") }
         // A block left up by a crash, with no session to own it, comes down now.
@@ -43,9 +51,7 @@ struct DaemonRunner {
             switch await wake.wait(until: deadline) {
             case .signal(SIGHUP):
                 logger.notice("reloading the configuration")
-                await container.teardown()
-                container = try DaemonRoot.container(runtime)
-                logger = try container.resolve(Logger.self)
+                try await rebuild()
             case .signal(let number):
                 logger.notice("stopping", metadata: ["signal": "\(number)"])
                 await container.teardown()
@@ -57,9 +63,7 @@ struct DaemonRunner {
                 // build the services again so the schedules' calendar (and
                 // with it every interval's instants) follows the new zone.
                 NSTimeZone.resetSystemTimeZone()
-                await container.teardown()
-                container = try DaemonRoot.container(runtime)
-                logger = try container.resolve(Logger.self)
+                try await rebuild()
                 logger.notice("the time zone changed; schedules follow it", metadata: ["zone": "\(TimeZone.current.identifier)"])
             case .deadline, .dataChanged:
                 continue
