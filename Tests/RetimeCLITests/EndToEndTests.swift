@@ -108,14 +108,14 @@ struct EndToEndTests {
     @Test("log's table lines up its columns whatever the groups' names, and a tag with a space reads as one")
     func logTable() throws {
         try retime.run("group", "create", "Deep Work")
-        try retime.run("start", "--tag", "two words", "--tag", "solo")
+        try retime.run("start", "--tag", "two words", "--tag", "solo", "--note", "chapter 3\nand more")
         try retime.run("stop")
         try retime.run("start", "deep work")
         try retime.run("stop")
         let lines = try retime.run("log").out.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(Set(lines.map { $0.firstRange(of: "stopped")?.lowerBound.utf16Offset(in: $0) }).count == 1, "\(lines)")
-        #expect(lines.last?.hasSuffix("stopped  #\"two words\" #solo") == true, "\(lines)")
+        #expect(lines.last?.hasSuffix("stopped  #\"two words\" #solo  — chapter 3") == true, "\(lines)")
     }
 
     @Test("config: list, get, set, unset, with the values in force")

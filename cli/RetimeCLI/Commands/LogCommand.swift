@@ -53,7 +53,9 @@ struct LogCommand: RetimeCommand {
             let group = name(session) + String(repeating: " ", count: width - name(session).count)
             let outcome = session.outcome == .completed ? style.green("completed") : style.yellow(session.outcome.rawValue)
             let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map(Self.tag).joined(separator: " "))
-            return "\(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(group)  \(outcome)\(tags)"
+            // A note's first line, as `git log --oneline` shows a message's.
+            let note = session.note.flatMap { $0.split(separator: "\n").first }.map { "  " + style.dim("— \($0)") } ?? ""
+            return "\(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(group)  \(outcome)\(tags)\(note)"
         }.joined(separator: "\n")
     }
 
