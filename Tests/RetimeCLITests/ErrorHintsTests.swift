@@ -5,7 +5,8 @@ import Testing
 @Suite("Error hints")
 struct ErrorHintsTests {
     static let hinted = ["session.alreadyActive", "session.notActive", "session.alreadyPaused", "session.notPaused",
-                         "session.strict", "group.notFound", "schedule.notFound", "store.corrupted", "store.typeMismatch"]
+                         "session.strict", "group.notFound", "group.inUse", "schedule.notFound", "shield.failed",
+                         "shield.notLifted", "store.corrupted", "store.typeMismatch"]
 
     @Test("every command a hint names is one the parser knows, so hints cannot drift from the tree", arguments: hinted)
     func commandsExist(code: String) throws {
@@ -24,7 +25,7 @@ struct ErrorHintsTests {
     func printed() throws {
         let stop = try RetimeProcess().run("stop")
         #expect(stop.status == 1)
-        #expect(stop.err == "retime: error: no session is active\nhint: start one with 'retime start [GROUP] --for DURATION'\n")
+        #expect(stop.err == "retime: error: no session is active\nhint: start one with 'retime start [GROUP] --for DURATION'; 'retime log --limit 1' shows the last one\n")
     }
 }
 

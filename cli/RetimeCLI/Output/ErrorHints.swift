@@ -4,13 +4,13 @@ enum ErrorHints {
     static func hint(forCode code: String) -> String? {
         switch code {
         case "session.alreadyActive": "see it with 'retime status'; end it with 'retime stop'"
-        case "session.notActive": "start one with 'retime start [GROUP] --for DURATION'"
+        case "session.notActive": "start one with 'retime start [GROUP] --for DURATION'; 'retime log --limit 1' shows the last one"
         case "session.alreadyPaused": "carry on with 'retime resume'"
         case "session.notPaused": "take a break with 'retime pause'"
         case "session.strict": "with no passcode set, a strict session ends only at its planned end"
         case "group.notFound": "'retime group list' shows your groups; 'retime group create NAME' makes one"
         case "group.inUse": "first remove its schedules ('retime schedule remove NAME') and end its session ('retime stop')"
-        case "shield.failed": "'retime doctor' checks the shield's files"
+        case "shield.failed": "'retime doctor' checks the files the shield uses"
         case "shield.notLifted":
             "retime tries again with every command: once the cause is fixed, 'retime status' lifts it; 'retime doctor' shows what is up"
         case "schedule.notFound": "'retime schedule list' shows your schedules"
