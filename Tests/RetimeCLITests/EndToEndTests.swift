@@ -257,6 +257,8 @@ struct EndToEndTests {
             (["export", "--format", ""], ["json", "csv", "ics"]),
             (["start", "--for", ""], []),
             (["report", "--by", "w"], ["week"]),
+            (["group", "block", "work", "w"], []),          // a site goes here, not a group
+            (["start", "--for", "25m", "w"], ["work"]),     // an option's value is not the argument
         ]
         var lines = [script, "c() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _retime; printf '%s\\n' \"${COMPREPLY[@]}\"; echo ---; }"]
         for (words, _) in cases {

@@ -26,10 +26,14 @@ enum CompletionScript {
     private static func bash(_ root: CommandSpec, zsh: Bool) -> String {
         let commands = flatten(root)
         let known = commands.map { "\"\($0.0.joined(separator: " "))\"" }.filter { $0 != "\"\"" }.joined(separator: " ")
+        // Per command, what names each positional argument takes ("-" for
+        // none), so `group block work <TAB>` offers no group where a site goes.
         let cases = commands.map { path, command in
-            let names = command.arguments.compactMap(\.names).first?.rawValue ?? ""
-            return "    \"\(path.joined(separator: " "))\") words=\"\(words(command).joined(separator: " "))\" names=\"\(names)\" ;;"
+            let positions = command.arguments.map { $0.names?.rawValue ?? "-" }.joined(separator: " ")
+            return "    \"\(path.joined(separator: " "))\") words=\"\(words(command).joined(separator: " "))\" positions=\"\(positions)\" ;;"
         }.joined(separator: "\n")
+        // Options whose next word is their value, not an argument.
+        let valued = Set(commands.flatMap { $0.1.options } + GlobalOptions.specs).filter(\.takesValue).map { "--\($0.name)" }.sorted()
         // After an option that takes a value, only that value is offered.
         let values = commands.flatMap { path, command in
             command.options.filter(\.takesValue).map { option in
@@ -42,17 +46,29 @@ enum CompletionScript {
         }
         let body = """
         _retime() {
-          local cur prev path="" word candidate words="" names="" name
-          local -a known=(\(known)) data=()
+          local cur prev path="" word candidate words="" names="" positions="" name extended
+          local -a known=(\(known)) data=() kinds=()
+          local valued=" \(valued.joined(separator: " ")) " i argument=0
           cur="${COMP_WORDS[COMP_CWORD]}"
           prev="${COMP_WORDS[COMP_CWORD-1]}"
-          for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-            candidate="${path:+$path }$word"
-            for k in "${known[@]}"; do [[ "$k" == "$candidate" ]] && path="$candidate"; done
+          # The command's path, and how many arguments follow it.
+          for ((i = 1; i < COMP_CWORD; i++)); do
+            word="${COMP_WORDS[i]}" candidate="${path:+$path }${COMP_WORDS[i]}" extended=""
+            for k in "${known[@]}"; do [[ "$k" == "$candidate" ]] && extended=1; done
+            if [[ -n "$extended" ]]; then path="$candidate" argument=0
+            elif [[ "$word" == -* ]]; then [[ "$valued" == *" $word "* ]] && ((i++))
+            else ((argument++))
+            fi
           done
           case "$path" in
         \(cases)
           esac
+          # The names the argument at the cursor takes; the last repeats.
+          kinds=($positions)
+          if ((${#kinds[@]} > 0)); then
+            name="${kinds[argument < ${#kinds[@]} ? argument : ${#kinds[@]} - 1]}"
+            [[ "$name" != - ]] && names="$name"
+          fi
           case "$path $prev" in
         \(values.joined(separator: "\n"))
           esac
