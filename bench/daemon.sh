@@ -4,6 +4,8 @@
 #     a start and a session end, measured from the daemon's own record;
 #   - CPU time over 60 idle seconds with 20 enabled schedules (schedstat of
 #     all the daemon's threads, with /proc/PID/stat ticks as a check);
+#   - CPU time over 60 seconds with an interval in progress: 30 s with its
+#     session running, 30 s after the user stopped it;
 #   - resident memory when idle, against a bare Swift program that imports
 #     Foundation and sleeps;
 #   - computing the next event over 1,000 enabled schedules.
@@ -82,6 +84,26 @@ sleep 2
 rss_after=$(awk '/VmRSS/ {print $2}' "/proc/$daemon/status")
 ended=$(grep -c '"session-completed"' "$data/events.jsonl" || true)
 kill -TERM $daemon; wait $daemon || true
+
+# CPU with an interval in progress: the daemon starts it, then rests until
+# its end, with the session running and after the user stops it.
+data="$work/interval"
+"$retime" --data-dir "$data" group create g --block example.com >/dev/null
+"$retime" --data-dir "$data" schedule add now --group g --from "$(date -u -d '-1 min' +%H:%M:%S)" \
+  --to "$(date -u -d '+40 min' +%H:%M:%S)" >/dev/null
+"$retime" --data-dir "$data" daemon run 2>/dev/null &
+daemon=$!
+until "$retime" --data-dir "$data" status --json | grep -q '"active" : true\|"active":true'; do sleep 0.2; done
+sleep 1
+half=$(( idle / 2 ))
+ns_before=$(cpu_ns $daemon); sleep "$half"; ns_during=$(cpu_ns $daemon)
+"$retime" --data-dir "$data" stop >/dev/null
+sleep 1
+ns_stopped=$(cpu_ns $daemon); sleep "$half"; ns_after=$(cpu_ns $daemon)
+kill -TERM $daemon; wait $daemon || true
+during_ms=$(awk -v a="$ns_before" -v b="$ns_during" 'BEGIN {printf "%.2f", (b - a) / 1e6}')
+after_ms=$(awk -v a="$ns_stopped" -v b="$ns_after" 'BEGIN {printf "%.2f", (b - a) / 1e6}')
+echo "| CPU time with an interval in progress | $during_ms ms in $half s of its session | $after_ms ms in $half s after stop |"
 
 mib() { echo "$(( $1 / 1024 )).$(( $1 % 1024 * 10 / 1024 ))"; }
 # The bare program, "imports Foundation and sleeps", in two readings:

@@ -157,23 +157,58 @@ struct DaemonEndToEndTests {
         #expect(stopped.out.hasPrefix("The daemon is not running; next: end the active session at "), "\(stopped.out)")
     }
 
+    /// The local time `offset` seconds from now, as `--from`/`--to` take it:
+    /// tests name times relative to when they run, never an hour of the day.
+    func localTime(_ offset: TimeInterval) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: Date().addingTimeInterval(offset))
+        return String(format: "%02d:%02d:%02d", parts.hour!, parts.minute!, parts.second!)
+    }
+
+    /// Nanoseconds the process has run on a CPU, all its threads together
+    /// (`/proc/PID/task/*/schedstat`: finer than the 10 ms ticks of `stat`).
+    func cpuNanoseconds(_ daemon: RetimeProcess.Running) throws -> Int {
+        let tasks = "/proc/\(daemon.process.processIdentifier)/task"
+        return try FileManager.default.contentsOfDirectory(atPath: tasks).reduce(0) { sum, task in
+            let stat = try String(contentsOfFile: "\(tasks)/\(task)/schedstat", encoding: .utf8)
+            return sum + (Int(stat.split(separator: " ").first ?? "") ?? 0)
+        }
+    }
+
     @Test("an idle daemon sleeps: a command wakes it once, and then it uses no CPU")
     func idleAfterWake() throws {
         let retime = RetimeProcess()
         try retime.run("group", "create", "g")
-        try retime.run("schedule", "add", "far", "--group", "g", "--from", "03:00", "--to", "04:00")
+        try retime.run("schedule", "add", "far", "--group", "g", "--from", localTime(7_200), "--to", localTime(10_800))
         let daemon = try startDaemon(retime)
         defer { stop(daemon) }
-        func ticks() throws -> Int {
-            let fields = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/stat", encoding: .utf8)
-                .split(separator: ")").last!.split(separator: " ")
-            return Int(fields[11])! + Int(fields[12])!   // utime + stime, after the command name
-        }
         try retime.run("group", "block", "g", "example.com")   // a write the daemon is woken by
         Thread.sleep(forTimeInterval: 0.3)
-        let before = try ticks()
+        let before = try cpuNanoseconds(daemon)
         Thread.sleep(forTimeInterval: 2)
-        #expect(try ticks() - before <= 2, "a daemon that woke itself with its own writes would burn 200 ticks here")
+        let spent = try cpuNanoseconds(daemon) - before
+        #expect(spent < 10_000_000, "\(spent) ns of CPU in 2 s; a daemon that woke itself with its own writes burns a core")
+    }
+
+    @Test("with an interval in progress the daemon rests as when idle, during the session and after it is stopped")
+    func restsDuringInterval() throws {
+        let retime = RetimeProcess()
+        try retime.run("group", "create", "g", "--block", "example.com")
+        try retime.run("schedule", "add", "now", "--group", "g", "--from", localTime(-60), "--to", localTime(2_400))
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        #expect(eventually(within: 10) { (try? retime.run("status", "--json").json["active"] as? Bool) == true },
+                "the daemon started the interval in progress")
+        Thread.sleep(forTimeInterval: 0.3)
+        var before = try cpuNanoseconds(daemon)
+        Thread.sleep(forTimeInterval: 5)
+        let during = try cpuNanoseconds(daemon) - before
+        #expect(try retime.run("stop").status == 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        before = try cpuNanoseconds(daemon)
+        Thread.sleep(forTimeInterval: 5)
+        let after = try cpuNanoseconds(daemon) - before
+        #expect(during + after < 10_000_000, "\(during) ns in 5 s of the session, \(after) ns in 5 s after stop")
+        #expect(daemon.process.isRunning)
     }
 
     /// Sets the wall clock to what it reads: for the kernel a discontinuous

@@ -21,4 +21,21 @@ int retime_inotify_names(const void *buffer, long length, const char *name) {
     }
     return 0;
 }
+
+int retime_inotify_names_ending(const void *buffer, long length, const char *suffix) {
+    const char *cursor = buffer, *end = (const char *)buffer + length;
+    size_t suffix_length = strlen(suffix);
+    while (cursor + sizeof(struct inotify_event) <= end) {
+        const struct inotify_event *event = (const struct inotify_event *)cursor;
+        if (event->len > 0 && cursor + sizeof(struct inotify_event) + event->len <= end) {
+            size_t name_length = strnlen(event->name, event->len);
+            if (name_length >= suffix_length
+                && memcmp(event->name + name_length - suffix_length, suffix, suffix_length) == 0) {
+                return 1;
+            }
+        }
+        cursor += sizeof(struct inotify_event) + event->len;
+    }
+    return 0;
+}
 #endif

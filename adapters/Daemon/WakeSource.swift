@@ -120,24 +120,29 @@ public final class WakeSource: @unchecked Sendable {
                 if read(timer, &expirations, 8) < 0 && errno == ECANCELED { return .clockChanged }
                 return .deadline
             }
-            if fds[2].revents != 0 {
-                while read(watcher, &buffer, buffer.count) > 0 {}   // drain: one wake for a burst of changes
+            // Only a suite file replaced, written or deleted is a change of
+            // the data: lock files taken, temp files being written and
+            // backups are not, or every pass's own lock would wake the next.
+            if fds[2].revents != 0, drain(watcher, &buffer, { retime_inotify_names_ending($0, $1, ".json") == 1 }) {
                 return .dataChanged
             }
-            if fds[3].revents != 0, zoneFileChanged(&buffer) { return .timeZoneChanged }
-            // Something else in /etc changed: not ours; sleep on.
+            if fds[3].revents != 0, drain(zoneWatcher, &buffer, { buffer, count in
+                zoneNames.contains { retime_inotify_names(buffer, count, $0) == 1 }
+            }) {
+                return .timeZoneChanged
+            }
+            // Something else changed: not ours; sleep on.
         }
     }
 
-    /// Drains the time-zone watcher; whether any event named a zone file.
-    private func zoneFileChanged(_ buffer: inout [UInt8]) -> Bool {
+    /// Drains an inotify descriptor (one wake for a burst of events);
+    /// whether any of its events was `relevant`.
+    private func drain(_ fd: Int32, _ buffer: inout [UInt8], _ relevant: (UnsafeRawPointer, Int) -> Bool) -> Bool {
         var changed = false
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(zoneWatcher, $0.baseAddress!, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             guard count > 0 else { return changed }
-            changed = changed || zoneNames.contains { name in
-                buffer.withUnsafeBytes { retime_inotify_names($0.baseAddress!, count, name) == 1 }
-            }
+            changed = buffer.withUnsafeBytes { relevant($0.baseAddress!, count) } || changed
         }
     }
 }

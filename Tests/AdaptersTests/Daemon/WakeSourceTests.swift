@@ -38,6 +38,19 @@ struct WakeSourceTests {
         #expect(await wake.wait(until: Date().addingTimeInterval(30)) == .dataChanged)
     }
 
+    @Test("the store's own locks, temp files and backups do not wake it: a pass that only reads sleeps on")
+    func locksDoNotWake() async throws {
+        let wake = try WakeSource(watching: store.path, timeZoneFiles: [etc.file("localtime")])
+        let files = JSONFileStore(directory: store.path)
+        try files.update("intervals") { _ in }                 // a lock taken, nothing written
+        try files.update("intervals") { _ in }                 // the lock file exists now: opened, closed
+        let temp = open(store.file("groups.json.tmp-1-x"), O_WRONLY | O_CREAT, 0o600)
+        close(temp)
+        #expect(await wake.wait(until: Date().addingTimeInterval(0.3)) == .deadline)
+        try files.update("intervals") { $0["k"] = .bool(true) }
+        #expect(await wake.wait(until: Date().addingTimeInterval(30)) == .dataChanged)
+    }
+
     @Test("with no directory to watch for the zone, it says so and still runs")
     func noZoneDirectory() throws {
         let wake = try WakeSource(watching: store.path, timeZoneFiles: [etc.file("missing/localtime")])

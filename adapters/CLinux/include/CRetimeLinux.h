@@ -35,6 +35,10 @@ static inline int retime_inotify_watch_writes(int fd, const char *path) {
 /// name the file `name` in a watched directory. Events are variable-length
 /// records, which Swift has no type for.
 int retime_inotify_names(const void *buffer, long length, const char *name);
+
+/// Whether any inotify event in `buffer` names a file whose name ends in
+/// `suffix`.
+int retime_inotify_names_ending(const void *buffer, long length, const char *suffix);
 #endif
 
 #include <stddef.h>

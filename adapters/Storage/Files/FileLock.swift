@@ -13,8 +13,10 @@ struct FileLock: ~Copyable {
     private let fd: Int32
 
     /// Waits up to `timeout` seconds for the lock on `path` (created 0600,
-    /// opened with `flags`).
-    init(path: String, timeout: Double, flags: Int32 = O_RDWR | O_CREAT) throws {
+    /// opened with `flags`). A lock file is opened read-only unless its
+    /// holder writes to it: closing a file opened for writing is an inotify
+    /// write event, which would wake the daemon at every lock it takes.
+    init(path: String, timeout: Double, flags: Int32 = O_RDONLY | O_CREAT) throws {
         let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             if errno == ELOOP { throw StoreError.symlinkRefused(path: path) }
