@@ -97,6 +97,11 @@ struct BridgeContractTests {
         }
     }
 
+    @Test(arguments: DataLockContract.checks)
+    func inMemoryDataLock(_ check: ContractCheck<DataLockContract.Factory>) async throws {
+        try await check.run { InMemoryDataLock() }
+    }
+
     @Test(arguments: IntervalLedgerContract.checks)
     func inMemoryIntervalLedger(_ check: ContractCheck<IntervalLedgerContract.Factory>) async throws {
         try await check.run { InMemoryIntervalLedger() }

@@ -47,7 +47,7 @@ struct GroupUseCaseTests {
         let original = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Play")
         clock.advance(by: 60)
-        let rename = RenameGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, clock: clock)
+        let rename = RenameGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, clock: clock, dataLock: InMemoryDataLock())
         let renamed = try await rename.execute(name: "work", to: "Deep Work")
         #expect(renamed.id == original.id)
         #expect(renamed.updatedAt == clock.now())
@@ -60,8 +60,8 @@ struct GroupUseCaseTests {
     @Test("block adds new targets only; unblock removes and refuses what is not there")
     func blockAndUnblock() async throws {
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work", targets: ["a.com"])
-        let block = BlockTargetsUseCase(groups: groups, clock: clock)
-        let unblock = UnblockTargetsUseCase(groups: groups, lock: StubLock(), override: auth.override, clock: clock)
+        let block = BlockTargetsUseCase(groups: groups, clock: clock, dataLock: InMemoryDataLock())
+        let unblock = UnblockTargetsUseCase(groups: groups, lock: StubLock(), override: auth.override, clock: clock, dataLock: InMemoryDataLock())
         #expect(try await block.execute(group: "work", targets: ["b.com", "A.com"]).targets.map(\.description) == ["a.com", "b.com"])
         await #expect(throws: GroupError.targetNotInGroup(target: "c.com", group: "Work")) {
             try await unblock.execute(group: "Work", targets: ["a.com", "c.com"])
@@ -74,7 +74,7 @@ struct GroupUseCaseTests {
     @Test("delete removes an unused group")
     func delete() async throws {
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
-        try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: StubUsage(usages: [])).execute(name: "WORK")
+        try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: StubUsage(usages: []), dataLock: InMemoryDataLock()).execute(name: "WORK")
         #expect(try await groups.all().isEmpty)
     }
 
@@ -93,7 +93,7 @@ struct GroupUseCaseTests {
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
         let usage = StubUsage(usages: [.activeSession("s-1"), .schedule("mornings")])
         let error = await #expect(throws: GroupError.self) {
-            try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: usage).execute(name: "Work")
+            try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: usage, dataLock: InMemoryDataLock()).execute(name: "Work")
         }
         #expect(error?.description == "group 'Work' is in use by the active session (s-1) and schedule 'mornings'")
         #expect(error?.code == "group.inUse")
@@ -105,7 +105,7 @@ struct GroupUseCaseTests {
         let group = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
         let sessions = InMemorySessionRepository(Fixtures.session(group: group.id))
         await #expect(throws: GroupError.self) {
-            try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: SessionGroupUsage(sessions: sessions, schedules: InMemoryScheduleRepository()))
+            try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: SessionGroupUsage(sessions: sessions, schedules: InMemoryScheduleRepository()), dataLock: InMemoryDataLock())
                 .execute(name: "Work")
         }
     }
@@ -116,11 +116,11 @@ struct GroupUseCaseTests {
         let until = clock.now().addingTimeInterval(600)
         let lock = StubLock(until: until)
         let locked = GroupError.locked(name: "Work", until: until)
-        await #expect(throws: locked) { try await UnblockTargetsUseCase(groups: groups, lock: lock, override: auth.override, clock: clock).execute(group: "Work", targets: ["a.com"]) }
-        await #expect(throws: locked) { try await RenameGroupUseCase(groups: groups, lock: lock, override: auth.override, clock: clock).execute(name: "Work", to: "Play") }
-        await #expect(throws: locked) { try await DeleteGroupUseCase(groups: groups, lock: lock, override: auth.override, usage: StubUsage(usages: [])).execute(name: "Work") }
+        await #expect(throws: locked) { try await UnblockTargetsUseCase(groups: groups, lock: lock, override: auth.override, clock: clock, dataLock: InMemoryDataLock()).execute(group: "Work", targets: ["a.com"]) }
+        await #expect(throws: locked) { try await RenameGroupUseCase(groups: groups, lock: lock, override: auth.override, clock: clock, dataLock: InMemoryDataLock()).execute(name: "Work", to: "Play") }
+        await #expect(throws: locked) { try await DeleteGroupUseCase(groups: groups, lock: lock, override: auth.override, usage: StubUsage(usages: []), dataLock: InMemoryDataLock()).execute(name: "Work") }
         #expect(locked.kind == .authorization)
-        #expect(try await BlockTargetsUseCase(groups: groups, clock: clock).execute(group: "Work", targets: ["b.com"]).targets.count == 2)
+        #expect(try await BlockTargetsUseCase(groups: groups, clock: clock, dataLock: InMemoryDataLock()).execute(group: "Work", targets: ["b.com"]).targets.count == 2)
         #expect(try await groups.group(named: "Work")?.name.rawValue == "Work")
     }
 
@@ -129,11 +129,11 @@ struct GroupUseCaseTests {
         _ = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work", targets: ["a.com", "b.com"])
         let lock = StubLock(until: clock.now().addingTimeInterval(600))
         try await auth.set.execute(Passcode("1234"))
-        let unblock = UnblockTargetsUseCase(groups: groups, lock: lock, override: auth.override, clock: clock)
+        let unblock = UnblockTargetsUseCase(groups: groups, lock: lock, override: auth.override, clock: clock, dataLock: InMemoryDataLock())
         await #expect(throws: AuthError.passcodeRequired) { try await unblock.execute(group: "Work", targets: ["a.com"]) }
         await #expect(throws: AuthError.self) { try await unblock.execute(group: "Work", targets: ["a.com"], passcode: Passcode("0000")) }
         #expect(try await unblock.execute(group: "Work", targets: ["a.com"], passcode: Passcode("1234")).targets.map(\.description) == ["b.com"])
-        let rename = RenameGroupUseCase(groups: groups, lock: lock, override: auth.override, clock: clock)
+        let rename = RenameGroupUseCase(groups: groups, lock: lock, override: auth.override, clock: clock, dataLock: InMemoryDataLock())
         #expect(try await rename.execute(name: "Work", to: "Play", passcode: Passcode("1234")).name.rawValue == "Play")
         #expect(try await auth.audit.entries().map(\.action) == ["set-passcode", "group.unblock", "group.unblock", "group.unblock", "group.rename"])
     }

@@ -12,7 +12,7 @@ struct ScheduleUseCaseTests {
         try await groups.insert(Group(name: try GroupName("work"), createdAt: Date()))
     }
 
-    var add: AddScheduleUseCase { AddScheduleUseCase(schedules: schedules, groups: GroupRepositoryLookup(groups: groups)) }
+    var add: AddScheduleUseCase { AddScheduleUseCase(schedules: schedules, groups: GroupRepositoryLookup(groups: groups), dataLock: InMemoryDataLock()) }
 
     @Test("add stores a valid schedule on the group, with its days, warning and strictness")
     func addValid() async throws {
@@ -45,7 +45,7 @@ struct ScheduleUseCaseTests {
         await #expect(throws: ScheduleError.alreadyExists(name: "m")) {
             try await add.execute(.init(name: "M", groupName: "work", from: "11:00", to: "12:00"))
         }
-        let change = ChangeScheduleUseCase(schedules: schedules)
+        let change = ChangeScheduleUseCase(schedules: schedules, dataLock: InMemoryDataLock())
         #expect(try await change.setEnabled(false, named: "M").enabled == false)
         #expect(try await schedules.all().first?.enabled == false)
         #expect(try await change.setEnabled(true, named: "m").enabled)

@@ -37,7 +37,7 @@ struct SessionWorld {
     }
     var start: StartSessionUseCase {
         StartSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,
-                            clock: clock, events: events, reconcile: reconcile)
+                            clock: clock, events: events, reconcile: reconcile, dataLock: InMemoryDataLock())
     }
     var stop: StopSessionUseCase {
         StopSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, events: events,

@@ -32,6 +32,7 @@ public enum ServiceRegistration {
             JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
         }
         registry.register(DaemonLock.self, value: DaemonLock(dataDirectory: data))
+        registry.register((any DataLock).self, value: FileDataLock(storeDirectory: data + "/store"))
         registerEventDelivery(into: &registry, data: data, environment: context.environment)
         registry.register((any AuthStateStore).self) { StoreAuthState(store: try $0.resolve()) }
         #if os(Linux)
@@ -99,10 +100,11 @@ public enum ServiceRegistration {
         }
         registry.register(SetPasscodeUseCase.self) {
             SetPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
-                               strict: try $0.resolve())
+                               strict: try $0.resolve(), dataLock: try $0.resolve())
         }
         registry.register(ChangePasscodeUseCase.self) {
-            ChangePasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve())
+            ChangePasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
+                                  dataLock: try $0.resolve())
         }
         registry.register(AuthStatusUseCase.self) { AuthStatusUseCase(state: try $0.resolve(), clock: try $0.resolve()) }
         registry.register(RequestShieldAuthorizationUseCase.self) {
@@ -113,16 +115,23 @@ public enum ServiceRegistration {
     private static func registerUseCases(into registry: inout Registry) {
         registry.register(CreateGroupUseCase.self) { CreateGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
         registry.register(RenameGroupUseCase.self) {
-            RenameGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve())
+            RenameGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve(),
+                               dataLock: try $0.resolve())
         }
-        registry.register(BlockTargetsUseCase.self) { BlockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(BlockTargetsUseCase.self) {
+            BlockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve(), dataLock: try $0.resolve())
+        }
         registry.register(UnblockTargetsUseCase.self) {
-            UnblockTargetsUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve())
+            UnblockTargetsUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve(),
+                                  dataLock: try $0.resolve())
         }
         registry.register(DeleteGroupUseCase.self) {
-            DeleteGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), usage: try $0.resolve())
+            DeleteGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), usage: try $0.resolve(),
+                               dataLock: try $0.resolve())
         }
-        registry.register(ConfigureSettingUseCase.self) { ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve()) }
+        registry.register(ConfigureSettingUseCase.self) {
+            ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve(), dataLock: try $0.resolve())
+        }
         registry.register(ReconcileSessionUseCase.self) {
             ReconcileSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
                                     clock: try $0.resolve(), events: try $0.resolve(),
@@ -130,7 +139,8 @@ public enum ServiceRegistration {
         }
         registry.register(StartSessionUseCase.self) {
             StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
-                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve())
+                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
+                                dataLock: try $0.resolve())
         }
         registry.register(StopSessionUseCase.self) {
             StopSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
@@ -148,8 +158,10 @@ public enum ServiceRegistration {
         registry.register(RefreshShieldUseCase.self) {
             RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve())
         }
-        registry.register(AddScheduleUseCase.self) { AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve()) }
-        registry.register(ChangeScheduleUseCase.self) { ChangeScheduleUseCase(schedules: try $0.resolve()) }
+        registry.register(AddScheduleUseCase.self) {
+            AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve())
+        }
+        registry.register(ChangeScheduleUseCase.self) { ChangeScheduleUseCase(schedules: try $0.resolve(), dataLock: try $0.resolve()) }
         registry.register(UpcomingEventsUseCase.self) {
             UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve())
         }

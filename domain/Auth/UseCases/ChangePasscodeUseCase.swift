@@ -7,24 +7,36 @@ public struct ChangePasscodeUseCase: Sendable {
     /// Checks the current passcode under the lockout rules; its audit entry
     /// (`change-passcode` or `remove-passcode`) records the change.
     private let verify: VerifyPasscodeUseCase
+    private let dataLock: any DataLock
 
-    public init(state: any AuthStateStore, hasher: any PasscodeHasher, audit: any AuditTrail, clock: any Clock) {
+    public init(state: any AuthStateStore, hasher: any PasscodeHasher, audit: any AuditTrail, clock: any Clock,
+                dataLock: any DataLock) {
         self.state = state
         self.hasher = hasher
         self.verify = VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock)
+        self.dataLock = dataLock
     }
+
+    // The check of the current passcode and the write are one step under the
+    // data lock: of two changes made with the same old passcode at once, the
+    // second is checked against the first one's new passcode, so every change
+    // that is acknowledged holds.
 
     /// Replaces `current` by `new`.
     public func change(from current: Passcode, to new: Passcode) async throws {
         try PasscodePolicy.check(new)
-        try await verify.execute(current, action: "change-passcode")
-        let hash = try hasher.hash(new)
-        try await state.update { $0.passcodeHash = hash }
+        try await dataLock.exclusively {
+            try await verify.execute(current, action: "change-passcode")
+            let hash = try hasher.hash(new)
+            try await state.update { $0.passcodeHash = hash }
+        }
     }
 
     /// Removes the passcode, given it.
     public func remove(_ current: Passcode) async throws {
-        try await verify.execute(current, action: "remove-passcode")
-        try await state.update { $0.passcodeHash = nil }
+        try await dataLock.exclusively {
+            try await verify.execute(current, action: "remove-passcode")
+            try await state.update { $0.passcodeHash = nil }
+        }
     }
 }

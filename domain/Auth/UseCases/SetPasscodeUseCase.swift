@@ -7,24 +7,30 @@ public struct SetPasscodeUseCase: Sendable {
     private let audit: any AuditTrail
     private let clock: any Clock
     private let strict: any StrictSessionQuery
+    private let dataLock: any DataLock
 
     public init(state: any AuthStateStore, hasher: any PasscodeHasher, audit: any AuditTrail, clock: any Clock,
-                strict: any StrictSessionQuery) {
+                strict: any StrictSessionQuery, dataLock: any DataLock) {
         self.state = state
         self.hasher = hasher
         self.audit = audit
         self.clock = clock
         self.strict = strict
+        self.dataLock = dataLock
     }
 
     public func execute(_ passcode: Passcode) async throws {
         try PasscodePolicy.check(passcode)
-        if let until = try await strict.strictUntil() { throw AuthError.strictSession(until: until) }
         let hash = try hasher.hash(passcode)
-        try await state.update { state in
-            guard state.passcodeHash == nil else { throw AuthError.passcodeAlreadySet }
-            state.passcodeHash = hash
-            state.recordSuccess()
+        // A strict session starting meanwhile sees the passcode set or not,
+        // never one set after it checked.
+        try await dataLock.exclusively {
+            if let until = try await strict.strictUntil() { throw AuthError.strictSession(until: until) }
+            try await state.update { state in
+                guard state.passcodeHash == nil else { throw AuthError.passcodeAlreadySet }
+                state.passcodeHash = hash
+                state.recordSuccess()
+            }
         }
         try await audit.append(AuditEntry(action: "set-passcode", at: clock.now(), success: true))
     }

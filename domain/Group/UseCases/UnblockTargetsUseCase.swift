@@ -5,21 +5,28 @@ public struct UnblockTargetsUseCase: Sendable {
     private let lock: any GroupLock
     private let override: any StrictOverride
     private let clock: any Clock
+    private let dataLock: any DataLock
 
-    public init(groups: any GroupRepository, lock: any GroupLock, override: any StrictOverride, clock: any Clock) {
+    public init(groups: any GroupRepository, lock: any GroupLock, override: any StrictOverride, clock: any Clock,
+                dataLock: any DataLock) {
         self.groups = groups
         self.lock = lock
         self.override = override
         self.clock = clock
+        self.dataLock = dataLock
     }
 
     public func execute(group name: String, targets: [String], passcode: Passcode? = nil) async throws -> Group {
         let parsed = try targets.map { text throws(GroupError) in try Target(parsing: text) }
-        var group = try await groups.existing(named: name)
-        try await lock.check(group, "group.unblock", passcode: passcode, override: override)
-        try group.remove(parsed)
-        group.updatedAt = clock.now()
-        try await groups.update(group)
-        return group
+        // Under the data lock, the strict check and the write are one step: a
+        // strict session starting meanwhile sees the group before or after.
+        return try await dataLock.exclusively {
+            var group = try await groups.existing(named: name)
+            try await lock.check(group, "group.unblock", passcode: passcode, override: override)
+            try group.remove(parsed)
+            group.updatedAt = clock.now()
+            try await groups.update(group)
+            return group
+        }
     }
 }

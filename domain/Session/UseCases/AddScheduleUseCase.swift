@@ -28,10 +28,12 @@ public struct AddScheduleUseCase: Sendable {
 
     private let schedules: any ScheduleRepository
     private let groups: any SessionGroupLookup
+    private let dataLock: any DataLock
 
-    public init(schedules: any ScheduleRepository, groups: any SessionGroupLookup) {
+    public init(schedules: any ScheduleRepository, groups: any SessionGroupLookup, dataLock: any DataLock) {
         self.schedules = schedules
         self.groups = groups
+        self.dataLock = dataLock
     }
 
     public func execute(_ request: Request) async throws -> Schedule {
@@ -47,12 +49,16 @@ public struct AddScheduleUseCase: Sendable {
         guard request.warnSeconds.isFinite, (0...86_400).contains(request.warnSeconds) else {
             throw ScheduleError.invalidWarning("a warning comes from 0 seconds to 24 hours ahead")
         }
-        guard let group = try await groups.blockList(named: request.groupName) else {
-            throw ScheduleError.groupNotFound(name: request.groupName)
+        // The group is looked up under the lock its deletion takes: a schedule
+        // never points at a group deleted in between.
+        return try await dataLock.exclusively {
+            guard let group = try await groups.blockList(named: request.groupName) else {
+                throw ScheduleError.groupNotFound(name: request.groupName)
+            }
+            let schedule = Schedule(name: name, groupId: group.groupId, from: from, to: to, weekdays: days,
+                                    warnSeconds: request.warnSeconds, strict: request.strict)
+            try await schedules.insert(schedule)
+            return schedule
         }
-        let schedule = Schedule(name: name, groupId: group.groupId, from: from, to: to, weekdays: days,
-                                warnSeconds: request.warnSeconds, strict: request.strict)
-        try await schedules.insert(schedule)
-        return schedule
     }
 }

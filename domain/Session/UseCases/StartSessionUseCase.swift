@@ -1,3 +1,5 @@
+import Foundation
+
 /// Starts a focus session on a group: validates the plan, records the session
 /// and raises the shield before returning. If the shield cannot be raised,
 /// the session is withdrawn, so no session claims a block that is not up.
@@ -8,21 +10,33 @@ public struct StartSessionUseCase: Sendable {
     private let clock: any Clock
     private let events: SessionEventPublisher
     private let reconcile: ReconcileSessionUseCase
+    private let dataLock: any DataLock
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shield: any Shield,
-                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase) {
+                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, dataLock: any DataLock) {
         self.sessions = sessions
         self.groups = groups
         self.shield = shield
         self.clock = clock
         self.events = events
         self.reconcile = reconcile
+        self.dataLock = dataLock
     }
 
     public func execute(_ plan: SessionPlan) async throws -> Session {
         // A block still up from an ended session makes the start fail with
         // its cause, not with "already active".
         try await reconcile.execute(toleratingStuckBlock: false)
+        // The group is read, the session recorded and its block raised under
+        // the lock that deleting the group or removing its targets takes: a
+        // session never starts on a deleted group, and a strict one never
+        // blocks less than its group held when it began.
+        let (session, group, now) = try await dataLock.exclusively { try await begin(plan) }
+        await events.session(.sessionStarted, session, at: now, group: group)
+        return session
+    }
+
+    private func begin(_ plan: SessionPlan) async throws -> (Session, BlockList, Date) {
         // Both clocks read together: the boot-time deadline is the planned
         // end on that clock only if nothing happened between the readings.
         let now = clock.now(), boot = clock.bootTime()
@@ -47,8 +61,7 @@ public struct StartSessionUseCase: Sendable {
             _ = try? await sessions.replace(session, with: nil)
             throw error
         }
-        await events.session(.sessionStarted, session, at: now, group: group)
-        return session
+        return (session, group, now)
     }
 }
 

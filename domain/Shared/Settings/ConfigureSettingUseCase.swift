@@ -5,11 +5,14 @@ public struct ConfigureSettingUseCase: Sendable {
     private let settings: any SettingsStore
     private let strict: any StrictSessionQuery
     private let override: any StrictOverride
+    private let dataLock: any DataLock
 
-    public init(settings: any SettingsStore, strict: any StrictSessionQuery, override: any StrictOverride) {
+    public init(settings: any SettingsStore, strict: any StrictSessionQuery, override: any StrictOverride,
+                dataLock: any DataLock) {
         self.settings = settings
         self.strict = strict
         self.override = override
+        self.dataLock = dataLock
     }
 
     /// The shield may not change while a strict session runs, unless the
@@ -25,8 +28,10 @@ public struct ConfigureSettingUseCase: Sendable {
     public func set(_ key: String, to value: String, passcode: Passcode? = nil) async throws -> (SettingKey, String) {
         let key = try SettingKey(parsing: key)
         let stored = try key.validate(value)
-        try await checkAllowed(key, passcode: passcode)
-        try await settings.set(stored, for: key.rawValue)
+        try await dataLock.exclusively {
+            try await checkAllowed(key, passcode: passcode)
+            try await settings.set(stored, for: key.rawValue)
+        }
         return (key, stored)
     }
 
@@ -34,8 +39,10 @@ public struct ConfigureSettingUseCase: Sendable {
     @discardableResult
     public func unset(_ key: String, passcode: Passcode? = nil) async throws -> SettingKey {
         let key = try SettingKey(parsing: key)
-        try await checkAllowed(key, passcode: passcode)
-        try await settings.unset(key.rawValue)
+        try await dataLock.exclusively {
+            try await checkAllowed(key, passcode: passcode)
+            try await settings.unset(key.rawValue)
+        }
         return key
     }
 }
