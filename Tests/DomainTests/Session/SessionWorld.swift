@@ -32,7 +32,7 @@ struct SessionWorld {
         SessionEventPublisher(tracker: tracker, hooks: hooks, notifier: notifications, groups: GroupRepositoryLookup(groups: groups))
     }
     var reconcile: ReconcileSessionUseCase {
-        ReconcileSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, events: events,
+        ReconcileSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shield: shield, clock: clock, events: events,
                                 logger: Logger(label: "test", handler: logs))
     }
     var start: StartSessionUseCase {

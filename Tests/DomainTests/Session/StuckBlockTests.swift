@@ -35,6 +35,20 @@ struct StuckBlockTests {
         #expect(world.eventNames == ["session-started", "session-ended"])
     }
 
+    @Test("a running session whose block is down (a start killed before raising it) has it raised by the next command")
+    func blockDownIsRaised() async throws {
+        let world = try await SessionWorld(shield: shield)
+        let session = try await world.startWork()
+        try await shield.lower(for: session.id)          // as if the start had died before raising it
+        shield.refusesRaise = true                        // cannot be raised yet: status still answers, and warns
+        #expect(try await world.status.execute()?.session.id == session.id)
+        #expect(world.logs.entries.contains { $0.level == .warning && $0.message.contains("could not be raised") })
+        shield.refusesRaise = false
+        _ = try await world.status.execute()
+        #expect(try await shield.state()?.session == session.id)
+        #expect(try await shield.state()?.targets == (try await world.groups.group(id: session.groupId))?.targets)
+    }
+
     @Test("a start while the block is stuck fails with why, not with 'already active'; it starts once the block is lifted")
     func startWhileStuck() async throws {
         let world = try await SessionWorld(shield: shield)

@@ -112,8 +112,10 @@ struct DoctorCommand: RetimeCommand {
         return Check(name: "history", status: .ok, detail: "\(audit.sessions) sessions in \(audit.segments) segment(s)")
     }
 
-    /// A block whose session is no longer active (a crash between the steps
-    /// of an ending): lifted on repair.
+    /// Whether the block agrees with the session: a block whose session is
+    /// no longer active (a crash between the steps of an ending), or that is
+    /// up during a break, is lifted on repair; a running session whose block
+    /// is down (a start killed before it raised it) has it raised.
     private func staleBlockCheck(_ store: JSONFileStore, context: CommandContext) async throws -> Check {
         func readable(_ suite: String) -> Bool {
             if case .damaged = store.health(of: suite) { return false }
@@ -123,16 +125,30 @@ struct DoctorCommand: RetimeCommand {
             return Check(name: "blocks", status: .warning, detail: "not checked: the session, shield or config data is damaged")
         }
         let shield = try ShieldChoice.shield(store: store, logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)))
-        guard let block = try await shield.state() else { return Check(name: "blocks", status: .ok, detail: "no block is up") }
-        let active = try await StoreSessionRepository(store: store).current()
-        guard active?.id != block.session || active?.isActive != true else {
-            return Check(name: "blocks", status: .ok, detail: "the active session's block is up")
-        }
-        if repair {
+        let block = try await shield.state()
+        let current = try await StoreSessionRepository(store: store).current()
+        let running = current.flatMap { $0.isActive ? $0 : nil }
+        switch (block, running) {
+        case (nil, nil):
+            return Check(name: "blocks", status: .ok, detail: "no session runs and no block is up")
+        case (nil, let session?) where session.isPaused:
+            return Check(name: "blocks", status: .ok, detail: "the session is on a break; no block is up")
+        case (nil, let session?):
+            guard repair else {
+                return Check(name: "blocks", status: .warning,
+                             detail: "the running session's block is down (an interrupted start); the next command raises it")
+            }
+            let targets = try await StoreGroupRepository(store: store).group(id: session.groupId)?.targets ?? []
+            try await shield.raise(targets, for: session.id)
+            return Check(name: "blocks", status: .repaired, detail: "raised the running session's block")
+        case (let block?, let session?) where block.session == session.id && !session.isPaused:
+            return Check(name: "blocks", status: .ok, detail: "the running session's block is up")
+        case (let block?, let session):
+            let why = session?.id == block.session ? "during the session's break" : "for a session that is no longer running"
+            guard repair else { return Check(name: "blocks", status: .warning, detail: "a block is up \(why)") }
             try await shield.lower(for: block.session)
-            return Check(name: "blocks", status: .repaired, detail: "lifted a stale block left by an ended session")
+            return Check(name: "blocks", status: .repaired, detail: "lifted a block that was up \(why)")
         }
-        return Check(name: "blocks", status: .warning, detail: "a block is up for a session that is no longer active")
     }
 }
 

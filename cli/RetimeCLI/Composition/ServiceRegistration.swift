@@ -133,7 +133,7 @@ public enum ServiceRegistration {
             ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve(), dataLock: try $0.resolve())
         }
         registry.register(ReconcileSessionUseCase.self) {
-            ReconcileSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
+            ReconcileSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
                                     clock: try $0.resolve(), events: try $0.resolve(),
                                     logger: try $0.resolve(Logger.self).labelled("retime.session"))
         }

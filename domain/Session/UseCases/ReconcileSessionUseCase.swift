@@ -1,16 +1,21 @@
 /// Completes a session whose planned end has passed, at exactly its planned
-/// end, and finishes an archival a crash interrupted. Every command runs it
-/// first, so retime is right even when no daemon noticed the end on time; any
-/// number of processes running it at once produce one history entry.
+/// end, finishes an archival a crash interrupted, and raises the block of a
+/// running session that a start killed mid-way left down. Every command runs
+/// it first, so retime is right even when no daemon noticed the end on time;
+/// any number of processes running it at once produce one history entry.
 public struct ReconcileSessionUseCase: Sendable {
     private let sessions: any SessionRepository
+    private let groups: any SessionGroupLookup
+    private let shield: any Shield
     private let clock: any Clock
     private let archiver: SessionArchiver
     private let logger: Logger
 
-    public init(sessions: any SessionRepository, history: any SessionHistory, shield: any Shield,
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionHistory, shield: any Shield,
                 clock: any Clock, events: SessionEventPublisher, logger: Logger) {
         self.sessions = sessions
+        self.groups = groups
+        self.shield = shield
         self.clock = clock
         self.archiver = SessionArchiver(sessions: sessions, history: history, shield: shield, events: events)
         self.logger = logger
@@ -33,7 +38,10 @@ public struct ReconcileSessionUseCase: Sendable {
             try await tolerating(toleratingStuckBlock, current) { try await archiver.finish(current) }
             return nil
         }
-        guard let plannedEnd = current.plannedEnd, current.isExpired(at: clock.now(), boot: clock.bootTime()) else { return nil }
+        guard let plannedEnd = current.plannedEnd, current.isExpired(at: clock.now(), boot: clock.bootTime()) else {
+            try await tolerating(toleratingStuckBlock, current) { try await raiseIfDown(current) }
+            return nil
+        }
         let ended = current.ending(at: plannedEnd, outcome: .completed)
         var archived = true   // a stuck block still leaves the session completed and in history
         try await tolerating(toleratingStuckBlock, ended) { archived = try await archiver.archive(current, as: ended) }
@@ -42,9 +50,28 @@ public struct ReconcileSessionUseCase: Sendable {
         return ended
     }
 
+    /// A start records its session, then raises the block: killed between
+    /// the two, it leaves a session with no block, which is raised here.
+    private func raiseIfDown(_ session: Session) async throws {
+        guard !session.isPaused else { return }
+        var owner: SessionID?
+        try await shield.guarded { owner = try await $0.state()?.session }
+        guard owner != session.id else { return }
+        let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
+        try await shield.guarded { try await $0.raise(targets, for: session.id) }
+        logger.notice("raised the block of the running session, which was down", metadata: ["session": "\(session.id)"])
+        // A pause or a stop in another process since the session was read
+        // lifted its block first: the block raised here must not outlive it.
+        if let now = try await sessions.current(), now.id == session.id, now.isActive, !now.isPaused { return }
+        try await shield.guarded { try await $0.lower(for: session.id) }
+    }
+
     private func tolerating(_ tolerate: Bool, _ session: Session, _ work: () async throws -> Void) async throws {
         do { try await work() } catch SessionError.blockNotLifted(let cause) where tolerate {
             logger.warning("the ended session's block could not be lifted; retime tries again with every command",
+                           metadata: ["session": "\(session.id)", "cause": "\(cause)"])
+        } catch SessionError.shieldFailed(let cause) where tolerate && session.isActive {
+            logger.warning("the running session's block is down and could not be raised; retime tries again with every command",
                            metadata: ["session": "\(session.id)", "cause": "\(cause)"])
         }
     }
