@@ -39,6 +39,20 @@ struct ConcurrentEditTests {
         #expect((try group("g")?["targets"] as? [String])?.isEmpty == true)
     }
 
+    @Test("doctor --repair beside 400 live writes: every write holds, no temp file of a live writer is removed")
+    func repairBesideWrites() throws {
+        try retime.run("group", "create", "g")
+        var failures: [String] = []
+        for round in 0..<20 {
+            let writes = (0..<20).map { ["group", "block", "g", "r\(round)-\($0).example.com"] }
+            let repairs = Array(repeating: ["doctor", "--repair"], count: 3)
+            let outcomes = try together(writes + repairs)
+            failures += outcomes.prefix(20).filter { $0.status != 0 }.map(\.err)
+        }
+        #expect(failures.isEmpty, "\(failures.count) writes failed: \(failures.prefix(3))")
+        #expect((try group("g")?["targets"] as? [String])?.count == 400)
+    }
+
     @Test("20 renames of one group at once: exactly the one acknowledged holds")
     func renames() throws {
         try retime.run("group", "create", "g")

@@ -20,7 +20,11 @@ struct DaemonEndToEndTests {
         let daemon = try retime.start(["daemon", "run"])
         // Generous: the whole suite runs in parallel on two cores.
         let up = try eventually(within: 15) { try retime.run("daemon", "status").status == 0 || !daemon.process.isRunning }
-        #expect(up && daemon.process.isRunning, "the daemon came up")
+        if up && !daemon.process.isRunning {
+            let outcome = try retime.finish(daemon)
+            Issue.record("the daemon exited \(outcome.status) as it started: \(outcome.err)")
+        }
+        #expect(up, "the daemon came up")
         return daemon
     }
 

@@ -51,6 +51,13 @@ public struct HostsFileShield: Shield {
         return lines
     }
 
+    /// Copies of the hosts file that a writer killed mid-write left beside
+    /// it (a minute old at least: younger ones may be a live write).
+    public func strayTempFiles(now: Date = Date()) -> [String] {
+        let name = String(path.split(separator: "/").last ?? "")
+        return POSIXFiles.abandonedTempFiles(in: POSIXFiles.parentDirectory(of: path), now: now) { $0 == name }
+    }
+
     private func read() throws -> [UInt8] { try POSIXFiles.read(path) ?? [] }
 
     private func write(_ bytes: [UInt8]) throws {

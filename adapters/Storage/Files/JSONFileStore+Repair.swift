@@ -68,8 +68,8 @@ extension JSONFileStore {
     }
 
     /// Temp files left by writers that were killed mid-write: never data.
-    public func strayTempFiles() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.contains(".json.tmp-") }.map { directory + "/" + $0 }
+    /// One younger than a minute may be a live write, and is not listed.
+    public func strayTempFiles(now: Date = Date()) -> [String] {
+        POSIXFiles.abandonedTempFiles(in: directory, now: now) { $0.hasSuffix(".json") }
     }
 }

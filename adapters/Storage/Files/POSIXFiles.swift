@@ -121,6 +121,21 @@ enum POSIXFiles {
         syncDirectory(directory)
     }
 
+    /// How old a temp file of `writeAtomically` must be to count as left by
+    /// a writer that died: a live write holds one for milliseconds, so
+    /// nothing younger is ever another process's write in progress.
+    static let abandonedAfter: Double = 60
+
+    /// The temp files `writeAtomically` left in `directory` for files whose
+    /// name `isTarget` accepts, older than `abandonedAfter`.
+    static func abandonedTempFiles(in directory: String, now: Date, isTarget: (String) -> Bool) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { name in
+            guard let marker = name.range(of: ".tmp-"), isTarget(String(name[..<marker.lowerBound])),
+                  let status = try? linkStatus(directory + "/" + name) else { return false }
+            return now.timeIntervalSince1970 - Double(status.modifiedNanoseconds) / 1e9 > abandonedAfter
+        }.sorted().map { directory + "/" + $0 }
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var written = 0
         while written < bytes.count {

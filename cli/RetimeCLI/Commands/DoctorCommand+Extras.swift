@@ -21,6 +21,22 @@ extension DoctorCommand {
         return Check(name: "audit trail", status: .ok, detail: "\(entries) entr\(entries == 1 ? "y" : "ies")")
     }
 
+    /// Temp files that writers killed mid-write left in the store and beside
+    /// the hosts file. Only those a minute old or more: a younger one may be
+    /// another process's write in progress, which removing would break.
+    func tempFileChecks(_ store: JSONFileStore) -> [Check] {
+        let configured = try? store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
+        let hosts = HostsFileShield(path: configured ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""))
+        return [("temp files", store.strayTempFiles()), ("hosts file copies", hosts.strayTempFiles())].compactMap { name, strays in
+            guard !strays.isEmpty else { return nil }
+            let what = "\(strays.count) left by interrupted writes (\(strays.prefix(3).joined(separator: ", "))\(strays.count > 3 ? ", ..." : ""))"
+            guard repair else { return Check(name: name, status: .warning, detail: what) }
+            let left = strays.filter { unlink($0) != 0 }
+            guard left.isEmpty else { return Check(name: name, status: .warning, detail: what + "; cannot remove \(left.count)") }
+            return Check(name: name, status: .repaired, detail: what + ", removed")
+        }
+    }
+
     /// Each file in the hooks directory: a hook that would not run, or a
     /// name that is no event (a typo would silently never run), is a warning.
     func hooksCheck(_ data: String, store: JSONFileStore) -> Check {

@@ -29,12 +29,7 @@ struct DoctorCommand: RetimeCommand {
         for suite in Set(store.suiteNames() + ["groups", "session", "config"]).sorted() {
             checks.append(try suiteCheck(suite, store: store))
         }
-        let strays = store.strayTempFiles()
-        if !strays.isEmpty {
-            if repair { strays.forEach { try? FileManager.default.removeItem(atPath: $0) } }
-            checks.append(Check(name: "temp files", status: repair ? .repaired : .warning,
-                                detail: "\(strays.count) left by interrupted writes" + (repair ? ", removed" : "")))
-        }
+        checks.append(contentsOf: tempFileChecks(store))
         checks.append(historyCheck(data, context: context))
         checks.append(await auditCheck(data))
         checks.append(hooksCheck(data, store: store))
