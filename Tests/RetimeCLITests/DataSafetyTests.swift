@@ -99,6 +99,31 @@ struct DataSafetyTests {
         #expect(try JSONFileStore(directory: retime.file("store")).values(of: "shield").isEmpty)
     }
 
+    @Test("a damaged device-id: stop says so, doctor finds it, --repair recovers the id and the ending completes")
+    func damagedDeviceID() throws {
+        try retime.run("start", "--for", "25m")
+        try retime.run("stop")                               // the first session makes the id and its folder
+        let id = try String(contentsOfFile: retime.file("device-id"), encoding: .utf8).trimmingCharacters(in: .newlines)
+        try retime.run("start", "--for", "25m")
+        try Data(id.prefix(4).utf8).write(to: URL(fileURLWithPath: retime.file("device-id")))
+        let stop = try retime.run("stop", "--json")
+        #expect(stop.status == 4 && stop.err.contains("device-id") && stop.err.contains("doctor"), "\(stop.err)")
+
+        let found = try retime.run("doctor", "--json")
+        #expect(found.status == 4)
+        let device = (found.json["checks"] as? [[String: String]])?.first { $0["name"] == "device id" }
+        #expect(device?["status"] == "error")
+        let repaired = try retime.run("doctor", "--repair", "--json")
+        let detail = (repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "device id" }?["detail"] ?? ""
+        #expect(detail.contains("recovered \(id)"), "\(detail)")
+        #expect(try String(contentsOfFile: retime.file("device-id"), encoding: .utf8).hasPrefix(id))
+        // The next command finishes the ending that stop could not: both sessions are in history, in one folder.
+        #expect(try retime.run("status").status == 0)
+        #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: retime.file("history")) == [id])
+        #expect(try retime.run("doctor").status == 0)
+    }
+
     @Test("20 concurrent group creates with distinct names all survive")
     func concurrentCreates() throws {
         try retime.run("group", "list")

@@ -38,6 +38,33 @@ public enum DeviceIdentity {
         return winner
     }
 
+    /// What `doctor` finds: the id, none yet, or a damaged file.
+    public static func check(in dataDirectory: String) -> Result<String?, StoreError> {
+        do { return .success(try read(dataDirectory + "/device-id")) } catch let error as StoreError {
+            return .failure(error)
+        } catch {
+            return .failure(.unreadable(path: dataDirectory + "/device-id", reason: "\(error)"))
+        }
+    }
+
+    /// `doctor --repair` of a damaged id: the file is moved aside (never
+    /// deleted) and replaced by the id of this device's history folder when
+    /// the damaged text names exactly one (a truncated id, say), else by a
+    /// new id (the old folder's sessions are still read: devices merge by
+    /// union). Returns the id in force and where the damaged file went.
+    public static func repair(in dataDirectory: String, now: Date = Date()) throws -> (id: String, movedTo: String, recovered: Bool) {
+        let path = dataDirectory + "/device-id"
+        let damaged = String(decoding: (try? POSIXFiles.read(path)) ?? [], as: UTF8.self).trimmed.lowercased()
+        let aside = path + ".corrupt-" + Timestamp.format(now, fractionDigits: 0).replacingOccurrences(of: ":", with: "")
+        guard rename(path, aside) == 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: dataDirectory + "/history")) ?? [])
+            .filter { UUIDText.parse($0) != nil }
+        let matches = damaged.isEmpty ? [] : folders.filter { $0.hasPrefix(damaged) }
+        guard matches.count == 1 else { return (try loadOrCreate(in: dataDirectory), aside, false) }
+        try POSIXFiles.writeAtomically(Array((matches[0] + "\n").utf8), to: path)
+        return (matches[0], aside, true)
+    }
+
     private static func read(_ path: String) throws -> String? {
         guard let bytes = try POSIXFiles.read(path) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self).trimmed

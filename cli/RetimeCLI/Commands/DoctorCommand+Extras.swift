@@ -21,6 +21,26 @@ extension DoctorCommand {
         return Check(name: "audit trail", status: .ok, detail: "\(entries) entr\(entries == 1 ? "y" : "ies")")
     }
 
+    /// This device's id, which names the history folder it writes: damaged,
+    /// no session can go to history (and an ending stays unfinished).
+    func deviceCheck(_ data: String) -> Check {
+        switch DeviceIdentity.check(in: data) {
+        case .success(nil): return Check(name: "device id", status: .ok, detail: "none yet (made with the first session)")
+        case .success(let id?): return Check(name: "device id", status: .ok, detail: id)
+        case .failure(let error):
+            guard repair else {
+                return Check(name: "device id", status: .error, detail: "\(error); sessions cannot be written to history until it is repaired")
+            }
+            do {
+                let done = try DeviceIdentity.repair(in: data)
+                let how = done.recovered ? "recovered \(done.id) from the history folder it named" : "made a new id \(done.id)"
+                return Check(name: "device id", status: .repaired, detail: "moved the damaged file to \(done.movedTo); \(how)")
+            } catch {
+                return Check(name: "device id", status: .error, detail: "\(error)")
+            }
+        }
+    }
+
     /// Temp files that writers killed mid-write left in the store and beside
     /// the hosts file. Only those a minute old or more: a younger one may be
     /// another process's write in progress, which removing would break.

@@ -30,6 +30,7 @@ struct DoctorCommand: RetimeCommand {
             checks.append(try suiteCheck(suite, store: store))
         }
         checks.append(contentsOf: tempFileChecks(store))
+        checks.append(deviceCheck(data))
         checks.append(historyCheck(data, context: context))
         checks.append(await auditCheck(data))
         checks.append(hooksCheck(data, store: store))
