@@ -175,6 +175,19 @@ struct PasscodePromptTests {
         #expect(try retime.run(["auth", "remove-passcode", "--stdin"], input: "n3w-one\n").status == 0)
     }
 
+    @Test("a strict session's stop and pause prompt for the passcode on a terminal; --passcode-stdin there does not echo it")
+    func strictPrompts() throws {
+        #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "q-9137\n").status == 0)
+        try retime.run("start", "--for", "10m", "--strict")
+        let pause = try onTerminal([("Passcode: ", "q-9137\r")], "pause")
+        #expect(pause.status == 0 && pause.out.contains("Paused"), "\(pause.out) \(pause.err)")
+        #expect(!pause.out.contains("q-9137"), "the passcode was echoed: \(pause.out)")
+        try retime.run("resume")
+        let stop = try onTerminal([("Passcode: ", "q-9137\r")], "stop", "--passcode-stdin")
+        #expect(stop.status == 0 && stop.out.contains("Stopped"), "\(stop.out) \(stop.err)")
+        #expect(!stop.out.contains("q-9137"), "the passcode was echoed: \(stop.out)")
+    }
+
     @Test("backspace edits the typed passcode; entries that differ are refused; Ctrl-C cancels (exit 2)")
     func editingAndCancel() throws {
         let typo = try onTerminal([("New passcode: ", "1234\\r"), ("Repeat it: ", "12345\\r")], "auth", "set-passcode")

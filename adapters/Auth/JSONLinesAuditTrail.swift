@@ -30,8 +30,15 @@ public struct JSONLinesAuditTrail: AuditTrail {
     }
 
     public func entries() async throws -> [AuditEntry] {
-        guard let bytes = try POSIXFiles.read(path) else { return [] }
+        try await health().entries
+    }
+
+    /// The entries that decode, and how many lines the file has (`doctor`
+    /// reports the difference as unreadable lines).
+    public func health() async throws -> (entries: [AuditEntry], lines: Int) {
+        guard let bytes = try POSIXFiles.read(path) else { return ([], 0) }
         let decoder = StoreJSON.decoder()
-        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(AuditEntry.self, from: Data($0)) }
+        let lines = bytes.split(separator: UInt8(ascii: "\n"))
+        return (lines.compactMap { try? decoder.decode(AuditEntry.self, from: Data($0)) }, lines.count)
     }
 }

@@ -3,10 +3,15 @@ import Foundation
 
 /// Reading a source's files, with the errors an import reports.
 extension ImportError {
-    /// The whole file, or `unreadable` naming it.
+    /// The most an imported file may hold: a decade of Watson frames is
+    /// tens of MB.
+    static let readLimit = 256 << 20
+
+    /// The whole file, or `unreadable` naming it (also a file that is not a
+    /// regular one, such as `/dev/zero`, or one over `readLimit`).
     static func bytes(of path: String) throws(ImportError) -> [UInt8] {
         do {
-            guard let bytes = try POSIXFiles.read(path) else { throw ImportError.unreadable(path: path, reason: "no such file") }
+            guard let bytes = try POSIXFiles.read(path, limit: readLimit) else { throw ImportError.unreadable(path: path, reason: "no such file") }
             return bytes
         } catch let error as ImportError { throw error } catch { throw .unreadable(path, error) }
     }

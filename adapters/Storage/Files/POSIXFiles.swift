@@ -43,8 +43,15 @@ enum POSIXFiles {
         return cut == 0 ? "/" : String(decoding: bytes[..<cut], as: UTF8.self)
     }
 
-    /// The whole content of a data file, or nil if there is none. A symlink is refused.
-    static func read(_ path: String) throws -> [UInt8]? {
+    /// The most a data file read may hold unless its reader says otherwise:
+    /// far above any real suite file (1,000 groups of 10,000 targets are a
+    /// few MB), far below what would exhaust memory.
+    static let defaultReadLimit = 64 << 20
+
+    /// The whole content of a data file, or nil if there is none. A symlink
+    /// is refused, and so is anything but a regular file (`/dev/zero`, a
+    /// FIFO) or a file over `limit` bytes: a clear error, never gigabytes.
+    static func read(_ path: String, limit: Int = defaultReadLimit) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -53,7 +60,7 @@ enum POSIXFiles {
             throw StoreError.unreadable(path: path, reason: reason(code))
         }
         defer { close(fd) }
-        return try readAll(fd, path: path)
+        return try readAll(fd, path: path, limit: limit)
     }
 
     /// The names in a directory (not `.` and `..`); empty if it cannot be read.
@@ -72,9 +79,11 @@ enum POSIXFiles {
         return names
     }
 
-    static func readAll(_ fd: Int32, path: String) throws -> [UInt8] {
+    static func readAll(_ fd: Int32, path: String, limit: Int = defaultReadLimit) throws -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: reason()) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError.unreadable(path: path, reason: "not a regular file") }
+        guard Int(info.st_size) <= limit else { throw tooLarge(path, limit: limit) }
         // One byte more than the file holds, so the read that finds the end
         // needs no growth (growing copies the whole buffer).
         var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
@@ -88,9 +97,15 @@ enum POSIXFiles {
             }
             if count == 0 { break }
             filled += count
+            // A file still growing as it is read.
+            if filled > limit { throw tooLarge(path, limit: limit) }
         }
         bytes.removeLast(bytes.count - filled)
         return bytes
+    }
+
+    private static func tooLarge(_ path: String, limit: Int) -> StoreError {
+        .unreadable(path: path, reason: "it is larger than the \(limit >> 20) MiB retime reads of such a file")
     }
 
     /// Replaces `path` with `bytes` so that a crash at any instant leaves the

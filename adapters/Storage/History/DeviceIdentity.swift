@@ -54,7 +54,7 @@ public enum DeviceIdentity {
     /// union). Returns the id in force and where the damaged file went.
     public static func repair(in dataDirectory: String, now: Date = Date()) throws -> (id: String, movedTo: String, recovered: Bool) {
         let path = dataDirectory + "/device-id"
-        let damaged = String(decoding: (try? POSIXFiles.read(path)) ?? [], as: UTF8.self).trimmed.lowercased()
+        let damaged = String(decoding: (try? POSIXFiles.read(path, limit: 4_096)) ?? [], as: UTF8.self).trimmed.lowercased()
         let aside = path + ".corrupt-" + Timestamp.format(now, fractionDigits: 0).replacingOccurrences(of: ":", with: "")
         guard rename(path, aside) == 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: dataDirectory + "/history")) ?? [])
@@ -66,7 +66,7 @@ public enum DeviceIdentity {
     }
 
     private static func read(_ path: String) throws -> String? {
-        guard let bytes = try POSIXFiles.read(path) else { return nil }
+        guard let bytes = try POSIXFiles.read(path, limit: 4_096) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self).trimmed
         guard UUIDText.parse(text) != nil else { throw StoreError.corrupted(path: path, reason: "not a device id") }
         return text

@@ -19,7 +19,7 @@ extension JSONLinesSessionHistory {
             let path = folder + "/" + month + ".jsonl"
             let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
             let fd = lock.descriptor
-            let existing = try POSIXFiles.readAll(fd, path: path)
+            let existing = try POSIXFiles.readAll(fd, path: path, limit: JSONLinesSessionHistory.segmentReadLimit)
             var recorded = Self.ids(in: existing)
             var bytes: [UInt8] = []
             if let last = existing.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }

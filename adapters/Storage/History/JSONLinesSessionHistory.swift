@@ -16,6 +16,8 @@ import Glibc
 /// - A torn last line (a crash mid-write) is skipped with a warning and the
 ///   next append starts on a fresh line, so no complete line is lost.
 public struct JSONLinesSessionHistory: SessionHistory {
+    /// The most one month's segment may hold: a million sessions in a month.
+    static let segmentReadLimit = 512 << 20
     public let directory: String
     /// This device's id; asked for only when appending, so reading history
     /// never writes.
@@ -79,7 +81,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
         var candidates: [Candidate] = []
         for (position, (_, paths)) in months.enumerated() {
             for path in paths {
-                guard let bytes = try POSIXFiles.read(path) else { continue }
+                guard let bytes = try POSIXFiles.read(path, limit: Self.segmentReadLimit) else { continue }
                 segments.append((path, bytes))
                 candidates += keys(in: bytes, segment: segments.count - 1, path: path, matching: query)
             }
@@ -169,7 +171,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// file and line.
     func readLines<T>(_ path: String, malformed: ((Int) -> Void)? = nil,
                               _ decode: (UnsafeBufferPointer<UInt8>) throws -> T?) throws -> [T] {
-        guard let bytes = try POSIXFiles.read(path) else { return [] }
+        guard let bytes = try POSIXFiles.read(path, limit: Self.segmentReadLimit) else { return [] }
         var values: [T] = []
         values.reserveCapacity(bytes.count / 256)
         bytes.withUnsafeBufferPointer { all in

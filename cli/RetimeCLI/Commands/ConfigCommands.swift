@@ -49,9 +49,12 @@ enum ConfigCommands {
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let (key, stored) = try await context.resolve(ConfigureSettingUseCase.self)
-                .set(key, to: value, passcode: PasscodeInput.override(passcodeFromStdin))
-            return .ok("\(key.rawValue)=\(stored)")
+            let settings = try context.resolve(ConfigureSettingUseCase.self)
+            let (name, text) = (key, value)
+            let (setting, stored) = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime config set") {
+                try await settings.set(name, to: text, passcode: $0)
+            }
+            return .ok("\(setting.rawValue)=\(stored)")
         }
     }
 
@@ -64,8 +67,12 @@ enum ConfigCommands {
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let key = try await context.resolve(ConfigureSettingUseCase.self).unset(key, passcode: PasscodeInput.override(passcodeFromStdin))
-            return .ok("\(key.rawValue) is back to its default, \(key.defaultValue(dataDirectory: context.runtime.dataDirectory)).")
+            let settings = try context.resolve(ConfigureSettingUseCase.self)
+            let name = key
+            let setting = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime config unset") {
+                try await settings.unset(name, passcode: $0)
+            }
+            return .ok("\(setting.rawValue) is back to its default, \(setting.defaultValue(dataDirectory: context.runtime.dataDirectory)).")
         }
     }
 }

@@ -10,11 +10,11 @@ extension DoctorCommand {
         guard FileManager.default.fileExists(atPath: path) else {
             return Check(name: "audit trail", status: .ok, detail: "no passcode attempts yet")
         }
-        guard let bytes = FileManager.default.contents(atPath: path) else {
-            return Check(name: "audit trail", status: .warning, detail: "\(path) cannot be read")
+        let health: (entries: [AuditEntry], lines: Int)
+        do { health = try await JSONLinesAuditTrail(path: path).health() } catch {
+            return Check(name: "audit trail", status: .warning, detail: "\(error)")
         }
-        let lines = bytes.split(separator: UInt8(ascii: "\n")).count
-        let entries = (try? await JSONLinesAuditTrail(path: path).entries().count) ?? 0
+        let lines = health.lines, entries = health.entries.count
         guard entries == lines else {
             return Check(name: "audit trail", status: .warning, detail: "\(entries) entries; \(lines - entries) unreadable line(s) skipped")
         }

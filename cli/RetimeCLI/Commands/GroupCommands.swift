@@ -69,8 +69,10 @@ enum GroupCommands {
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let group = try await context.resolve(RenameGroupUseCase.self)
-                .execute(name: name, to: newName, passcode: PasscodeInput.override(passcodeFromStdin))
+            let rename = try context.resolve(RenameGroupUseCase.self)
+            let group = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime group rename") {
+                try await rename.execute(name: name, to: newName, passcode: $0)
+            }
             return CommandResult(json: Documents.document(["group": Documents.group(group)]),
                                  human: "Renamed \(name.trimmedSpaces) to \(context.style.bold(group.name.rawValue)); its sessions and schedules follow it.")
         }
@@ -100,9 +102,10 @@ enum GroupCommands {
         let parsed: ParsedCommand
         init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let group = try await context.resolve(UnblockTargetsUseCase.self)
-                .execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"),
-                         passcode: PasscodeInput.override(parsed.flag("passcode-stdin")))
+            let unblock = try context.resolve(UnblockTargetsUseCase.self)
+            let group = try await PasscodeInput.withOverride(parsed.flag("passcode-stdin"), command: "retime group unblock") {
+                try await unblock.execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"), passcode: $0)
+            }
             try await context.resolve(RefreshShieldUseCase.self).execute()
             return GroupCommands.result(group, "Updated", style: context.style)
         }
@@ -117,7 +120,10 @@ enum GroupCommands {
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let group = try await context.resolve(DeleteGroupUseCase.self).execute(name: name, passcode: PasscodeInput.override(passcodeFromStdin))
+            let delete = try context.resolve(DeleteGroupUseCase.self)
+            let group = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime group delete") {
+                try await delete.execute(name: name, passcode: $0)
+            }
             return .ok("Deleted group \(context.style.bold(group.name.rawValue)).")
         }
     }

@@ -97,7 +97,8 @@ enum SessionCommands {
         let passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let session = try await context.resolve(StopSessionUseCase.self).execute(passcode: PasscodeInput.override(passcodeFromStdin))
+            let stop = try context.resolve(StopSessionUseCase.self)
+            let session = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { try await stop.execute(passcode: $0) }
             let name = try await context.groupName(session.groupId) ?? "a deleted group"
             let now = try context.now
             return CommandResult(json: try await document(session, context: context),
@@ -112,7 +113,8 @@ enum SessionCommands {
         let passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let session = try await context.resolve(PauseSessionUseCase.self).execute(passcode: PasscodeInput.override(passcodeFromStdin))
+            let pause = try context.resolve(PauseSessionUseCase.self)
+            let session = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { try await pause.execute(passcode: $0) }
             let pausedAt = session.breaks.last?.start ?? session.startedAt
             let end = session.plannedEnd.map { " The session still ends at \(LocalTime.moment($0, now: pausedAt))." } ?? ""
             return CommandResult(json: try await document(session, context: context),

@@ -11,10 +11,29 @@ enum PasscodeInput {
     /// The flag that lets commands refused by a strict session take the passcode.
     static let overrideFlag = OptionSpec.flag("passcode-stdin", help: "Read the passcode from one line on stdin to override a strict session.")
 
-    /// The passcode on stdin's first line if `flag` is set; nil if not, or if stdin is empty.
-    static func override(_ flag: Bool) -> Passcode? {
-        guard flag, let line = readStdinLine(), !line.isEmpty else { return nil }
+    /// The longest passcode line read (semantics.md, "Bounded input"): a
+    /// line that does not end by then (`/dev/zero`) is refused at once.
+    static let maximumBytes = 1_024
+
+    /// The passcode on stdin's first line if `flag` is set; nil if not, or if
+    /// stdin is empty. Stdin that is a terminal is read without echo.
+    static func override(_ flag: Bool, command: String) throws -> Passcode? {
+        guard flag else { return nil }
+        if isatty(0) == 1 { return try Passcode(TerminalPrompt.readSecret("Passcode: ", command: command)) }
+        guard let line = try readStdinLine(command: command), !line.isEmpty else { return nil }
         return Passcode(line)
+    }
+
+    /// Runs `attempt` with the passcode `--passcode-stdin` gave, if any. On a
+    /// terminal, a refusal that the passcode can lift asks for it, without
+    /// echo, and tries once more: a strict session's `stop` or `pause`
+    /// prompts as `auth set-passcode` does.
+    static func withOverride<T>(_ flag: Bool, command: String, _ attempt: (Passcode?) async throws -> T) async throws -> T {
+        do {
+            return try await attempt(try override(flag, command: command))
+        } catch AuthError.passcodeRequired where !flag && isatty(0) == 1 {
+            return try await attempt(Passcode(try TerminalPrompt.readSecret("Passcode: ", command: command)))
+        }
     }
 
     /// `prompts.count` passcodes: from stdin's lines when `fromStdin`, else
@@ -22,7 +41,7 @@ enum PasscodeInput {
     static func read(_ prompts: [String], fromStdin: Bool, command: String) throws -> [Passcode] {
         try prompts.map { prompt in
             if fromStdin {
-                guard let line = readStdinLine() else {
+                guard let line = try readStdinLine(command: command) else {
                     throw UsageError(.missingValue, "expected \(prompts.count) line\(prompts.count == 1 ? "" : "s") on stdin", command: command)
                 }
                 return Passcode(line)
@@ -31,11 +50,39 @@ enum PasscodeInput {
         }
     }
 
-    /// One line of stdin without its line end (LF or CRLF); nil at end of input.
-    private static func readStdinLine() -> String? {
-        guard var line = readLine(strippingNewline: true) else { return nil }
-        if line.hasSuffix("\r") { line.removeLast() }
-        return line
+    /// One line of stdin without its line end (LF or CRLF); nil at end of
+    /// input. Read a byte at a time, so the next line stays for the next
+    /// call, and never more than `maximumBytes`.
+    private static func readStdinLine(command: String) throws -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(0, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else {
+                if bytes.isEmpty { return nil }
+                break
+            }
+            if byte == 0x0A { break }
+            bytes.append(byte)
+            guard bytes.count <= maximumBytes + 1 else { throw tooLong(command) }   // +1: a CR before the LF
+        }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return try text(bytes, command: command)
+    }
+
+    /// The typed bytes as text: at most `maximumBytes`, and valid UTF-8
+    /// (two different invalid sequences must never read as one passcode).
+    static func text(_ bytes: [UInt8], command: String) throws -> String {
+        guard bytes.count <= maximumBytes else { throw tooLong(command) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw UsageError(.invalidValue, "the passcode is not valid UTF-8 text", command: command)
+        }
+        return text
+    }
+
+    private static func tooLong(_ command: String) -> UsageError {
+        UsageError(.invalidValue, "a passcode is at most \(maximumBytes) bytes", command: command)
     }
 }
 
@@ -73,13 +120,15 @@ enum TerminalPrompt {
         var byte: UInt8 = 0
         while read(fd, &byte, 1) == 1 {
             switch byte {
-            case 0x0A, 0x0D: return String(decoding: bytes, as: UTF8.self)
+            case 0x0A, 0x0D: return try PasscodeInput.text(bytes, command: command)
             case 0x03: throw Cancelled()                       // Ctrl-C
             case 0x04 where bytes.isEmpty: throw Cancelled()   // Ctrl-D on an empty line
             case 0x7F, 0x08:                                   // backspace: drop one whole character
                 while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
             case 0x15: bytes.removeAll()                       // Ctrl-U
-            default: bytes.append(byte)
+            default:
+                bytes.append(byte)
+                guard bytes.count <= PasscodeInput.maximumBytes else { return try PasscodeInput.text(bytes, command: command) }
             }
         }
         throw Cancelled()

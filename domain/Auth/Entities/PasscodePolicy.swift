@@ -3,6 +3,8 @@
 /// the lockout, not the length, is what stops guessing.
 public enum PasscodePolicy {
     public static let lengths = 4...256
+    /// What the system's hashing accepts (libxcrypt refuses 512 bytes and more).
+    public static let maximumBytes = 500
 
     /// Throws `invalidPasscode` unless `passcode` may be set.
     public static func check(_ passcode: Passcode) throws(AuthError) {
@@ -12,6 +14,9 @@ public enum PasscodePolicy {
         }
         guard count <= lengths.upperBound else {
             throw .invalidPasscode(reason: "it may have at most \(lengths.upperBound) characters")
+        }
+        guard passcode.text.utf8.count <= maximumBytes else {
+            throw .invalidPasscode(reason: "it may take at most \(maximumBytes) bytes as UTF-8 (accented letters take two, emoji four)")
         }
         guard !passcode.text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidPasscode(reason: "it may not contain control characters")
