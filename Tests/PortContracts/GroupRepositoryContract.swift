@@ -111,5 +111,15 @@ public enum GroupRepositoryContract {
             try requireEqual(successes, 1, "successful inserts")
             try requireEqual(try await repository.all().count, 1, "groups stored")
         },
+        ContractCheck("a batch insert adds the free names and answers each with the group holding its name") { make in
+            let repository = try await make()
+            let existing = Fixtures.group("Work")
+            try await repository.insert(existing)
+            let fresh = Fixtures.group("Reading"), clash = Fixtures.group("WORK"), twin = Fixtures.group("reading")
+            let answers = try await repository.insert(contentsOf: [fresh, clash, twin])
+            try requireEqual(answers, [fresh, existing, fresh], "the holders, in order")
+            try requireEqual(try await repository.all(), [fresh, existing], "groups stored")
+            try requireEqual(try await repository.insert(contentsOf: []), [], "an empty batch")
+        },
     ]
 }

@@ -72,8 +72,9 @@ public enum SessionHistoryContract {
             // Sessions months apart land in different segments of a file adapter.
             let sessions = (0..<30).map { Fixtures.endedSession(startingAt: Double($0) * 86_400 * 5) }
             try await history.append(sessions[3])
-            try await history.append(contentsOf: sessions + [sessions[7], sessions[0]])
-            try await history.append(contentsOf: Array(sessions[10..<20]))
+            try requireEqual(try await history.append(contentsOf: sessions + [sessions[7], sessions[0]]), 29,
+                             "recorded by the batch: all but the one recorded before and the repeats")
+            try requireEqual(try await history.append(contentsOf: Array(sessions[10..<20])), 0, "recorded by a repeated batch")
             let read = try await history.sessions(matching: .all)
             try requireEqual(read.count, 30, "sessions after batches with repeats")
             try requireEqual(Set(read), Set(sessions), "the sessions, equal in every field")

@@ -53,6 +53,24 @@ struct ConcurrentEditTests {
         #expect((try group("g")?["targets"] as? [String])?.count == 400)
     }
 
+    @Test("the same import run four times at once: together they report each session imported once")
+    func concurrentImports() throws {
+        let frames = (0..<300).map { index in
+            let start = 1_760_000_000 + index * 3_600
+            return "[\(start), \(start + 1_500), \"project \(index % 30)\", \"\(String(format: "%032x", index))\", [], \(start + 1_500)]"
+        }
+        let path = retime.dataDirectory + "-frames"
+        try ("[" + frames.joined(separator: ",") + "]").write(toFile: path, atomically: true, encoding: .utf8)
+        let outcomes = try together(Array(repeating: ["import", "--from", "watson", path], count: 4))
+        #expect(outcomes.allSatisfy { $0.status == 0 })
+        let imported = outcomes.compactMap { outcome in
+            outcome.out.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
+        #expect(imported.reduce(0, +) == 300, "each run said it imported \(imported)")
+        #expect((try retime.run("log", "--json", "--limit", "1000").json["sessions"] as? [[String: Any]])?.count == 300)
+        #expect((try retime.run("group", "list", "--json").json["groups"] as? [[String: Any]])?.count == 30)
+    }
+
     @Test("20 renames of one group at once: exactly the one acknowledged holds")
     func renames() throws {
         try retime.run("group", "create", "g")

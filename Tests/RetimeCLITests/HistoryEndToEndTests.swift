@@ -24,8 +24,10 @@ struct HistoryEndToEndTests {
     func report() throws {
         var retime = retime
         retime.environment["TZ"] = "Europe/Berlin"
-        // 2026-03-28 23:00 to 2026-03-30 01:00 local (spring forward on the 29th), and two sessions on 2026-11-20.
-        let path = try watsonFile([("2026-03-28T22:00:00Z", "2026-03-29T23:00:00Z", "deep", Self.hex(1)),
+        // 2026-03-28 23:00 to 2026-03-30 01:00 local (spring forward on the 29th) in two sessions (one
+        // lasts at most 24 hours), and two sessions on 2026-11-20.
+        let path = try watsonFile([("2026-03-28T22:00:00Z", "2026-03-29T10:00:00Z", "deep", Self.hex(1)),
+                                   ("2026-03-29T10:00:00Z", "2026-03-29T23:00:00Z", "deep", Self.hex(4)),
                                    ("2026-11-20T08:00:00Z", "2026-11-20T09:00:00Z", "deep", Self.hex(2)),
                                    ("2026-11-20T10:00:00Z", "2026-11-20T10:30:00Z", "mail, chat", Self.hex(3))])
         #expect(try retime.run("import", "--from", "watson", path).status == 0)
@@ -36,7 +38,7 @@ struct HistoryEndToEndTests {
         let buckets = try #require(days.json["buckets"] as? [[String: Any]])
         #expect(buckets.map { $0["key"] as? String } == ["2026-03-28", "2026-03-29", "2026-03-30"])
         #expect(buckets.map { $0["focusedSeconds"] as? Double } == [3_600, 23 * 3_600, 3_600])
-        #expect(buckets.map { $0["sessions"] as? Int } == [1, 0, 0])
+        #expect(buckets.map { $0["sessions"] as? Int } == [1, 1, 0])
         #expect(days.json["totalFocusedSeconds"] as? Double == Double(25 * 3_600))
 
         let weeks = try retime.run("report", "--by", "week", "--since", "2026-11-16", "--until", "2026-11-23", "--json")
@@ -44,7 +46,7 @@ struct HistoryEndToEndTests {
         #expect(week["key"] as? String == "2026-W47" && week["focusedSeconds"] as? Double == 5_400 && week["sessions"] as? Int == 2)
 
         let groups = try retime.run("report", "--by", "group", "--csv")
-        #expect(groups.out == "key,focusedSeconds,sessions,completed,stopped\ndeep,93600,2,2,0\n\"mail, chat\",1800,1,1,0\n")
+        #expect(groups.out == "key,focusedSeconds,sessions,completed,stopped\ndeep,93600,3,3,0\n\"mail, chat\",1800,1,1,0\n")
 
         let chart = try retime.run("report", "--since", "2026-11-19", "--until", "2026-11-21")
         #expect(chart.out.contains("2026-11-20  █") && chart.out.contains("Total 1h 30m focused in 2 sessions, 100% completed."))

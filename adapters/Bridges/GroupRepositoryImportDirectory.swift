@@ -1,7 +1,7 @@
 import Domain
 
-/// Answers an import's "which group is this name?" from the Group context's
-/// repository, creating the group when it is missing.
+/// Answers an import's "which groups are these names?" from the Group
+/// context's repository, creating the missing ones in one batch.
 public struct GroupRepositoryImportDirectory: ImportGroupDirectory {
     private let groups: any GroupRepository
     private let clock: any Domain.Clock
@@ -11,24 +11,39 @@ public struct GroupRepositoryImportDirectory: ImportGroupDirectory {
         self.clock = clock
     }
 
-    public func group(named name: String, preferredId: GroupID?, targets: [Target]) async throws -> (id: GroupID, created: Bool) {
-        if let existing = try await groups.group(named: name) { return (existing.id, false) }
-        let free = try await preferredId.asyncFilter { try await groups.group(id: $0) == nil }
-        let group = Group(id: free ?? GroupID(), name: try GroupName(name), targets: targets, createdAt: clock.now())
-        do {
-            try await groups.insert(group)
-            return (group.id, true)
-        } catch GroupError.alreadyExists {
-            // Another process created it meanwhile: use theirs.
-            guard let existing = try await groups.group(named: name) else { throw GroupError.alreadyExists(name: name) }
-            return (existing.id, false)
+    public func groups(for requests: [ImportGroupRequest]) async throws -> [Result<(id: GroupID, created: Bool), GroupError>] {
+        let existing = try await groups.all()
+        let byName = Dictionary(existing.map { ($0.name.comparisonKey, $0.id) }, uniquingKeysWith: { first, _ in first })
+        var ids = Set(existing.map(\.id))
+        let now = clock.now()
+        var answers: [Result<(id: GroupID, created: Bool), GroupError>] = []
+        var missing: [(answer: Int, group: Group)] = []
+        for request in requests {
+            let name: GroupName
+            switch Self.name(request.name) {
+            case .failure(let error):
+                answers.append(.failure(error))
+                continue
+            case .success(let valid): name = valid
+            }
+            if let id = byName[name.comparisonKey] {
+                answers.append(.success((id, false)))
+                continue
+            }
+            let id = request.preferredId.flatMap { ids.contains($0) ? nil : $0 } ?? GroupID()
+            ids.insert(id)
+            missing.append((answers.count, Group(id: id, name: name, targets: request.targets, createdAt: now)))
+            answers.append(.success((id, true)))
         }
+        // A group another process created meanwhile is used, not doubled.
+        let stored = try await groups.insert(contentsOf: missing.map(\.group))
+        for (index, entry) in missing.enumerated() where stored[index].id != entry.group.id {
+            answers[entry.answer] = .success((stored[index].id, false))
+        }
+        return answers
     }
-}
 
-private extension Optional where Wrapped: Sendable {
-    func asyncFilter(_ keep: (Wrapped) async throws -> Bool) async rethrows -> Wrapped? {
-        guard let value = self, try await keep(value) else { return nil }
-        return value
+    private static func name(_ text: String) -> Result<GroupName, GroupError> {
+        do { return .success(try GroupName(text)) } catch { return .failure(error) }
     }
 }

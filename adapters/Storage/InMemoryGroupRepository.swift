@@ -32,6 +32,20 @@ public final class InMemoryGroupRepository: GroupRepository {
         }
     }
 
+    public func insert(contentsOf batch: [Group]) async throws -> [Group] {
+        try groups.withLock { (all: inout [GroupID: Group]) throws(GroupError) in
+            var holders: [String: Group] = [:]
+            for group in all.values { holders[group.name.comparisonKey] = group }
+            return try batch.map { (group: Group) throws(GroupError) -> Group in
+                if let holder = holders[group.name.comparisonKey] { return holder }
+                if let holder = all[group.id] { throw .alreadyExists(name: holder.name.rawValue) }
+                all[group.id] = group
+                holders[group.name.comparisonKey] = group
+                return group
+            }
+        }
+    }
+
     public func update(_ group: Group) async throws {
         try groups.withLock { (all: inout [GroupID: Group]) throws(GroupError) in
             guard all[group.id] != nil else { throw .notFound(name: group.name.rawValue) }

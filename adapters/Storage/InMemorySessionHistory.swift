@@ -15,6 +15,17 @@ public final class InMemorySessionHistory: SessionHistory {
         }
     }
 
+    @discardableResult
+    public func append(contentsOf batch: [Session]) async throws -> Int {
+        sessions.withLock { all in
+            batch.reduce(0) { recorded, session in
+                guard all[session.id] == nil else { return recorded }
+                all[session.id] = session
+                return recorded + 1
+            }
+        }
+    }
+
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
         query.arrange(sessions.withLock { Array($0.values) })
     }

@@ -82,7 +82,9 @@ enum POSIXFiles {
     static func readAll(_ fd: Int32, path: String, limit: Int = defaultReadLimit) throws -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: reason()) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError.unreadable(path: path, reason: "not a regular file") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw StoreError.unreadable(path: path, reason: info.st_mode & S_IFMT == S_IFDIR ? reason(EISDIR) : "not a regular file")
+        }
         guard Int(info.st_size) <= limit else { throw tooLarge(path, limit: limit) }
         // One byte more than the file holds, so the read that finds the end
         // needs no growth (growing copies the whole buffer).

@@ -10,7 +10,9 @@ extension JSONLinesSessionHistory {
     /// One locked write and one `fsync` per month segment, however many
     /// sessions: an import of 100,000 sessions touches each segment once.
     /// Ids already in the segment (the whole file, not only its tail) are skipped.
-    public func append(contentsOf sessions: [Session]) async throws {
+    @discardableResult
+    public func append(contentsOf sessions: [Session]) async throws -> Int {
+        var recordedNow = 0
         let folder = directory + "/" + (try deviceID())
         try POSIXFiles.ensureDirectory(folder)
         var byMonth: [String: [Session]] = [:]
@@ -26,6 +28,7 @@ extension JSONLinesSessionHistory {
             let start = bytes.count
             for session in batch where recorded.insert(session.id.description).inserted {
                 bytes += try SessionLineCodec.encode(session)
+                recordedNow += 1
             }
             if bytes.count > start {
                 try POSIXFiles.writeAll(fd, bytes, path: path)
@@ -34,6 +37,7 @@ extension JSONLinesSessionHistory {
             }
             _ = consume lock
         }
+        return recordedNow
     }
 
     /// The session ids recorded in a segment's bytes (the text after each `"id":"`).

@@ -84,7 +84,12 @@ struct ImportCommand: RetimeCommand {
         let summary = try await context.resolve(ImportHistoryUseCase.self).execute(from: reader, path: path)
         var lines = ["Imported \(summary.imported) of \(summary.read) session\(summary.read == 1 ? "" : "s") from \(source.rawValue)"
                      + (summary.alreadyPresent > 0 ? " (\(summary.alreadyPresent) already in history)." : ".")]
-        if !summary.groupsCreated.isEmpty { lines.append("Created groups: " + summary.groupsCreated.map { "'\($0)'" }.joined(separator: ", ") + ".") }
+        if !summary.groupsCreated.isEmpty {
+            // Thousands of Watson projects must not fill the terminal.
+            let created = summary.groupsCreated, shown = created.prefix(10).map { "'\($0)'" }.joined(separator: ", ")
+            lines.append("Created \(created.count) group\(created.count == 1 ? "" : "s"): " + shown
+                         + (created.count > 10 ? " and \(created.count - 10) more (retime group list)." : "."))
+        }
         if !summary.problems.isEmpty {
             lines.append("Skipped \(summary.problems.count):")
             lines += summary.problems.prefix(50).map { "  " + $0.description }

@@ -169,7 +169,7 @@ public enum ServiceRegistration {
             ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), calendar: try $0.resolve())
         }
         registry.register(ImportHistoryUseCase.self) {
-            ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve())
+            ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), sessions: try $0.resolve())
         }
         registry.register(SessionStatusUseCase.self) {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())

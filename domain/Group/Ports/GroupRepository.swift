@@ -12,6 +12,11 @@ public protocol GroupRepository: Sendable {
     /// Adds a new group. Throws `GroupError.alreadyExists`, naming the group
     /// that holds the name (or the id), if either is taken.
     func insert(_ group: Group) async throws
+    /// Adds many groups in one step (an import creating thousands): each
+    /// whose name is free is inserted; for each, returns the group that now
+    /// holds its name (itself, or the one that held it already). Throws
+    /// `GroupError.alreadyExists` if a free name's id is taken.
+    func insert(contentsOf groups: [Group]) async throws -> [Group]
     /// Replaces the group with the same id. Throws `GroupError.notFound` if
     /// there is none, `GroupError.alreadyExists` if another group has the name.
     func update(_ group: Group) async throws

@@ -1,9 +1,24 @@
-/// How an import finds the group for a name, creating it (with no targets,
-/// or the targets a retime export carries) when history does not know it
-/// yet. The Session context asks; the composition root answers with a
-/// bridge over the Group context.
+/// How an import finds the groups for its names, creating (with no targets,
+/// or the targets a retime export carries) those history does not know yet.
+/// The Session context asks; the composition root answers with a bridge
+/// over the Group context.
 public protocol ImportGroupDirectory: Sendable {
-    /// The id of the group named `name` (case-insensitively), and whether it
-    /// was created now. A created group takes `preferredId` when given and free.
-    func group(named name: String, preferredId: GroupID?, targets: [Target]) async throws -> (id: GroupID, created: Bool)
+    /// For each request, in order: the group named so (case-insensitively)
+    /// and whether it was created now, or why no group can have that name.
+    /// Every missing group is created in one step, however many there are;
+    /// a created group takes its `preferredId` when given and free.
+    func groups(for requests: [ImportGroupRequest]) async throws -> [Result<(id: GroupID, created: Bool), GroupError>]
+}
+
+/// A group an import needs, by name.
+public struct ImportGroupRequest: Sendable, Equatable {
+    public var name: String
+    public var preferredId: GroupID?
+    public var targets: [Target]
+
+    public init(name: String, preferredId: GroupID? = nil, targets: [Target] = []) {
+        self.name = name
+        self.preferredId = preferredId
+        self.targets = targets
+    }
 }

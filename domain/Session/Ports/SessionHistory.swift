@@ -13,9 +13,11 @@ public protocol SessionHistory: Sendable {
     /// Adapters may decode only these fields; the default maps `sessions`.
     func spans(matching query: HistoryQuery) async throws -> [SessionSpan]
     /// Records many ended sessions at once (an import), each id once: ids
-    /// already recorded, or repeated in `sessions`, are skipped. Adapters
-    /// write in bulk; the default appends one by one.
-    func append(contentsOf sessions: [Session]) async throws
+    /// already recorded, or repeated in `sessions`, are skipped. Returns how
+    /// many it recorded: of two processes importing the same data at once,
+    /// one says all and the other none.
+    @discardableResult
+    func append(contentsOf sessions: [Session]) async throws -> Int
     /// Ended sessions matching `query`, each id once, newest start first.
     func sessions(matching query: HistoryQuery) async throws -> [Session]
 }
@@ -25,10 +27,6 @@ extension SessionHistory {
         var all = query
         all.limit = nil
         return try await sessions(matching: all).compactMap(SessionSpan.init)
-    }
-
-    public func append(contentsOf sessions: [Session]) async throws {
-        for session in sessions { try await append(session) }
     }
 }
 

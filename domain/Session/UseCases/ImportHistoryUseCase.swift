@@ -1,47 +1,83 @@
+import Foundation
+
 /// `retime import`: adds another tool's sessions to history. Idempotent:
 /// sessions whose ids history already holds are left alone, so importing
 /// the same data twice adds nothing. Nothing already in history is changed;
-/// groups are found by name and created when missing.
+/// groups are found by name and the missing ones created, all at once.
+///
+/// Only sessions history can hold are imported: each has an end after its
+/// start, lasts at most 24 hours (`SessionLength.allowed`), and lies between 1970 and
+/// 2200 (an instant outside is a misread timestamp, and would be written as
+/// a line no reader takes). A session with the id of the session in the
+/// slot is refused: history would later skip that session's own entry.
 public struct ImportHistoryUseCase: Sendable {
     private let history: any SessionHistory
     private let directory: any ImportGroupDirectory
+    private let sessions: any SessionRepository
 
-    public init(history: any SessionHistory, directory: any ImportGroupDirectory) {
+    /// The instants an imported session may have.
+    public static let plausible = Date(timeIntervalSince1970: 0)..<Date(timeIntervalSince1970: 7_258_118_400)   // 2200-01-01
+
+    public init(history: any SessionHistory, directory: any ImportGroupDirectory, sessions: any SessionRepository) {
         self.history = history
         self.directory = directory
+        self.sessions = sessions
     }
 
     public func execute(from source: any HistoryImportSource, path: String) async throws -> ImportSummary {
         let batch = try await source.read(path)
         var known = Set(try await history.spans(matching: .all).map(\.id))
-        var groups: [String: GroupID] = [:]
-        var created: [String] = []
+        let current = try await sessions.current()?.id
         var problems = batch.problems
-        var fresh: [Session] = []
+        var accepted: [ImportBatch.Record] = []
         var alreadyPresent = 0
         for record in batch.records {
-            guard known.insert(record.session.id).inserted else {
+            let problem = record.session.id == current ? "it has the id of the session in progress" : Self.problem(with: record.session)
+            if let problem {
+                problems.append(.init(line: record.line, message: (record.file.map { $0 + ": " } ?? "") + problem))
+            } else if known.insert(record.session.id).inserted {
+                accepted.append(record)
+            } else {
                 alreadyPresent += 1
-                continue
             }
-            let key = record.groupName.lowercased()
-            if groups[key] == nil {
-                do {
-                    let found = try await directory.group(named: record.groupName, preferredId: record.groupId,
-                                                          targets: record.groupTargets)
-                    groups[key] = found.id
-                    if found.created { created.append(record.groupName) }
-                } catch let error as GroupError {
-                    let file = record.file.map { $0 + ": " } ?? ""
-                    problems.append(.init(line: record.line, message: "\(file)no group for '\(record.groupName)': \(error)"))
-                    continue
-                }
-            }
-            fresh.append(record.session.inGroup(groups[key]!))
         }
-        try await history.append(contentsOf: fresh)
-        return ImportSummary(read: batch.records.count, imported: fresh.count, alreadyPresent: alreadyPresent,
+
+        var requests: [ImportGroupRequest] = [], index: [String: Int] = [:]
+        for record in accepted where index[record.groupName.lowercased()] == nil {
+            index[record.groupName.lowercased()] = requests.count
+            requests.append(ImportGroupRequest(name: record.groupName, preferredId: record.groupId, targets: record.groupTargets))
+        }
+        let answers = try await directory.groups(for: requests)
+        var fresh: [Session] = [], created: [String] = []
+        for (request, answer) in zip(requests, answers) {
+            if case .success(let found) = answer, found.created { created.append(request.name) }
+        }
+        for record in accepted {
+            switch answers[index[record.groupName.lowercased()]!] {
+            case .success(let found): fresh.append(record.session.inGroup(found.id))
+            case .failure(let error):
+                let file = record.file.map { $0 + ": " } ?? ""
+                problems.append(.init(line: record.line, message: "\(file)no group for '\(record.groupName)': \(error)"))
+            }
+        }
+        let recorded = try await history.append(contentsOf: fresh)
+        return ImportSummary(read: batch.records.count, imported: recorded, alreadyPresent: alreadyPresent + fresh.count - recorded,
                              groupsCreated: created, problems: problems.sorted { $0.line < $1.line })
+    }
+
+    /// Why history cannot hold `session`, if it cannot.
+    static func problem(with session: Session) -> String? {
+        guard let end = session.endedAt else { return "the session has no end" }
+        let instants = [session.startedAt, end] + (session.plannedEnd.map { [$0] } ?? [])
+        guard instants.allSatisfy(plausible.contains) else {
+            return "a time outside the years 1970-2199: a misread timestamp"
+        }
+        guard end > session.startedAt else { return "it ends before it starts, or when it starts" }
+        guard end.timeIntervalSince(session.startedAt) <= SessionLength.allowed.upperBound else {
+            let hours = Int(end.timeIntervalSince(session.startedAt) / 3_600)
+            return "it lasts \(hours) hours; a session lasts at most \(Int(SessionLength.allowed.upperBound / 3_600)) hours"
+        }
+        return nil
     }
 }
 
