@@ -178,6 +178,24 @@ struct DaemonEndToEndTests {
         }
     }
 
+    @Test("a daemon started before 'config set shield hosts' lowers a session's hosts block at its end")
+    func followsShieldSetting() throws {
+        let retime = RetimeProcess()
+        try retime.run("group", "create", "work", "--block", "example.com")
+        let daemon = try startDaemon(retime)
+        defer { stop(daemon) }
+        let hosts = retime.dataDirectory + "-hosts", original = "127.0.0.1 localhost\n"
+        #expect(FileManager.default.createFile(atPath: hosts, contents: Data(original.utf8)))
+        try retime.run("config", "set", "shield.hostsFile", hosts)
+        try retime.run("config", "set", "shield", "hosts")
+        try retime.run("start", "work", "--for", "2s")
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("0.0.0.0 example.com"))
+        #expect(eventually(within: 8) { !events(retime, named: "session-completed").isEmpty })
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original, "the daemon lifted the block through the hosts shield")
+        let log = (try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains("the configuration changed; services rebuilt"), "hooks and notifications follow the setting too")
+    }
+
     @Test("an idle daemon sleeps: a command wakes it once, and then it uses no CPU")
     func idleAfterWake() throws {
         let retime = RetimeProcess()

@@ -36,6 +36,19 @@ struct ShieldEndToEndTests {
         return (hosts, original)
     }
 
+    @Test("a session is lowered through the shield that raised it, whatever the configuration says by then")
+    func loweredThroughItsOwnShield() throws {
+        let (hosts, original) = try useHostsShield()
+        try retime.run("start", "work")
+        try retime.run("config", "set", "shield", "none")            // changed while the hosts block is up
+        #expect(try retime.run("status").out.contains("shield: hosts"))
+        #expect(try retime.run("stop").status == 0)
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original, "the hosts block came down with its session")
+        try retime.run("start", "work")                               // and the next one uses the new setting
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original)
+        #expect(try retime.run("status").out.contains("shield: none"))
+    }
+
     @Test("with shield hosts, a session's targets go into the hosts file and come out on stop")
     func hostsShield() throws {
         let (hosts, original) = try useHostsShield()

@@ -21,6 +21,10 @@ public struct HostsFileShield: Shield {
         self.path = path
     }
 
+    /// `hosts:` and the file's path.
+    public var identity: String { Self.identityPrefix + path }
+    public static let identityPrefix = "hosts:"
+
     public func raise(_ targets: [Target], for session: SessionID) async throws {
         try write(HostsFile(parsing: try read()).rendered(adding: block(targets, session: session)))
     }

@@ -19,6 +19,8 @@ public final class InMemoryShield: Shield {
 
     public init() {}
 
+    public var identity: String { "memory" }
+
     public func raise(_ targets: [Target], for session: SessionID) async throws {
         state.withLock {
             $0.raised = ShieldState(session: session, targets: targets)

@@ -14,6 +14,9 @@ public struct RecordingShield: Shield {
         var targets: [Target]
     }
 
+    public static let identity = "none"
+    public var identity: String { Self.identity }
+
     public init(store: any KeyValueStore, logger: Logger) {
         self.store = store
         self.logger = logger

@@ -11,6 +11,8 @@ struct SessionWorld {
     let sessions = InMemorySessionRepository()
     let history = InMemorySessionHistory()
     let shield: any Shield
+    /// Where the use cases find shields: `shield` alone, unless a test gives its own.
+    let shields: any ShieldDirectory
     let spy = InMemoryShield()
     let tracker = InMemoryTracker()
     /// What the hooks and the desktop were told.
@@ -20,8 +22,9 @@ struct SessionWorld {
     let auth: AuthWorld
     let work: Group
 
-    init(shield: (any Shield)? = nil) async throws {
+    init(shield: (any Shield)? = nil, shields: (any ShieldDirectory)? = nil) async throws {
         self.shield = shield ?? spy
+        self.shields = shields ?? FixedShieldDirectory(shield ?? spy)
         auth = AuthWorld(clock: clock)
         work = Group(name: try GroupName("work"), targets: try ["slack.com", "app:mail"].map { try Target(parsing: $0) },
                      createdAt: clock.now())
@@ -32,27 +35,27 @@ struct SessionWorld {
         SessionEventPublisher(tracker: tracker, hooks: hooks, notifier: notifications, groups: GroupRepositoryLookup(groups: groups))
     }
     var reconcile: ReconcileSessionUseCase {
-        ReconcileSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shield: shield, clock: clock, events: events,
+        ReconcileSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, events: events,
                                 logger: Logger(label: "test", handler: logs))
     }
     var start: StartSessionUseCase {
-        StartSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,
+        StartSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields,
                             clock: clock, events: events, reconcile: reconcile, dataLock: InMemoryDataLock())
     }
     var stop: StopSessionUseCase {
-        StopSessionUseCase(sessions: sessions, history: history, shield: shield, clock: clock, events: events,
+        StopSessionUseCase(sessions: sessions, history: history, shields: shields, clock: clock, events: events,
                            reconcile: reconcile, override: auth.override)
     }
     var pause: PauseSessionUseCase {
-        PauseSessionUseCase(sessions: sessions, shield: shield, clock: clock, events: events, reconcile: reconcile,
+        PauseSessionUseCase(sessions: sessions, shields: shields, clock: clock, events: events, reconcile: reconcile,
                             override: auth.override)
     }
     var resume: ResumeSessionUseCase {
-        ResumeSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield,
+        ResumeSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields,
                              clock: clock, events: events, reconcile: reconcile)
     }
     var refreshShield: RefreshShieldUseCase {
-        RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shield: shield)
+        RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields)
     }
     var status: SessionStatusUseCase {
         SessionStatusUseCase(sessions: sessions, clock: clock, reconcile: reconcile)
@@ -71,6 +74,7 @@ struct SessionWorld {
 
 /// A shield whose every request fails, as a hosts file without write access would.
 struct FailingShield: Shield {
+    var identity: String { "failing" }
     struct Refused: Error, CustomStringConvertible { var description: String { "permission denied" } }
     func raise(_ targets: [Target], for session: SessionID) async throws { throw Refused() }
     func lower(for session: SessionID) async throws { throw Refused() }
@@ -81,6 +85,7 @@ struct FailingShield: Shield {
 /// hosts file made read-only): while `stuck` it cannot lift a block, while
 /// `refusesRaise` it cannot raise one.
 final class StuckShield: Shield {
+    var identity: String { "stuck" }
     struct Refused: Error, CustomStringConvertible { var description: String { "no space left on device" } }
     let inner = InMemoryShield()
     private let isStuck = Mutex(false)

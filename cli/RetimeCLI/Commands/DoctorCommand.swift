@@ -120,9 +120,10 @@ struct DoctorCommand: RetimeCommand {
         guard readable(RecordingShield.suite), readable(StoreSessionRepository.suite), readable(StoreSettings.suite) else {
             return Check(name: "blocks", status: .warning, detail: "not checked: the session, shield or config data is damaged")
         }
-        let shield = try ShieldChoice.shield(store: store, logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)))
-        let block = try await shield.state()
+        let shields = ConfiguredShields(store: store, logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)))
         let current = try await StoreSessionRepository(store: store).current()
+        let shield = try current.map(shields.shield(of:)) ?? shields.configured()
+        let block = try await shield.state()
         let running = current.flatMap { $0.isActive ? $0 : nil }
         switch (block, running) {
         case (nil, nil):

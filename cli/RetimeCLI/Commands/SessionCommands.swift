@@ -48,8 +48,7 @@ enum SessionCommands {
             let length = session.plannedEnd.map {
                 "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(context.style.bold(name))"
-            let shield = try await context.resolve((any SettingsStore).self).value(for: SettingKey.shield.rawValue)
-                ?? SettingKey.shield.defaultValue(dataDirectory: context.runtime.dataDirectory)
+            let shield = ConfiguredShields.settingName(of: session.shield ?? RecordingShield.identity)
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
             return CommandResult(json: try await document(session, context: context),
                                  human: "Started \(length).\(Self.blocking(group?.targets ?? [], group: name, shield: shield))\(strict)")

@@ -22,9 +22,14 @@ struct StatusCommand: RetimeCommand {
             "daemon": .object(["running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null]),
         ])
         if watch, !context.json, status != nil { return CommandResult(json: json, human: try await watchLoop(context)) }
+        // The shield that raised this session's block, whatever the configuration says now.
         var shield = SettingKey.shield.defaultValue(dataDirectory: context.runtime.dataDirectory)
-        if status != nil, !context.json {
-            shield = try await context.resolve((any SettingsStore).self).value(for: SettingKey.shield.rawValue) ?? shield
+        if let status, !context.json {
+            if let recorded = status.session.shield {
+                shield = ConfiguredShields.settingName(of: recorded)
+            } else {
+                shield = try await context.resolve((any SettingsStore).self).value(for: SettingKey.shield.rawValue) ?? shield
+            }
         }
         return CommandResult(json: json, human: render(status, groupName: name, daemonPID: pid, shield: shield, context: context))
     }

@@ -23,11 +23,11 @@ public enum ServiceRegistration {
             JSONLinesSessionHistory(directory: data + "/history", deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
-        registry.register(ShieldChoice.Configured.self, lifetime: .singleton) { resolver in
-            try ShieldChoice.shield(store: try resolver.resolve(), logger: try resolver.resolve(Logger.self).labelled("retime.shield"))
+        registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
+            ConfiguredShields(store: try resolver.resolve(), logger: try resolver.resolve(Logger.self).labelled("retime.shield"))
         }
-        registry.register((any Shield).self) { try $0.resolve(ShieldChoice.Configured.self) }
-        registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ShieldChoice.Configured.self) }
+        registry.register((any ShieldDirectory).self) { try $0.resolve(ConfiguredShields.self) }
+        registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ConfiguredShields.self).configuredProbe() }
         registry.register((any Tracker).self, lifetime: .singleton) { _ in
             JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
         }
@@ -133,30 +133,30 @@ public enum ServiceRegistration {
             ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve(), dataLock: try $0.resolve())
         }
         registry.register(ReconcileSessionUseCase.self) {
-            ReconcileSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
+            ReconcileSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
                                     clock: try $0.resolve(), events: try $0.resolve(),
                                     logger: try $0.resolve(Logger.self).labelled("retime.session"))
         }
         registry.register(StartSessionUseCase.self) {
-            StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
+            StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                 clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                 dataLock: try $0.resolve())
         }
         registry.register(StopSessionUseCase.self) {
-            StopSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shield: try $0.resolve(),
+            StopSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                override: try $0.resolve())
         }
         registry.register(PauseSessionUseCase.self) {
-            PauseSessionUseCase(sessions: try $0.resolve(), shield: try $0.resolve(), clock: try $0.resolve(),
+            PauseSessionUseCase(sessions: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
                                 events: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
         }
         registry.register(ResumeSessionUseCase.self) {
-            ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve(),
+            ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                  clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve())
         }
         registry.register(RefreshShieldUseCase.self) {
-            RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shield: try $0.resolve())
+            RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(AddScheduleUseCase.self) {
             AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve())
@@ -173,25 +173,6 @@ public enum ServiceRegistration {
         }
         registry.register(SessionStatusUseCase.self) {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())
-        }
-    }
-}
-
-/// The shield config key `shield` names, where `shield.hostsFile` says.
-enum ShieldChoice {
-    /// A shield adapter also answers for its own authorization.
-    typealias Configured = any Shield & ShieldAuthorizationProbe
-
-    static func shield(store: any KeyValueStore, logger: Logger) throws -> Configured {
-        let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite) ?? "none"
-        switch configured {
-        case "none": return RecordingShield(store: store, logger: logger)
-        case "hosts":
-            let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
-            return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""))
-        default:
-            throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: configured,
-                                            reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
         }
     }
 }

@@ -16,10 +16,16 @@ struct DaemonRunner {
         let wake = try WakeSource(watching: runtime.dataDirectory + "/store")
         var container = try DaemonRoot.container(runtime)
         var logger = try container.resolve(Logger.self)
+        // The configuration as the services were built from it: when it
+        // changes (`retime config set`), they are built again, so hooks,
+        // notifications and the log level follow it as the shield does.
+        let configuration = { try? JSONFileStore(directory: runtime.dataDirectory + "/store").stamp(of: StoreSettings.suite) }
+        var configured = configuration()
         /// The services built again, reading the configuration (and the time
         /// zone) afresh.
         func rebuild() async throws {
             await container.teardown()
+            configured = configuration()
             container = try DaemonRoot.container(runtime)
             logger = try container.resolve(Logger.self)
         }
@@ -65,6 +71,9 @@ struct DaemonRunner {
                 NSTimeZone.resetSystemTimeZone()
                 try await rebuild()
                 logger.notice("the time zone changed; schedules follow it", metadata: ["zone": "\(TimeZone.current.identifier)"])
+            case .dataChanged where configuration() != configured:
+                try await rebuild()
+                logger.notice("the configuration changed; services rebuilt")
             case .deadline, .dataChanged:
                 continue
             }

@@ -20,10 +20,14 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// For a strict session: its end on the boot-time clock, which moving the
     /// wall clock does not move (semantics.md, "Strict sessions").
     public let bootDeadline: BootTimeReading?
+    /// The identity of the shield that raised the block (`Shield.identity`):
+    /// it is lowered through that one. Nil for sessions recorded before
+    /// sessions named their shield, and in history, which does not keep it.
+    public let shield: String?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
-                bootDeadline: BootTimeReading? = nil) {
+                bootDeadline: BootTimeReading? = nil, shield: String? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -36,13 +40,14 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.note = note
         self.origin = origin
         self.bootDeadline = bootDeadline
+        self.shield = shield
     }
 
     /// Rebuilds a session exactly as it was stored, for adapters that read
     /// persisted sessions back. New sessions start through the other init.
     public init(id: SessionID, groupId: GroupID, startedAt: Date, plannedEnd: Date?, endedAt: Date?,
                 outcome: SessionOutcome, strict: Bool, breaks: [Break], tags: [String], note: String?,
-                origin: SessionOrigin, bootDeadline: BootTimeReading? = nil) {
+                origin: SessionOrigin, bootDeadline: BootTimeReading? = nil, shield: String? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -55,6 +60,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.note = note
         self.origin = origin
         self.bootDeadline = bootDeadline
+        self.shield = shield
     }
 
     public var isActive: Bool { outcome == .active }

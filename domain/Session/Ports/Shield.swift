@@ -4,6 +4,11 @@
 ///
 /// The contract every adapter keeps is `ShieldContract`.
 public protocol Shield: Sendable {
+    /// Names this shield and what it needs to be found again (the hosts
+    /// shield: its file), as `ShieldDirectory.shield(identity:)` reads it.
+    /// A session records it, so its block is lowered through the shield that
+    /// raised it, whatever the configuration says by then.
+    var identity: String { get }
     /// Blocks exactly `targets` on behalf of `session`, replacing any block.
     func raise(_ targets: [Target], for session: SessionID) async throws
     /// Lifts the block if it belongs to `session`; otherwise does nothing.

@@ -2,17 +2,17 @@
 /// Strict sessions take no breaks, unless the passcode overrides it.
 public struct PauseSessionUseCase: Sendable {
     private let sessions: any SessionRepository
-    private let shield: any Shield
+    private let shields: any ShieldDirectory
     private let clock: any Clock
     private let events: SessionEventPublisher
     private let reconcile: ReconcileSessionUseCase
     private let override: any StrictOverride
 
-    public init(sessions: any SessionRepository, shield: any Shield, clock: any Clock,
+    public init(sessions: any SessionRepository, shields: any ShieldDirectory, clock: any Clock,
                 events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
         self.override = override
-        self.shield = shield
+        self.shields = shields
         self.clock = clock
         self.events = events
         self.reconcile = reconcile
@@ -29,7 +29,7 @@ public struct PauseSessionUseCase: Sendable {
             let next = try current.pausing(at: clock.now())
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }
-        do { try await shield.guarded { try await $0.lower(for: paused.id) } } catch {
+        do { try await shields.shield(of: paused).guarded { try await $0.lower(for: paused.id) } } catch {
             // A break whose block is still up is no break: withdraw it (if
             // nobody changed the session since), as start withdraws a session
             // it could not block, and say why.

@@ -6,18 +6,18 @@
 public struct ReconcileSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
-    private let shield: any Shield
+    private let shields: any ShieldDirectory
     private let clock: any Clock
     private let archiver: SessionArchiver
     private let logger: Logger
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionHistory, shield: any Shield,
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionHistory, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, logger: Logger) {
         self.sessions = sessions
         self.groups = groups
-        self.shield = shield
+        self.shields = shields
         self.clock = clock
-        self.archiver = SessionArchiver(sessions: sessions, history: history, shield: shield, events: events)
+        self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events)
         self.logger = logger
     }
 
@@ -54,6 +54,7 @@ public struct ReconcileSessionUseCase: Sendable {
     /// the two, it leaves a session with no block, which is raised here.
     private func raiseIfDown(_ session: Session) async throws {
         guard !session.isPaused else { return }
+        let shield = try shields.shield(of: session)
         var owner: SessionID?
         try await shield.guarded { owner = try await $0.state()?.session }
         guard owner != session.id else { return }

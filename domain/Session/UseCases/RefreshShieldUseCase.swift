@@ -5,18 +5,20 @@
 public struct RefreshShieldUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
-    private let shield: any Shield
+    private let shields: any ShieldDirectory
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shield: any Shield) {
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory) {
         self.sessions = sessions
         self.groups = groups
-        self.shield = shield
+        self.shields = shields
     }
 
     /// Returns the targets now blocked, or nil if nothing is.
     @discardableResult
     public func execute() async throws -> [Target]? {
-        guard let session = try await sessions.current(), session.isActive, !session.isPaused else {
+        let current = try await sessions.current()
+        let shield = try current.map(shields.shield(of:)) ?? shields.configured()
+        guard let session = current, session.isActive, !session.isPaused else {
             // No session runs unpaused, so any block up now is stale.
             if let stale = try await shield.state() { try await shield.guarded { try await $0.lower(for: stale.session) } }
             return nil

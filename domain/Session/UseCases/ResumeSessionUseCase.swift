@@ -2,16 +2,16 @@
 public struct ResumeSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
-    private let shield: any Shield
+    private let shields: any ShieldDirectory
     private let clock: any Clock
     private let events: SessionEventPublisher
     private let reconcile: ReconcileSessionUseCase
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shield: any Shield,
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase) {
         self.sessions = sessions
         self.groups = groups
-        self.shield = shield
+        self.shields = shields
         self.clock = clock
         self.events = events
         self.reconcile = reconcile
@@ -25,7 +25,7 @@ public struct ResumeSessionUseCase: Sendable {
         }
         let group = try await groups.blockList(id: resumed.groupId)
         let targets = group?.targets ?? []
-        do { try await shield.guarded { try await $0.raise(targets, for: resumed.id) } } catch {
+        do { try await shields.shield(of: resumed).guarded { try await $0.raise(targets, for: resumed.id) } } catch {
             // Not blocked, so not resumed: the break goes on, and the error says why.
             _ = try? await sessions.replace(resumed, with: paused)
             throw error

@@ -11,7 +11,7 @@ import Foundation
 struct SessionArchiver: Sendable {
     let sessions: any SessionRepository
     let history: any SessionHistory
-    let shield: any Shield
+    let shields: any ShieldDirectory
     let events: SessionEventPublisher
 
     /// Moves `current` to history as `ended`; false if another process
@@ -31,7 +31,7 @@ struct SessionArchiver: Sendable {
         // the slot is what makes the next finisher try again, so a block the
         // shield could not lift (a full disk, a hosts file made read-only) is
         // never forgotten, nor outlives a finisher that died here.
-        do { try await shield.lower(for: ended.id) } catch {
+        do { try await shields.shield(of: ended).lower(for: ended.id) } catch {
             throw SessionError.blockNotLifted((error as? SessionError)?.description ?? String(describing: error))
         }
         let emptied = try await sessions.replace(ended, with: nil)

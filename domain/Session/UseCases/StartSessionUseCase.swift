@@ -6,17 +6,17 @@ import Foundation
 public struct StartSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
-    private let shield: any Shield
+    private let shields: any ShieldDirectory
     private let clock: any Clock
     private let events: SessionEventPublisher
     private let reconcile: ReconcileSessionUseCase
     private let dataLock: any DataLock
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shield: any Shield,
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, dataLock: any DataLock) {
         self.sessions = sessions
         self.groups = groups
-        self.shield = shield
+        self.shields = shields
         self.clock = clock
         self.events = events
         self.reconcile = reconcile
@@ -49,8 +49,9 @@ public struct StartSessionUseCase: Sendable {
         let bootDeadline = plan.strict ? zip(boot, plannedEnd).map { boot, end in
             BootTimeReading(bootID: boot.bootID, seconds: boot.seconds + end.timeIntervalSince(now))
         } : nil
+        let shield = try shields.configured()
         let session = Session(groupId: group.groupId, startedAt: now, plannedEnd: plannedEnd, strict: plan.strict,
-                              tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline)
+                              tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity)
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)

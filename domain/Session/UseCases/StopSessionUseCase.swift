@@ -7,12 +7,12 @@ public struct StopSessionUseCase: Sendable {
     private let reconcile: ReconcileSessionUseCase
     private let override: any StrictOverride
 
-    public init(sessions: any SessionRepository, history: any SessionHistory, shield: any Shield,
+    public init(sessions: any SessionRepository, history: any SessionHistory, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
         self.override = override
         self.clock = clock
-        self.archiver = SessionArchiver(sessions: sessions, history: history, shield: shield, events: events)
+        self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events)
         self.reconcile = reconcile
     }
 

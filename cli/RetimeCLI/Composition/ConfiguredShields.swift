@@ -1,0 +1,41 @@
+import Adapters
+import Domain
+
+/// The shields this machine has, by config key `shield` (and
+/// `shield.hostsFile`): what a new block uses is read from the configuration
+/// at each start, and a session's own block is found by the identity it
+/// recorded, so a changed configuration never strands a block.
+struct ConfiguredShields: ShieldDirectory {
+    let store: any KeyValueStore
+    let logger: Logger
+
+    func configured() throws -> any Shield { try configuredProbe() }
+
+    /// The configured shield, which also answers for its own authorization.
+    func configuredProbe() throws -> any Shield & ShieldAuthorizationProbe {
+        let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite) ?? "none"
+        switch configured {
+        case "none": return RecordingShield(store: store, logger: logger)
+        case "hosts":
+            let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
+            return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""))
+        default:
+            throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: configured,
+                                            reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
+        }
+    }
+
+    /// The value of config key `shield` that names the shield of `identity`.
+    static func settingName(of identity: String) -> String {
+        identity.hasPrefix(HostsFileShield.identityPrefix) ? "hosts" : identity
+    }
+
+    func shield(identity: String) throws -> any Shield {
+        if identity == RecordingShield.identity { return RecordingShield(store: store, logger: logger) }
+        if identity.hasPrefix(HostsFileShield.identityPrefix) {
+            return HostsFileShield(path: String(identity.dropFirst(HostsFileShield.identityPrefix.count)))
+        }
+        throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: identity,
+                                        reason: "a session names a shield this retime does not know")
+    }
+}
