@@ -51,6 +51,22 @@ struct HostsFileShieldTests {
         #expect(bytes(path) == Array(original.utf8))
     }
 
+    @Test("a block marked by another owner is never lifted or replaced; its own owner (a path with spaces) still lowers it")
+    func foreignOwner() async throws {
+        let path = file("127.0.0.1 localhost\n")
+        let mine = HostsFileShield(path: path, owner: "/home/a b/retime"), theirs = HostsFileShield(path: path, owner: "/tmp/other")
+        let session = SessionID()
+        try await mine.raise([try Target(parsing: "example.com")], for: session)
+        let raised = bytes(path)
+        #expect(try await mine.state()?.session == session)
+        #expect(try await theirs.state() == nil, "another owner's block is none of theirs")
+        try await theirs.lower(for: session)
+        await #expect(throws: HostsFileShield.ForeignBlock.self) { try await theirs.raise([], for: SessionID()) }
+        #expect(bytes(path) == raised)
+        try await mine.lower(for: session)
+        #expect(bytes(path) == Array("127.0.0.1 localhost\n".utf8))
+    }
+
     @Test("a block left by a crash is replaced on raise and removed on lower, the rest untouched")
     func staleBlock() async throws {
         let original = "127.0.0.1 localhost\r\n"

@@ -20,7 +20,7 @@ struct DaemonWorld {
     var step: RunDueEventsUseCase {
         RunDueEventsUseCase(schedules: schedules, ledger: ledger, sessions: world.sessions, calendar: calendar,
                             clock: world.clock, events: world.events, logger: Logger(label: "t", handler: world.logs),
-                            reconcile: world.reconcile, start: world.start)
+                            reconcile: world.reconcile, start: world.start, stop: world.stop)
     }
 
     func add(_ name: String, _ from: String, _ to: String, warn: TimeInterval = 0, strict: Bool = false) async throws {
@@ -86,6 +86,30 @@ struct DaemonStepTests {
         #expect(log == ["09:00:00 intervalSkipped m"])
         #expect(try await daemon.world.sessions.current()?.id == manual.id)
         #expect(daemon.world.tracker.events.contains { $0.name == "interval-skipped" })
+    }
+
+    @Test("a strict interval is not dodged: it stops a manual session in its way at its start, and starts its own")
+    func strictPreempts() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:30:00Z")
+        try await daemon.add("m", "09:00", "10:00", strict: true)
+        let manual = try await daemon.world.startWork(.openEnded)
+        let log = try await daemon.run(until: "2026-11-23T09:30:00Z")
+        #expect(log == ["09:00:00 sessionStarted m"])
+        let stopped = try #require(try await daemon.world.ended.first)
+        #expect(stopped.id == manual.id && stopped.outcome == .stopped && stopped.endedAt == Timestamp.parse("2026-11-23T09:00:00Z"))
+        let current = try #require(try await daemon.world.sessions.current())
+        #expect(current.strict && current.origin == .schedule("m"))
+        #expect(try await daemon.world.shieldState?.session == current.id)
+    }
+
+    @Test("a strict session already running makes even a strict interval skipped")
+    func strictSessionNotPreempted() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:30:00Z")
+        try await daemon.add("m", "09:00", "10:00", strict: true)
+        let manual = try await daemon.world.startWork(.duration(7_200), strict: true)
+        let log = try await daemon.run(until: "2026-11-23T09:30:00Z")
+        #expect(log == ["09:00:00 intervalSkipped m"])
+        #expect(try await daemon.world.sessions.current()?.id == manual.id)
     }
 
     @Test("started in the middle of an interval, the daemon catches up: the session starts, ending on time")

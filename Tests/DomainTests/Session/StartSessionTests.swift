@@ -115,4 +115,26 @@ struct StartSessionTests {
         #expect(try await world.sessions.current() == nil)
         #expect(world.eventNames.isEmpty)
     }
+
+    @Test("a strict --until TIME more than 12 hours ahead is refused (a time that passed today means tomorrow); a date, or 12 hours, is taken")
+    func strictTimeOfDayHorizon() async throws {
+        let world = try await SessionWorld()
+        let now = world.clock.now()
+        let far = now.addingTimeInterval(23 * 3_600 + 38 * 60)
+        await #expect(throws: SessionError.strictUntilFarAhead(far)) {
+            try await world.start.execute(SessionPlan(groupName: "work", length: .untilTimeOfDay(far), strict: true))
+        }
+        #expect(SessionError.strictUntilFarAhead(far).kind == .invalidInput)
+        #expect(try await world.sessions.current() == nil)
+        let open = try await world.start.execute(SessionPlan(groupName: "work", length: .untilTimeOfDay(far)))
+        #expect(open.plannedEnd == far, "not strict: taken")
+        _ = try await world.stop.execute()
+        let dated = try await world.start.execute(SessionPlan(groupName: "work", length: .until(far), strict: true))
+        #expect(dated.plannedEnd == far, "a date says it is meant")
+        world.clock.advance(by: 23 * 3_600 + 38 * 60)
+        _ = try await world.status.execute()
+        let twelve = now.addingTimeInterval(2 * 86_400)
+        let near = try await world.start.execute(SessionPlan(groupName: "work", length: .untilTimeOfDay(world.clock.now() + 12 * 3_600), strict: true))
+        #expect(near.plannedEnd != nil && near.plannedEnd! < twelve)
+    }
 }

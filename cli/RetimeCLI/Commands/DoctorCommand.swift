@@ -120,7 +120,8 @@ struct DoctorCommand: RetimeCommand {
         guard readable(RecordingShield.suite), readable(StoreSessionRepository.suite), readable(StoreSettings.suite) else {
             return Check(name: "blocks", status: .warning, detail: "not checked: the session, shield or config data is damaged")
         }
-        let shields = ConfiguredShields(store: store, logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)))
+        let shields = ConfiguredShields(store: store, logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)),
+                                        dataDirectory: context.runtime.dataDirectory)
         let current = try await StoreSessionRepository(store: store).current()
         let shield = try current.map(shields.shield(of:)) ?? shields.configured()
         let block = try await shield.state()

@@ -32,7 +32,9 @@ enum SessionCommands {
             switch (parsed.value("for"), parsed.value("until")) {
             case (.some, .some): throw UsageError(.invalidValue, "give --for or --until, not both", command: parsed.commandName)
             case (let duration?, nil): length = .duration(try DurationValue.parse(duration, option: "for"))
-            case (nil, let when?): length = .until(try values.when(when, option: "until"))
+            case (nil, let when?):
+                let end = try values.when(when, option: "until")
+                length = values.isTimeOfDay(when) ? .untilTimeOfDay(end) : .until(end)
             case (nil, nil): length = .openEnded
             }
             plan = SessionPlan(groupName: group ?? "", length: length, strict: parsed.flag("strict"),

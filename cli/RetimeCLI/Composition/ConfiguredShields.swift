@@ -1,5 +1,6 @@
 import Adapters
 import Domain
+import Foundation
 
 /// The shields this machine has, by config key `shield` (and
 /// `shield.hostsFile`): what a new block uses is read from the configuration
@@ -8,6 +9,9 @@ import Domain
 struct ConfiguredShields: ShieldDirectory {
     let store: any KeyValueStore
     let logger: Logger
+    /// The data directory, as the owner of the blocks its sessions raise in
+    /// machine-wide files (the hosts file).
+    let dataDirectory: String
 
     func configured() throws -> any Shield { try configuredProbe() }
 
@@ -18,11 +22,19 @@ struct ConfiguredShields: ShieldDirectory {
         case "none": return RecordingShield(store: store, logger: logger)
         case "hosts":
             let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
-            return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""))
+            return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""), owner: owner)
         default:
             throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: configured,
                                             reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
         }
+    }
+
+    /// The data directory's real path: one directory reached by two paths
+    /// (a symlink) is one owner.
+    private var owner: String {
+        guard let real = realpath(dataDirectory, nil) else { return dataDirectory }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// The value of config key `shield` that names the shield of `identity`.
@@ -33,7 +45,7 @@ struct ConfiguredShields: ShieldDirectory {
     func shield(identity: String) throws -> any Shield {
         if identity == RecordingShield.identity { return RecordingShield(store: store, logger: logger) }
         if identity.hasPrefix(HostsFileShield.identityPrefix) {
-            return HostsFileShield(path: String(identity.dropFirst(HostsFileShield.identityPrefix.count)))
+            return HostsFileShield(path: String(identity.dropFirst(HostsFileShield.identityPrefix.count)), owner: owner)
         }
         throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: identity,
                                         reason: "a session names a shield this retime does not know")

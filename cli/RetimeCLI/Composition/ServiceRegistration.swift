@@ -24,7 +24,8 @@ public enum ServiceRegistration {
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
-            ConfiguredShields(store: try resolver.resolve(), logger: try resolver.resolve(Logger.self).labelled("retime.shield"))
+            ConfiguredShields(store: try resolver.resolve(), logger: try resolver.resolve(Logger.self).labelled("retime.shield"),
+                              dataDirectory: data)
         }
         registry.register((any ShieldDirectory).self) { try $0.resolve(ConfiguredShields.self) }
         registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ConfiguredShields.self).configuredProbe() }

@@ -7,6 +7,7 @@ enum ErrorHints {
         case "session.notActive": "start one with 'retime start [GROUP] --for DURATION'; 'retime log --limit 1' shows the last one"
         case "session.alreadyPaused": "carry on with 'retime resume'"
         case "session.notPaused": "take a break with 'retime pause'"
+        case "session.strictUntilFarAhead": "to mean it, give the date too: --until 'YYYY-MM-DD HH:MM'"
         case "session.strict": "with no passcode set, a strict session ends only at its planned end"
         case "group.notFound": "'retime group list' shows your groups; 'retime group create NAME' makes one"
         case "group.inUse": "first remove its schedules ('retime schedule remove NAME') and end its session ('retime stop')"

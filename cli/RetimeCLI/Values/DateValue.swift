@@ -29,6 +29,9 @@ struct DateValue {
     /// WHEN: `HH:MM[:SS]` (its next occurrence), a local date-time
     /// `YYYY-MM-DD HH:MM[:SS]` (`T` or a space between), or an ISO-8601
     /// date-time with its offset.
+    /// Whether WHEN is a bare time of day (its next occurrence), not a date-time.
+    func isTimeOfDay(_ text: String) -> Bool { timeOfDay(text) != nil }
+
     func when(_ text: String, option: String) throws(UsageError) -> Date {
         if let time = timeOfDay(text) {
             var next = calendar.nextDate(after: now, matching: time, matchingPolicy: .nextTime,

@@ -29,6 +29,13 @@ public enum SessionLength: Sendable, Hashable {
     case openEnded
     case duration(TimeInterval)
     case until(Date)
+    /// Until the next occurrence of a time of day typed without a date
+    /// (`--until 03:00`): a strict session may not take it more than
+    /// `strictTimeOfDayHorizon` ahead, where a typo would lock a day away.
+    case untilTimeOfDay(Date)
+
+    /// How far ahead a strict session's `--until TIME` may lie.
+    public static let strictTimeOfDayHorizon: TimeInterval = 12 * 3_600
 
     /// Sessions last from one second to one day.
     public static let allowed: ClosedRange<TimeInterval> = 1...86_400
@@ -39,7 +46,7 @@ public enum SessionLength: Sendable, Hashable {
         switch self {
         case .openEnded: return nil
         case .duration(let value): seconds = value
-        case .until(let end):
+        case .until(let end), .untilTimeOfDay(let end):
             seconds = end.timeIntervalSince(start)
             guard seconds > 0 else { throw .invalidLength("\(end.formatted(.iso8601)) is not in the future") }
         }

@@ -8,6 +8,9 @@ public enum SessionError: RetimeError, Equatable {
     case groupNotFound(name: String)
     case invalidLength(String)
     case strictNeedsEnd
+    /// A strict session's `--until TIME` (no date) lies more than 12 hours
+    /// ahead: the time had passed today, so it means tomorrow.
+    case strictUntilFarAhead(Date)
     case invalidTag(String, reason: String)
     case invalidNote(reason: String)
     case alreadyPaused
@@ -30,6 +33,7 @@ public enum SessionError: RetimeError, Equatable {
         case .groupNotFound: "group.notFound"
         case .invalidLength: "session.invalidDuration"
         case .strictNeedsEnd: "session.strictNeedsEnd"
+        case .strictUntilFarAhead: "session.strictUntilFarAhead"
         case .invalidTag: "session.invalidTag"
         case .invalidNote: "session.invalidNote"
         case .alreadyPaused: "session.alreadyPaused"
@@ -43,7 +47,7 @@ public enum SessionError: RetimeError, Equatable {
 
     public var kind: ErrorKind {
         switch self {
-        case .invalidLength, .strictNeedsEnd, .invalidTag, .invalidNote: .invalidInput
+        case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote: .invalidInput
         case .strict: .authorization
         case .shieldFailed, .blockNotLifted: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict: .domain
@@ -60,6 +64,8 @@ public enum SessionError: RetimeError, Equatable {
         case .groupNotFound(let name): "no group named '\(name)'"
         case .invalidLength(let reason): "invalid session length: \(reason)"
         case .strictNeedsEnd: "a strict session needs an end: give --for or --until"
+        case .strictUntilFarAhead(let end):
+            "that time has passed today: the strict session would last until \(instant(end)), more than 12 hours"
         case .invalidTag(let tag, let reason): "invalid tag '\(tag)': \(reason)"
         case .invalidNote(let reason): "invalid note: \(reason)"
         case .alreadyPaused: "the session is already paused"

@@ -24,10 +24,11 @@ public struct RunDueEventsUseCase: Sendable {
     private let logger: Logger
     private let reconcile: ReconcileSessionUseCase
     private let start: StartSessionUseCase
+    private let stop: StopSessionUseCase
 
     public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, sessions: any SessionRepository,
                 calendar: IntervalCalendar, clock: any Clock, events: SessionEventPublisher, logger: Logger,
-                reconcile: ReconcileSessionUseCase, start: StartSessionUseCase) {
+                reconcile: ReconcileSessionUseCase, start: StartSessionUseCase, stop: StopSessionUseCase) {
         self.schedules = schedules
         self.ledger = ledger
         self.sessions = sessions
@@ -37,6 +38,7 @@ public struct RunDueEventsUseCase: Sendable {
         self.logger = logger
         self.reconcile = reconcile
         self.start = start
+        self.stop = stop
     }
 
     public func execute() async throws -> DaemonStep {
@@ -105,6 +107,12 @@ public struct RunDueEventsUseCase: Sendable {
             return record(.warning, "interval-warning")
         case .intervalDidStart:
             guard now < interval.end else { return record(.intervalMissed, "interval-missed") }
+            // A strict interval ends a non-strict session in its way.
+            if schedule.strict, let preempted = try await stop.preempt(at: interval.start) {
+                logger.notice("a strict interval ended the session in its way", metadata: [
+                    "schedule": "\(schedule.name)", "session": "\(preempted.id)",
+                ])
+            }
             do {
                 _ = try await start.execute(SessionPlan(groupName: schedule.name, groupId: schedule.groupId,
                                                         length: .until(interval.end), strict: schedule.strict,

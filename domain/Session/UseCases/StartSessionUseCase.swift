@@ -42,6 +42,9 @@ public struct StartSessionUseCase: Sendable {
         let now = clock.now(), boot = clock.bootTime()
         let plannedEnd = try plan.length.plannedEnd(from: now)
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
+        if plan.strict, case .untilTimeOfDay(let end) = plan.length, end.timeIntervalSince(now) > SessionLength.strictTimeOfDayHorizon {
+            throw SessionError.strictUntilFarAhead(end)
+        }
         let tags = try plan.validatedTags()
         let note = try plan.validatedNote()
         let found = if let id = plan.groupId { try await groups.blockList(id: id) } else { try await groups.blockList(named: plan.groupName) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Ends the active session now, as stopped. A strict session refuses until
 /// its planned end, unless the passcode overrides it.
 public struct StopSessionUseCase: Sendable {
@@ -14,6 +16,17 @@ public struct StopSessionUseCase: Sendable {
         self.clock = clock
         self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events)
         self.reconcile = reconcile
+    }
+
+    /// Ends a running session that is not strict, as stopped at `instant`
+    /// (a strict interval's start): a strict interval is not dodged by a
+    /// manual session started just before it (semantics.md). Returns the
+    /// session as it went to history; nil when none runs, or a strict one.
+    public func preempt(at instant: Date) async throws -> Session? {
+        try await reconcile.execute()
+        guard let current = try await sessions.current(), current.isActive, !current.strict else { return nil }
+        let ended = current.ending(at: min(max(instant, current.startedAt), clock.now()), outcome: .stopped)
+        return try await archiver.archive(current, as: ended) ? ended : nil
     }
 
     /// Returns the session as it went to history.
