@@ -9,7 +9,8 @@ struct HooksEndToEndTests {
 
     /// Installs `hooks/NAME` (and, for `notify-send`, a fake one in `bin/`).
     static func install(_ path: String, _ body: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
     }
@@ -31,6 +32,21 @@ struct HooksEndToEndTests {
             Thread.sleep(forTimeInterval: 0.02)
         }
         return probe()
+    }
+
+    @Test("doctor warns of a hooks directory others may write (its hooks do not run), and --repair takes that access away")
+    func hooksDirectoryOpenToOthers() throws {
+        try Self.install(retime.file("hooks/session-started"), "touch \"$0.ran\"")
+        #expect(chmod(retime.file("hooks"), 0o777) == 0)
+        func hooksCheck(_ arguments: String...) throws -> [String: String]? {
+            (try retime.run(arguments + ["--json"]).json["checks"] as? [[String: String]])?.first { $0["name"] == "hooks" }
+        }
+        let found = try hooksCheck("doctor")
+        #expect(found?["status"] == "warning" && (found?["detail"] ?? "").contains("writable by others"), "\(found ?? [:])")
+        #expect(try hooksCheck("doctor", "--repair")?["status"] == "repaired")
+        var info = stat()
+        #expect(stat(retime.file("hooks"), &info) == 0 && info.st_mode & 0o022 == 0)
+        #expect(try hooksCheck("doctor")?["status"] == "ok")
     }
 
     @Test("each session event runs its hook with the spec's environment")

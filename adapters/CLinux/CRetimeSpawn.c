@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -83,33 +84,91 @@ static void close_other_descriptors(void) {
     for (int fd = 3; fd < 65536; fd++) close(fd);
 }
 
+/// Milliseconds since `start` on the monotonic clock.
+static long elapsed_ms(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+/// Copies what the hook printed to the log (standard output here), up to
+/// `RETIME_HOOK_OUTPUT_LIMIT` bytes a run; counts the rest in `*dropped`.
+/// Returns 0 at the end of its output, 1 while it may print more.
+static int copy_output(int from, long *kept, long *dropped) {
+    char buffer[4096];
+    ssize_t count = read(from, buffer, sizeof buffer);
+    if (count < 0) return errno == EINTR || errno == EAGAIN;
+    if (count == 0) return 0;
+    long room = RETIME_HOOK_OUTPUT_LIMIT - *kept;
+    long keep = count < room ? count : (room > 0 ? room : 0);
+    if (keep > 0) (void)!write(STDOUT_FILENO, buffer, (size_t)keep);
+    *kept += keep;
+    *dropped += count - keep;
+    return 1;
+}
+
 static void supervise(const char *path, char *const argv[], char *const envp[], const char *label, int timeout_ms) {
+    // The hook prints into a pipe, not into the log: a hook printing 100 MB
+    // must not make the log 100 MB.
+    int output[2];
+    if (pipe(output) != 0) { log_failure(label, "could not be started: errno", errno, ""); return; }
     pid_t child = fork();
-    if (child < 0) { log_failure(label, "could not be started: errno", errno, ""); return; }
+    if (child < 0) {
+        close(output[0]);
+        close(output[1]);
+        log_failure(label, "could not be started: errno", errno, "");
+        return;
+    }
     if (child == 0) {
         setpgid(0, 0);
+        dup2(output[1], STDOUT_FILENO);
+        dup2(output[1], STDERR_FILENO);
+        close(output[0]);
+        close(output[1]);
         execve(path, argv, envp);
         log_failure(label, "could not be run: errno", errno, "");
         _exit(127);
     }
     setpgid(child, child);  // also here, so the kill below finds the group whoever runs first
-    long waited_ms = 0, step_ms = 1;
-    int status = 0;
+    close(output[1]);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    long kept = 0, dropped = 0;
+    int status = 0, exited = 0, open_output = 1;
     for (;;) {
-        pid_t done = waitpid(child, &status, WNOHANG);
-        if (done == child) break;
-        if (done < 0 && errno != EINTR) return;
-        if (waited_ms >= timeout_ms) {
+        if (!exited) {
+            pid_t done = waitpid(child, &status, WNOHANG);
+            if (done == child) exited = 1;
+            else if (done < 0 && errno != EINTR) break;
+        }
+        long waited = elapsed_ms(&start);
+        if (exited && waited >= timeout_ms) break;   // a child it left behind still printing
+        if (!exited && waited >= timeout_ms) {
             kill(-child, SIGKILL);
             while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+            while (open_output && poll(&(struct pollfd){output[0], POLLIN, 0}, 1, 0) > 0) open_output = copy_output(output[0], &kept, &dropped);
+            close(output[0]);
+            if (dropped > 0) log_failure(label, "printed more than its share; bytes dropped:", dropped, "");
             log_failure(label, "was killed after", timeout_ms / 1000, " s (its time limit)");
             return;
         }
-        struct timespec pause = {0, step_ms * 1000000L};
-        nanosleep(&pause, NULL);
-        waited_ms += step_ms;
-        if (step_ms < 50) step_ms *= 2;
+        // Once the hook has exited, what it left in the pipe is copied and
+        // the supervisor is done (a child it left behind may keep the pipe
+        // open, and is not waited for).
+        int wait = exited ? 0 : (int)(timeout_ms - waited < 50 ? timeout_ms - waited : 50);
+        if (open_output) {
+            struct pollfd ready = {output[0], POLLIN, 0};
+            int count = poll(&ready, 1, wait);
+            if (count > 0) { open_output = copy_output(output[0], &kept, &dropped); continue; }
+            if (count < 0 && errno == EINTR) continue;
+        } else if (!exited) {
+            struct timespec pause = {0, 10 * 1000000L};
+            nanosleep(&pause, NULL);
+        }
+        if (exited) break;
     }
+    close(output[0]);
+    if (dropped > 0) log_failure(label, "printed more than its share; bytes dropped:", dropped, "");
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 127) {
         log_failure(label, "failed with exit status", WEXITSTATUS(status), "");
     } else if (WIFSIGNALED(status)) {

@@ -31,8 +31,10 @@ public struct ProcessEventHooks: EventHooks {
     /// be an executable regular file of this user's that group and others
     /// cannot write.
     public static func problem(with path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return "cannot be read: \(POSIXFiles.reason())" }
+        var link = stat(), status = stat()
+        guard lstat(path, &link) == 0, stat(path, &status) == 0 else { return "cannot be read: \(POSIXFiles.reason())" }
+        // A link someone else made could point anywhere they choose later.
+        guard link.st_mode & S_IFMT != S_IFLNK || link.st_uid == geteuid() else { return "it is a symbolic link that is not yours" }
         guard status.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else { return "it is not an executable file" }
         guard status.st_uid == geteuid(), status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
             return "it is writable by others or not yours (chmod go-w)"
@@ -40,10 +42,22 @@ public struct ProcessEventHooks: EventHooks {
         return nil
     }
 
+    /// Why no hook in `directory` would be run, or nil: anyone who may
+    /// write the directory may put a hook there (as ssh refuses keys in a
+    /// directory others can write).
+    public static func problem(withDirectory directory: String) -> String? {
+        var status = stat()
+        guard stat(directory, &status) == 0 else { return nil }   // no directory, no hooks
+        guard status.st_uid == geteuid(), status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            return "the hooks directory is writable by others or not yours (chmod go-w \(directory))"
+        }
+        return nil
+    }
+
     public func run(_ event: SessionEvent) {
         let path = directory + "/" + event.kind.rawValue
-        guard access(path, F_OK) == 0 else { return }
-        if let problem = Self.problem(with: path) {
+        guard access(path, F_OK) == 0 || POSIXFiles.isSymlink(path) else { return }
+        if let problem = Self.problem(withDirectory: directory) ?? Self.problem(with: path) {
             logger.warning("hook skipped: \(problem)", metadata: ["hook": "\(path)"])
             return
         }

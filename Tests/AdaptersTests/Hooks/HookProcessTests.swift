@@ -13,7 +13,7 @@ struct RecordingHooksDirectory: Sendable {
     var log: String { directory.file("logs/hooks.log") }
 
     init(script: String = #"env -0 > "$0.$$.tmp"; mv "$0.$$.tmp" "$0.$$.env""#) throws {
-        try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for kind in SessionEvent.Kind.allCases { try install(kind.rawValue, script) }
     }
 
@@ -116,6 +116,41 @@ struct HookProcessTests {
         #expect(logs.entries.contains { $0.message.contains("not an executable") })
         #expect(logs.entries.contains { $0.message.contains("writable by others") })
         #expect(!FileManager.default.fileExists(atPath: directory.hooks + "/session-resumed.ran"), "a world-writable hook is not run")
+    }
+
+    @Test("a hook printing 100 MB adds at most 64 KiB to the log, and a line saying how much it dropped")
+    func boundedOutput() async throws {
+        let directory = try RecordingHooksDirectory()
+        try directory.install("session-started", "head -c 104857600 /dev/zero | tr '\\0' x; touch \"$0.done\"")
+        ProcessEventHooks(directory: directory.hooks, logPath: directory.log, timeout: .seconds(30), logger: Self.logger())
+            .run(EventHooksContract.event(.sessionStarted, at: 0))
+        let log = try await eventually { (try? String(contentsOfFile: directory.log, encoding: .utf8)).flatMap { $0.contains("dropped") ? $0 : nil } }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: directory.log)[.size] as? Int)
+        #expect(size < 64 * 1024 + 512, "the log holds \(size) bytes")
+        #expect(log.contains("event=session-started printed more than its share; bytes dropped: \(104_857_600 - 65_536)"))
+    }
+
+    @Test("a hook that is another user's symbolic link, or in a directory others may write, is not run", .enabled(if: geteuid() == 0))
+    func foreignLinkAndDirectory() async throws {
+        let directory = try RecordingHooksDirectory()
+        let target = directory.directory.file("mine.sh")
+        try "#!/bin/sh\ntouch \"$0.ran\"\n".write(toFile: target, atomically: true, encoding: .utf8)
+        #expect(chmod(target, 0o755) == 0)
+        let link = directory.hooks + "/session-started"
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(lchown(link, 65_534, 65_534) == 0)
+        let logs = InMemoryLogHandler()
+        let hooks = ProcessEventHooks(directory: directory.hooks, logPath: directory.log, logger: Logger(label: "t", handler: logs))
+        hooks.run(EventHooksContract.event(.sessionStarted, at: 0))
+        #expect(logs.entries.contains { $0.message.contains("symbolic link that is not yours") })
+
+        #expect(chmod(directory.hooks, 0o777) == 0)
+        try directory.install("session-ended", "touch \"$0.ran\"")
+        hooks.run(EventHooksContract.event(.sessionEnded, at: 1))
+        #expect(logs.entries.contains { $0.message.contains("hooks directory is writable by others") })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!FileManager.default.fileExists(atPath: target + ".ran") && !FileManager.default.fileExists(atPath: directory.hooks + "/session-ended.ran"))
     }
 
     @Test("a hook inherits none of the caller's open files (locks stay the caller's)")

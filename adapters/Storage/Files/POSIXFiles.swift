@@ -181,6 +181,11 @@ enum POSIXFiles {
         var mode: UInt32
     }
 
+    /// Whether `path` is a symbolic link (dangling or not).
+    static func isSymlink(_ path: String) -> Bool {
+        (try? linkStatus(path))??.isSymlink ?? false
+    }
+
     /// `lstat` of `path`, nil if it does not exist.
     static func linkStatus(_ path: String) throws -> LinkStatus? {
         var info = stat()

@@ -62,6 +62,16 @@ extension DoctorCommand {
     func hooksCheck(_ data: String, store: JSONFileStore) -> Check {
         let configured = try? store.value(String.self, forKey: SettingKey.hooksDir.rawValue, in: StoreSettings.suite)
         let directory = configured ?? SettingKey.hooksDir.defaultValue(dataDirectory: data)
+        if let problem = ProcessEventHooks.problem(withDirectory: directory) {
+            // Repaired only when it is ours: then taking write access from
+            // group and others is safe; a directory of another user is not ours to change.
+            var status = stat()
+            if repair, stat(directory, &status) == 0, status.st_uid == geteuid(),
+               chmod(directory, mode_t(status.st_mode & 0o7777) & ~mode_t(S_IWGRP | S_IWOTH)) == 0 {
+                return Check(name: "hooks", status: .repaired, detail: "\(directory) was writable by others; now it is not")
+            }
+            return Check(name: "hooks", status: .warning, detail: problem + "; no hook there runs until then")
+        }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
         guard !files.isEmpty else { return Check(name: "hooks", status: .ok, detail: "none in \(directory)") }
         let events = Set(SessionEvent.Kind.allCases.map(\.rawValue))
