@@ -8,7 +8,8 @@ struct GroupNameTests {
         #expect(try GroupName(" \(name) ").rawValue == name)
     }
 
-    @Test("invalid names are refused", arguments: ["", "  ", "a/b", "tab\there", "bell\u{7}", String(repeating: "x", count: 65)])
+    @Test("invalid names are refused", arguments: ["", "  ", "a/b", "tab\there", "bell\u{7}", String(repeating: "x", count: 65),
+                                                   "line\u{2028}break", "para\u{2029}graph", "gpj.\u{202E}exe", "iso\u{2066}late\u{2069}", "mark\u{200F}"])
     func invalid(name: String) throws {
         let error = try #require(throws: GroupError.self) { try GroupName(name) }
         #expect(error.code == "group.invalidName")

@@ -64,28 +64,3 @@ struct LogCommand: RetimeCommand {
         tag.contains(where: \.isWhitespace) ? "#\"\(tag)\"" : "#\(tag)"
     }
 }
-
-/// Sessions as CSV (RFC 4180 quoting), with a header line.
-enum CSVTable {
-    static let header = "id,group,groupId,startedAt,plannedEnd,endedAt,outcome,strict,focusedSeconds,breaks,tags,note,origin"
-
-    static func sessions(_ sessions: [Session], names: [GroupID: String], now: Date) -> String {
-        ([header] + sessions.map { session in
-            [session.id.description, names[session.groupId] ?? "", session.groupId.description,
-             text(Documents.time(session.startedAt)), text(Documents.time(session.plannedEnd)), text(Documents.time(session.endedAt)),
-             session.outcome.rawValue, String(session.strict), JSONWriter.write(.double(session.focused(at: now))),
-             String(session.breaks.count), session.tags.joined(separator: ";"), session.note ?? "", session.origin.description]
-                .map(field).joined(separator: ",")
-        }).joined(separator: "\n")
-    }
-
-    private static func text(_ value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return ""
-    }
-
-    static func field(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}

@@ -43,9 +43,14 @@ struct ErrorReport {
         }
     }
 
+    /// The longest message printed: an error naming a 131 KB argument
+    /// says so in a line, not in 131 KB.
+    static let longestMessage = 1_000
+
     private init(code: String, message: String, hint: String?, exitCode: Int32) {
         self.code = code
-        self.message = message
+        self.message = message.count <= Self.longestMessage ? message
+            : message.prefix(Self.longestMessage) + "... (\(message.count - Self.longestMessage) more characters)"
         self.hint = hint
         self.exitCode = exitCode
     }

@@ -73,6 +73,9 @@ extension SessionPlan {
             guard !trimmed.containsControlCharacter else {
                 throw .invalidTag(tag, reason: "it contains a control character")
             }
+            guard !trimmed.containsLayoutControl else {
+                throw .invalidTag(tag, reason: "it contains a line separator or a text-direction control")
+            }
             if !result.contains(trimmed) { result.append(trimmed) }
         }
         return result

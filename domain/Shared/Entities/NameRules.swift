@@ -1,7 +1,8 @@
 import Foundation
 
 /// The rules every user-given name follows (groups, schedules): 1-64
-/// characters, no control characters, no `/`, surrounding whitespace
+/// characters, no control characters, line separators or text-direction
+/// controls, no `/`, surrounding whitespace
 /// dropped; two names are the same when they match case-insensitively.
 public enum NameRules {
     public static let maxLength = 64
@@ -12,6 +13,9 @@ public enum NameRules {
         if trimmed.isEmpty { return .failure(NameProblem("it is empty")) }
         if trimmed.count > maxLength { return .failure(NameProblem("it is longer than \(maxLength) characters")) }
         if trimmed.containsControlCharacter { return .failure(NameProblem("it contains a control character")) }
+        if trimmed.containsLayoutControl {
+            return .failure(NameProblem("it contains a line separator or a text-direction control"))
+        }
         if trimmed.contains("/") { return .failure(NameProblem("it contains '/'")) }
         return .success(trimmed)
     }

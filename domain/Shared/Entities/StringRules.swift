@@ -11,6 +11,16 @@ extension StringProtocol {
         unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
+    /// Whether the text holds a line or paragraph separator (U+2028,
+    /// U+2029) or a text-direction control (U+202E and the others): in a
+    /// name they break a listing's lines or make it read as something else.
+    public var containsLayoutControl: Bool {
+        unicodeScalars.contains {
+            let category = $0.properties.generalCategory
+            return category == .lineSeparator || category == .paragraphSeparator || $0.properties.isBidiControl
+        }
+    }
+
     /// The text without leading and trailing white space and line breaks:
     /// the scalars Foundation's `.whitespacesAndNewlines` holds (Unicode's
     /// White_Space property, and U+200B ZERO WIDTH SPACE, which Foundation

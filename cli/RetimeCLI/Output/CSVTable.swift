@@ -1,0 +1,33 @@
+import Domain
+import Foundation
+
+/// Sessions as CSV (RFC 4180 quoting), with a header line.
+enum CSVTable {
+    static let header = "id,group,groupId,startedAt,plannedEnd,endedAt,outcome,strict,focusedSeconds,breaks,tags,note,origin"
+
+    static func sessions(_ sessions: [Session], names: [GroupID: String], now: Date) -> String {
+        ([header] + sessions.map { session in
+            [session.id.description, names[session.groupId] ?? "", session.groupId.description,
+             text(Documents.time(session.startedAt)), text(Documents.time(session.plannedEnd)), text(Documents.time(session.endedAt)),
+             session.outcome.rawValue, String(session.strict), JSONWriter.write(.double(session.focused(at: now))),
+             String(session.breaks.count), session.tags.joined(separator: ";"), session.note ?? "", session.origin.description]
+                .map(field).joined(separator: ",")
+        }).joined(separator: "\n")
+    }
+
+    private static func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return ""
+    }
+
+    /// One cell, quoted where RFC 4180 needs it. A text a spreadsheet
+    /// would run as a formula (`=`, `+`, `-`, `@`, a tab or CR first: a
+    /// group named `=HYPERLINK(...)`) is prefixed with `'`, as spreadsheet
+    /// tools expect, so opening an export runs nothing.
+    static func field(_ value: String) -> String {
+        var value = value
+        if let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { value = "'" + value }
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
