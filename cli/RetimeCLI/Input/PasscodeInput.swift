@@ -57,7 +57,7 @@ enum PasscodeInput {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = Glibc.read(0, &byte, 1)
+            let count = readByte(0, &byte)
             if count < 0 && errno == EINTR { continue }
             guard count == 1 else {
                 if bytes.isEmpty { return nil }
@@ -133,4 +133,10 @@ enum TerminalPrompt {
         }
         throw Cancelled()
     }
+}
+
+/// One byte from `fd` (`read(2)`; outside the enums, whose own `read`
+/// would shadow it).
+private func readByte(_ fd: Int32, _ byte: inout UInt8) -> Int {
+    read(fd, &byte, 1)
 }
