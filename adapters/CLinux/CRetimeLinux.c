@@ -1,6 +1,7 @@
 // Most of this target is in its header; what needs a feature macro is here.
 #define _GNU_SOURCE
 #include <string.h>
+#include <sys/socket.h>
 #include "CRetimeLinux.h"
 
 void *retime_memmem(const void *haystack, size_t length, const void *needle, size_t needle_length) {
@@ -36,6 +37,16 @@ int retime_inotify_names_ending(const void *buffer, long length, const char *suf
         }
         cursor += sizeof(struct inotify_event) + event->len;
     }
+    return 0;
+}
+#endif
+
+#ifdef __linux__
+int retime_peer_uid(int fd, unsigned int *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = (unsigned int)credentials.uid;
     return 0;
 }
 #endif

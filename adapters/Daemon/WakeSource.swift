@@ -30,22 +30,21 @@ public final class WakeSource: @unchecked Sendable {
     public static let systemTimeZoneFiles = ["/etc/localtime", "/etc/timezone"]
 
     // Written once in init; the descriptors are only used by one wait at a time.
-    private let timer: Int32
+    private let timer: DeadlineTimer
     private let watcher: Int32
     private let zoneWatcher: Int32
     private let zoneNames: [String]
-    private let signalPipe: (read: Int32, write: Int32)
-    private let signalSources: [any DispatchSourceSignal]
+    private let signals: SignalPipe
     private let queue = DispatchQueue(label: "retime.daemon.wait")
     /// Whether a change of the time-zone files wakes the daemon (their
     /// directory could be watched).
     public let followsTimeZone: Bool
 
     public init(watching directory: String, timeZoneFiles: [String] = WakeSource.systemTimeZoneFiles) throws {
-        timer = retime_timerfd_create()
+        timer = try DeadlineTimer()
         watcher = retime_inotify_create()
         zoneWatcher = retime_inotify_create()
-        guard timer >= 0, watcher >= 0, zoneWatcher >= 0 else { throw DaemonError.unavailable("timerfd or inotify: \(POSIXFiles.reason())") }
+        guard watcher >= 0, zoneWatcher >= 0 else { throw DaemonError.unavailable("inotify: \(POSIXFiles.reason())") }
         try POSIXFiles.ensureDirectory(directory)
         guard retime_inotify_watch_writes(watcher, directory) >= 0 else {
             throw DaemonError.unavailable("cannot watch \(directory): \(POSIXFiles.reason())")
@@ -58,68 +57,32 @@ public final class WakeSource: @unchecked Sendable {
         }
         zoneNames = timeZoneFiles.map { String($0.split(separator: "/").last ?? "") }
         followsTimeZone = watching
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw DaemonError.unavailable("pipe: \(POSIXFiles.reason())") }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
-        signalPipe = (fds[0], fds[1])
-        let writeEnd = fds[1]
-        signalSources = [SIGTERM, SIGINT, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                var byte = UInt8(number)
-                _ = write(writeEnd, &byte, 1)
-            }
-            source.resume()
-            return source
-        }
+        signals = try SignalPipe([SIGTERM, SIGINT, SIGHUP])
     }
 
     deinit {
-        signalSources.forEach { $0.cancel() }
-        // Ignored dispositions are inherited by every child spawned later.
-        for number in [SIGTERM, SIGINT, SIGHUP] { signal(number, SIG_DFL) }
-        [timer, watcher, zoneWatcher, signalPipe.read, signalPipe.write].forEach { close($0) }
+        [watcher, zoneWatcher].forEach { close($0) }
     }
 
     /// Sleeps until `deadline` (forever when nil) or something else wakes it.
     public func wait(until deadline: Date?) async -> WakeReason {
-        arm(deadline)
+        timer.arm(deadline)
         return await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: self.blockUntilWoken()) }
         }
     }
 
-    private func arm(_ deadline: Date?) {
-        guard let deadline else {
-            retime_timerfd_arm(timer, 0, 0)
-            return
-        }
-        // Zero disarms a timerfd; a deadline at or before the epoch is due anyway.
-        let seconds = max(deadline.timeIntervalSince1970, 0.000_001)
-        let whole = seconds.rounded(.down)
-        retime_timerfd_arm(timer, Int64(whole), Int((seconds - whole) * 1e9))
-    }
-
     private func blockUntilWoken() -> WakeReason {
-        var fds = [pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+        var fds = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: watcher, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: zoneWatcher, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
             for index in fds.indices { fds[index].revents = 0 }
             while poll(&fds, nfds_t(fds.count), -1) < 0 && errno == EINTR {}
-            if fds[0].revents != 0 {
-                var byte: UInt8 = 0
-                if read(signalPipe.read, &byte, 1) == 1 { return .signal(Int32(byte)) }
-            }
-            if fds[1].revents != 0 {
-                var expirations: UInt64 = 0
-                if read(timer, &expirations, 8) < 0 && errno == ECANCELED { return .clockChanged }
-                return .deadline
-            }
+            if fds[0].revents != 0, let number = signals.take() { return .signal(number) }
+            if fds[1].revents != 0 { return timer.takeExpiry() ? .clockChanged : .deadline }
             // Only a suite file replaced, written or deleted is a change of
             // the data: lock files taken, temp files being written and
             // backups are not, or every pass's own lock would wake the next.

@@ -39,6 +39,11 @@ int retime_inotify_names(const void *buffer, long length, const char *name);
 /// Whether any inotify event in `buffer` names a file whose name ends in
 /// `suffix`.
 int retime_inotify_names_ending(const void *buffer, long length, const char *suffix);
+
+/// The uid of the process at the other end of a Unix socket, as the kernel
+/// recorded it when it connected (`SO_PEERCRED`): 0 on success, -1 with
+/// errno set. `struct ucred` needs _GNU_SOURCE, hence a function here.
+int retime_peer_uid(int fd, unsigned int *uid);
 #endif
 
 #include <stddef.h>

@@ -9,22 +9,30 @@ import Darwin
 /// The few file-system operations the store is built on, with the durability
 /// rules of docs/storage.md: data files 0600, directories 0700, no symlinks
 /// followed where a data file should be, writes made durable with fsync.
-enum POSIXFiles {
+public enum POSIXFiles {
     /// Why a system call failed, for messages.
     static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
     /// Creates `path` and its missing parents with mode 0700.
-    static func ensureDirectory(_ path: String) throws {
+    static func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw StoreError.notWritable(path: path, reason: "it is not a directory") }
             return
         }
         let parent = parentDirectory(of: path)
-        if !parent.isEmpty, parent != path { try ensureDirectory(parent) }
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+        if !parent.isEmpty, parent != path { try ensureDirectory(parent, mode: mode) }
+        guard mkdir(path, mode) == 0 || errno == EEXIST else {
             throw StoreError.notWritable(path: path, reason: reason())
         }
+    }
+
+    /// `path` as a directory only its owner may enter (0700), made if
+    /// missing; an existing one is brought to 0700. For the system
+    /// service's root-owned state.
+    public static func ensurePrivateDirectory(_ path: String) throws {
+        try ensureDirectory(path)
+        guard chmod(path, 0o700) == 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
     }
 
     /// The directory that holds `path`, as NSString's

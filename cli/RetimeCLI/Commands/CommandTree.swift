@@ -20,6 +20,9 @@ enum CommandTree {
         ["auth", "status"]: AuthCommands.Status.self, ["auth", "set-passcode"]: AuthCommands.SetPasscode.self,
         ["auth", "change-passcode"]: AuthCommands.ChangePasscode.self,
         ["auth", "remove-passcode"]: AuthCommands.RemovePasscode.self, ["auth", "request"]: AuthCommands.Request.self,
+        ["system", "run"]: SystemCommands.Run.self, ["system", "status"]: SystemCommands.Status.self,
+        ["system", "release"]: SystemCommands.Release.self, ["system", "install"]: SystemInstallCommands.Install.self,
+        ["system", "uninstall"]: SystemInstallCommands.Uninstall.self,
         ["doctor"]: DoctorCommand.self, ["completion"]: CompletionCommand.self, ["help"]: HelpCommand.self,
     ]
 
@@ -27,7 +30,7 @@ enum CommandTree {
         "retime", summary: "retime: focus sessions that block what distracts you.",
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Pause.spec,
-            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec, ScheduleCommands.spec, DaemonCommands.spec,
+            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec,
         ])

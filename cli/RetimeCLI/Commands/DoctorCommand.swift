@@ -121,7 +121,7 @@ struct DoctorCommand: RetimeCommand {
             return Check(name: "blocks", status: .warning, detail: "not checked: the session, shield or config data is damaged")
         }
         let shields = ConfiguredShields(store: store, logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)),
-                                        dataDirectory: context.runtime.dataDirectory)
+                                        dataDirectory: context.runtime.dataDirectory, socketPath: context.runtime.shieldSocket)
         let current = try await StoreSessionRepository(store: store).current()
         let shield = try current.map(shields.shield(of:)) ?? shields.configured()
         let block = try await shield.state()
@@ -137,7 +137,7 @@ struct DoctorCommand: RetimeCommand {
                              detail: "the running session's block is down (an interrupted start); the next command raises it")
             }
             let targets = try await StoreGroupRepository(store: store).group(id: session.groupId)?.targets ?? []
-            try await shield.raise(targets, for: session.id)
+            try await shield.raise(targets, for: session)
             return Check(name: "blocks", status: .repaired, detail: "raised the running session's block")
         case (let block?, let session?) where block.session == session.id && !session.isPaused:
             return Check(name: "blocks", status: .ok, detail: "the running session's block is up")

@@ -70,8 +70,8 @@ enum SessionCommands {
             case "none":
                 return " The 'none' shield only records its \(count(targets.count, "target")): nothing is blocked"
                     + " (to block sites: 'retime config set shield hosts')."
-            case "hosts" where apps > 0:
-                return " Blocking \(count(sites, "site")); the hosts shield cannot block \(count(apps, "app"))."
+            case "hosts" where apps > 0, "system" where apps > 0:
+                return " Blocking \(count(sites, "site")); the \(shield) shield cannot block \(count(apps, "app")) yet."
             default:
                 return " Blocking \(count(targets.count, sites == targets.count ? "site" : "target"))."
             }

@@ -12,14 +12,23 @@ struct ConfiguredShields: ShieldDirectory {
     /// The data directory, as the owner of the blocks its sessions raise in
     /// machine-wide files (the hosts file).
     let dataDirectory: String
+    /// Where the system service listens (`$RETIME_SHIELD_SOCKET`, else the default).
+    let socketPath: String
 
     func configured() throws -> any Shield { try configuredProbe() }
 
     /// The configured shield, which also answers for its own authorization.
     func configuredProbe() throws -> any Shield & ShieldAuthorizationProbe {
-        let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite) ?? "none"
+        let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite)
+            ?? SettingKey.shield.defaultValue(dataDirectory: dataDirectory)
         switch configured {
         case "none": return RecordingShield(store: store, logger: logger)
+        case "system": return SystemShield(socketPath: socketPath)
+        case "auto":
+            // The service when it answers; else nothing is enforced, and
+            // start says so.
+            let system = SystemShield(socketPath: socketPath)
+            return system.client.isReachable() ? system : RecordingShield(store: store, logger: logger)
         case "hosts":
             let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
             return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""), owner: owner)
@@ -39,11 +48,16 @@ struct ConfiguredShields: ShieldDirectory {
 
     /// The value of config key `shield` that names the shield of `identity`.
     static func settingName(of identity: String) -> String {
-        identity.hasPrefix(HostsFileShield.identityPrefix) ? "hosts" : identity
+        if identity.hasPrefix(HostsFileShield.identityPrefix) { return "hosts" }
+        if identity.hasPrefix(SystemShield.identityPrefix) { return "system" }
+        return identity
     }
 
     func shield(identity: String) throws -> any Shield {
         if identity == RecordingShield.identity { return RecordingShield(store: store, logger: logger) }
+        if identity.hasPrefix(SystemShield.identityPrefix) {
+            return SystemShield(socketPath: String(identity.dropFirst(SystemShield.identityPrefix.count)))
+        }
         if identity.hasPrefix(HostsFileShield.identityPrefix) {
             return HostsFileShield(path: String(identity.dropFirst(HostsFileShield.identityPrefix.count)), owner: owner)
         }

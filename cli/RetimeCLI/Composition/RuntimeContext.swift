@@ -1,3 +1,4 @@
+import Adapters
 import Domain
 import Foundation
 
@@ -7,6 +8,12 @@ public struct RuntimeContext: Sendable {
     public var dataDirectory: String
     public var logLevel: LogLevel
     public var environment: [String: String]
+
+    /// Where clients find the system service: `$RETIME_SHIELD_SOCKET`, else
+    /// `/run/retime/shield.sock` (cli.md, "The system service").
+    public var shieldSocket: String {
+        environment["RETIME_SHIELD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 } ?? ShieldClient.defaultSocket
+    }
 
     /// `--data-dir`, else `$RETIME_HOME`, else `$XDG_DATA_HOME/retime`, else
     /// `~/.local/share/retime` (cli.md, "Global").

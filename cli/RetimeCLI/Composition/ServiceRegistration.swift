@@ -25,7 +25,7 @@ public enum ServiceRegistration {
         }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
             ConfiguredShields(store: try resolver.resolve(), logger: try resolver.resolve(Logger.self).labelled("retime.shield"),
-                              dataDirectory: data)
+                              dataDirectory: data, socketPath: context.shieldSocket)
         }
         registry.register((any ShieldDirectory).self) { try $0.resolve(ConfiguredShields.self) }
         registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ConfiguredShields.self).configuredProbe() }

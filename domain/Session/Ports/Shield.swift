@@ -11,6 +11,10 @@ public protocol Shield: Sendable {
     var identity: String { get }
     /// Blocks exactly `targets` on behalf of `session`, replacing any block.
     func raise(_ targets: [Target], for session: SessionID) async throws
+    /// The same, for a shield that needs the session's terms (the system
+    /// service holds a strict block until its end); by default the session
+    /// is named by its id alone.
+    func raise(_ targets: [Target], for session: Session) async throws
     /// Lifts the block if it belongs to `session`; otherwise does nothing.
     func lower(for session: SessionID) async throws
     /// What is blocked now, and for whom; nil when nothing is.
@@ -25,5 +29,11 @@ public struct ShieldState: Sendable, Hashable {
     public init(session: SessionID, targets: [Target]) {
         self.session = session
         self.targets = targets
+    }
+}
+
+extension Shield {
+    public func raise(_ targets: [Target], for session: Session) async throws {
+        try await raise(targets, for: session.id)
     }
 }

@@ -59,7 +59,7 @@ public struct ReconcileSessionUseCase: Sendable {
         try await shield.guarded { owner = try await $0.state()?.session }
         guard owner != session.id else { return }
         let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
-        try await shield.guarded { try await $0.raise(targets, for: session.id) }
+        try await shield.guarded { try await $0.raise(targets, for: session) }
         logger.notice("raised the block of the running session, which was down", metadata: ["session": "\(session.id)"])
         // A pause or a stop in another process since the session was read
         // lifted its block first: the block raised here must not outlive it.

@@ -24,7 +24,7 @@ public struct RefreshShieldUseCase: Sendable {
             return nil
         }
         let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
-        try await shield.guarded { try await $0.raise(targets, for: session.id) }
+        try await shield.guarded { try await $0.raise(targets, for: session) }
         return targets
     }
 }

@@ -25,7 +25,7 @@ public struct ResumeSessionUseCase: Sendable {
         }
         let group = try await groups.blockList(id: resumed.groupId)
         let targets = group?.targets ?? []
-        do { try await shields.shield(of: resumed).guarded { try await $0.raise(targets, for: resumed.id) } } catch {
+        do { try await shields.shield(of: resumed).guarded { try await $0.raise(targets, for: resumed) } } catch {
             // Not blocked, so not resumed: the break goes on, and the error says why.
             _ = try? await sessions.replace(resumed, with: paused)
             throw error

@@ -60,7 +60,7 @@ public struct StartSessionUseCase: Sendable {
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)
         }
         do {
-            try await shield.guarded { try await $0.raise(group.targets, for: session.id) }
+            try await shield.guarded { try await $0.raise(group.targets, for: session) }
         } catch {
             _ = try? await sessions.replace(session, with: nil)
             throw error

@@ -10,11 +10,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case logLevel = "log.level"
 
     /// Shields this build of retime can enforce.
-    public static let shields = ["none", "hosts"]
+    public static let shields = ["auto", "none", "hosts", "system"]
 
     public var summary: String {
         switch self {
-        case .shield: "how blocks are enforced: none (record only) or hosts (the hosts file)"
+        case .shield: "how blocks are enforced: auto (system when its service answers, else none), none (record only), hosts (the hosts file), system (the root service)"
         case .shieldHostsFile: "the hosts file the hosts shield edits"
         case .hooksDir: "where the event hooks live"
         case .defaultGroup: "the group `start` uses when none is named"
@@ -27,7 +27,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// the defaults that live inside it.
     public func defaultValue(dataDirectory: String) -> String {
         switch self {
-        case .shield: "none"
+        case .shield: "auto"
         case .shieldHostsFile: "/etc/hosts"
         case .hooksDir: dataDirectory + "/hooks"
         case .defaultGroup: "focus"

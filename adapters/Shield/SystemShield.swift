@@ -1,0 +1,45 @@
+import Domain
+import Foundation
+
+/// The `system` shield: blocks through the root system service (`retime
+/// system run`), which holds each user's block on its own authority, so the
+/// blocked user cannot lift it early (docs/shields.md). A strict session's
+/// block carries its planned end and length; the service lowers it only
+/// once its time is up by both clocks.
+public struct SystemShield: Shield {
+    public static let identityPrefix = "system:"
+    public let client: ShieldClient
+
+    public init(socketPath: String) {
+        client = ShieldClient(socketPath: socketPath)
+    }
+
+    public var identity: String { Self.identityPrefix + client.socketPath }
+
+    public func raise(_ targets: [Target], for session: Session) async throws {
+        let length = session.plannedEnd.map { $0.timeIntervalSince(session.startedAt) }
+        _ = try client.send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,
+                                  plannedEnd: session.plannedEnd, length: length))
+    }
+
+    /// A block with no session's terms: open-ended, not strict.
+    public func raise(_ targets: [Target], for session: SessionID) async throws {
+        _ = try client.send(.init(op: .raise, session: session, targets: targets.map(\.description), strict: false))
+    }
+
+    public func lower(for session: SessionID) async throws {
+        _ = try client.send(.init(op: .lower, session: session))
+    }
+
+    public func state() async throws -> ShieldState? {
+        guard let block = try client.send(.init(op: .status)).blocks?.first else { return nil }
+        return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) })
+    }
+}
+
+extension SystemShield: ShieldAuthorizationProbe {
+    /// Approved when the service answers.
+    public func authorization() async -> ShieldAuthorization {
+        client.isReachable() ? .approved : .denied
+    }
+}

@@ -1,0 +1,27 @@
+import Domain
+
+/// The system service's blocks as one value in the `blocks` suite of a
+/// key-value store (the service's own, in its root-owned state directory).
+public struct StoreHeldBlockStore: HeldBlockStore {
+    public static let suite = "blocks"
+    static let key = "blocks"
+    private let store: any KeyValueStore
+
+    public init(store: any KeyValueStore) {
+        self.store = store
+    }
+
+    public func blocks() async throws -> [HeldBlock] {
+        try store.value([HeldBlock].self, forKey: Self.key, in: Self.suite) ?? []
+    }
+
+    public func update<Result: Sendable>(_ body: (inout [HeldBlock]) throws -> Result) async throws -> Result {
+        try store.update(Self.suite) { values in
+            var blocks = try values[Self.key].map { try JSONValueCoding.decode([HeldBlock].self, from: $0, key: Self.key) } ?? []
+            let before = blocks
+            let result = try body(&blocks)
+            if blocks != before { values[Self.key] = try JSONValueCoding.encode(blocks, key: Self.key) }
+            return result
+        }
+    }
+}

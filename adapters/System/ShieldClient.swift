@@ -1,0 +1,65 @@
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Asks the system service: one connection, one request line, one answer
+/// line, within `timeout`. Every failure is `HeldBlockError`: unreachable
+/// (no service, a dead socket, no answer in time), or what it refused.
+public struct ShieldClient: Sendable {
+    /// Where the service listens unless told otherwise.
+    public static let defaultSocket = "/run/retime/shield.sock"
+    public let socketPath: String
+    public let timeout: Double
+
+    public init(socketPath: String, timeout: Double = 5) {
+        self.socketPath = socketPath
+        self.timeout = timeout
+    }
+
+    /// The service's answer to `request`, which succeeded.
+    public func send(_ request: ShieldProtocol.Request) throws(HeldBlockError) -> ShieldProtocol.Answer {
+        let fd = try UnixSocket.connect(to: socketPath).get()
+        defer { close(fd) }
+        guard let line = try? ShieldProtocol.line(request), UnixSocket.send(fd, line, within: timeout) else {
+            throw .unreachable("\(socketPath): the request could not be sent")
+        }
+        let answer = try ShieldProtocol.decode(ShieldProtocol.Answer.self, from: try readLine(fd))
+        guard answer.ok else {
+            let failure = answer.error ?? .init(code: "system.badRequest", message: "refused without a reason")
+            throw Self.error(failure)
+        }
+        return answer
+    }
+
+    /// Whether a service answers at the socket.
+    public func isReachable() -> Bool {
+        (try? send(.init(op: .status))) != nil
+    }
+
+    private func readLine(_ fd: Int32) throws(HeldBlockError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while !bytes.contains(0x0A) {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let wait = Int32(max(0, deadline.timeIntervalSinceNow * 1_000))
+            guard poll(&ready, 1, wait) > 0 else { throw .unreachable("\(socketPath): no answer within \(Int(timeout)) s") }
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            guard count > 0 else { throw .unreachable("\(socketPath): the service closed the connection without an answer") }
+            bytes += chunk[..<count]
+            guard bytes.count <= 1 << 20 else { throw .unreachable("\(socketPath): the answer is too long") }
+        }
+        return bytes
+    }
+
+    /// The refusal as the domain names it, so the CLI reports its code.
+    static func error(_ failure: ShieldProtocol.Failure) -> HeldBlockError {
+        switch failure.code {
+        case "system.strict", "system.strictBlockHeld": .strict(until: nil)
+        case "system.notRoot": .notRoot
+        default: .badRequest(failure.message)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Domain
+import Foundation
+
+/// The system service's wire format: one JSON request and one JSON answer,
+/// each a line, each with a `version` (cli.md, "The system service"). The
+/// caller is never named in a request: the service asks the kernel.
+public enum ShieldProtocol {
+    public static let version = 1
+    /// The longest request line the service reads.
+    public static let maximumRequest = 64 * 1024
+    /// How long a client may take to send its request.
+    public static let requestTimeout: Double = 5
+
+    public enum Operation: String, Codable, Sendable {
+        case raise, lower, status, release
+    }
+
+    public struct Request: Codable, Sendable, Equatable {
+        public var version: Int
+        public var op: Operation
+        public var session: SessionID?
+        public var targets: [String]?
+        public var strict: Bool?
+        public var plannedEnd: Date?
+        public var length: Double?
+        /// `release`: the user whose blocks to lift; nil with `all`.
+        public var uid: UInt32?
+        public var all: Bool?
+
+        public init(op: Operation, session: SessionID? = nil, targets: [String]? = nil, strict: Bool? = nil,
+                    plannedEnd: Date? = nil, length: Double? = nil, uid: UInt32? = nil, all: Bool? = nil) {
+            self.version = ShieldProtocol.version
+            self.op = op
+            self.session = session
+            self.targets = targets
+            self.strict = strict
+            self.plannedEnd = plannedEnd
+            self.length = length
+            self.uid = uid
+            self.all = all
+        }
+    }
+
+    /// A block as the answer lists it.
+    public struct Block: Codable, Sendable, Equatable {
+        public var uid: UInt32
+        public var session: SessionID
+        public var targets: [String]
+        public var strict: Bool
+        public var plannedEnd: Date?
+        public var endsAfterSeconds: Double?
+    }
+
+    public struct Failure: Codable, Sendable, Equatable {
+        public var code: String
+        public var message: String
+    }
+
+    public struct Answer: Codable, Sendable, Equatable {
+        public var version: Int
+        public var ok: Bool
+        public var blocks: [Block]?
+        public var layers: [String]?
+        public var error: Failure?
+
+        public init(ok: Bool, blocks: [Block]? = nil, layers: [String]? = nil, error: Failure? = nil) {
+            self.version = ShieldProtocol.version
+            self.ok = ok
+            self.blocks = blocks
+            self.layers = layers
+            self.error = error
+        }
+
+        public static func failure(_ error: any RetimeError) -> Answer {
+            Answer(ok: false, error: Failure(code: error.code, message: error.description))
+        }
+    }
+
+    /// A line of JSON for `value`, newline included.
+    public static func line<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try JSONText.line(value)
+    }
+
+    /// Reads one value from a line (its newline, if any, dropped).
+    public static func decode<T: Decodable>(_ type: T.Type, from line: [UInt8]) throws(HeldBlockError) -> T {
+        do {
+            return try JSONValueCoding.decode(type, from: try JSONText.parse(Array(line.prefix { $0 != 0x0A })))
+        } catch {
+            throw .badRequest("not a \(type == Request.self ? "request" : "answer") of protocol version \(version)")
+        }
+    }
+
+    static func block(_ block: HeldBlock, at now: Date) -> Block {
+        Block(uid: block.uid, session: block.session, targets: block.targets.map(\.description), strict: block.strict,
+              plannedEnd: block.plannedEnd, endsAfterSeconds: block.end(at: now).map { max(0, $0.timeIntervalSince(now)) })
+    }
+}

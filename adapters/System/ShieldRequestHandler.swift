@@ -1,0 +1,63 @@
+import Domain
+import Foundation
+
+/// Answers one request line for a caller the kernel named: every request is
+/// treated as hostile (any bytes, any fields), and every failure becomes an
+/// answer, never a crash. What a caller may do is `HeldBlocks`' to decide.
+public struct ShieldRequestHandler: Sendable {
+    private let blocks: HeldBlocks
+    private let layers: [String]
+    private let clock: any Domain.Clock
+
+    public init(blocks: HeldBlocks, layers: [String], clock: any Domain.Clock) {
+        self.blocks = blocks
+        self.layers = layers
+        self.clock = clock
+    }
+
+    public func answer(_ line: [UInt8], from uid: UInt32) async -> [UInt8] {
+        let answer: ShieldProtocol.Answer
+        do {
+            answer = try await handle(try ShieldProtocol.decode(ShieldProtocol.Request.self, from: line), from: uid)
+        } catch let error as any RetimeError {
+            answer = .failure(error)
+        } catch {
+            answer = .failure(HeldBlockError.badRequest("\(error)"))
+        }
+        return (try? ShieldProtocol.line(answer)) ?? Array("{\"ok\":false,\"version\":1}\n".utf8)
+    }
+
+    private func handle(_ request: ShieldProtocol.Request, from uid: UInt32) async throws -> ShieldProtocol.Answer {
+        guard request.version == ShieldProtocol.version else {
+            throw HeldBlockError.badRequest("protocol version \(request.version) is not \(ShieldProtocol.version)")
+        }
+        switch request.op {
+        case .raise:
+            guard let session = request.session else { throw HeldBlockError.badRequest("raise needs a session") }
+            let targets = try (request.targets ?? []).prefix(100_000).map { text in
+                do { return try Target(parsing: text) } catch { throw HeldBlockError.badRequest("\(error)") }
+            }
+            if let length = request.length, !(length.isFinite && SessionLength.allowed.contains(length)) {
+                throw HeldBlockError.badRequest("a block lasts from 1 second to 24 hours")
+            }
+            let strict = request.strict ?? false
+            guard !strict || (request.plannedEnd != nil && request.length != nil) else {
+                throw HeldBlockError.badRequest("a strict block needs its planned end and length")
+            }
+            try await blocks.raise(.init(session: session, targets: targets, strict: strict,
+                                         plannedEnd: request.plannedEnd, length: request.length), for: uid)
+        case .lower:
+            guard let session = request.session else { throw HeldBlockError.badRequest("lower needs a session") }
+            try await blocks.lower(session, for: uid)
+        case .status:
+            break
+        case .release:
+            guard request.uid != nil || request.all == true else { throw HeldBlockError.badRequest("release needs a uid or all") }
+            let released = try await blocks.release(uid: request.all == true ? nil : request.uid, by: uid)
+            let now = clock.now()
+            return .init(ok: true, blocks: released.map { ShieldProtocol.block($0, at: now) }, layers: layers)
+        }
+        let now = clock.now()
+        return .init(ok: true, blocks: try await blocks.status(of: uid).map { ShieldProtocol.block($0, at: now) }, layers: layers)
+    }
+}

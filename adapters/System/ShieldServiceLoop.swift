@@ -1,0 +1,153 @@
+import CRetimeLinux
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The system service's one thread of work: a `poll` on the listening
+/// socket, every client still sending its request, a timer at the next
+/// block's end, a watch on the files its layers write, and TERM/INT. Slow or
+/// hostile clients cost a descriptor each and are cut at the protocol's
+/// limits (64 KiB, 5 s); nothing wakes the service while nothing is due.
+public final class ShieldServiceLoop: @unchecked Sendable {
+    /// The most clients served at once; the next is told the service is busy.
+    public static let maximumClients = 256
+
+    private let listener: Int32
+    private let timer: DeadlineTimer
+    private let signals: SignalPipe
+    private let watcher: Int32
+    private let watchedNames: [String]
+    private var clients: [Client] = []
+
+    private struct Client {
+        let fd: Int32
+        let uid: UInt32
+        var buffer: [UInt8] = []
+        let deadline: Date
+    }
+
+    /// Listens at `socketPath`; wakes when any of `watchedFiles` is changed
+    /// by someone else (a hosts file edited by hand).
+    public init(socketPath: String, watchedFiles: [String]) throws {
+        listener = try UnixSocket.listen(at: socketPath)
+        timer = try DeadlineTimer()
+        signals = try SignalPipe([SIGTERM, SIGINT, SIGHUP])
+        watcher = retime_inotify_create()
+        for directory in Set(watchedFiles.map(POSIXFiles.parentDirectory(of:))) where watcher >= 0 {
+            _ = retime_inotify_watch_writes(watcher, directory)
+        }
+        watchedNames = watchedFiles.map { String($0.split(separator: "/").last ?? "") }
+    }
+
+    deinit {
+        clients.forEach { close($0.fd) }
+        close(listener)
+        if watcher >= 0 { close(watcher) }
+    }
+
+    /// Serves until TERM or INT: `pass` at start, at each deadline it
+    /// returns, after each request and when a watched file changes; `handle`
+    /// answers one request line from a caller the kernel names by uid.
+    /// The last `pass` runs after the signal, so progress is written.
+    public func run(pass: () async -> Date?, handle: (UInt32, [UInt8]) async -> [UInt8]) async {
+        timer.arm(await pass())
+        while true {
+            var fds = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: watcher, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            fds += clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let nearest = clients.map(\.deadline).min()
+            let timeout = nearest.map { Int32(max(0, min($0.timeIntervalSinceNow * 1_000 + 1, 60_000))) } ?? -1
+            if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR { continue }
+            if fds[0].revents != 0, let number = signals.take(), number != SIGHUP {
+                _ = await pass()
+                return
+            }
+            var due = false
+            if fds[1].revents != 0 { _ = timer.takeExpiry(); due = true }
+            if fds[2].revents != 0, watchedFileChanged() { due = true }
+            if fds[3].revents != 0 { accept() }
+            var index = clients.count - 1
+            while index >= 0 {
+                let ready = fds.indices.contains(4 + index) && fds[4 + index].revents != 0
+                switch readRequest(at: index, ready: ready) {
+                case .pending: break
+                case .refused(let reason):
+                    let client = clients.remove(at: index)
+                    if let reason { refuse(client.fd, reason) } else { close(client.fd) }
+                case .request(let line):
+                    let client = clients.remove(at: index)
+                    UnixSocket.send(client.fd, await handle(client.uid, line))
+                    close(client.fd)
+                    due = true
+                }
+                index -= 1
+            }
+            if due { timer.arm(await pass()) }
+        }
+    }
+
+    private func accept() {
+        while true {
+            let fd = Glibc.accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            guard let uid = UnixSocket.peerUID(fd) else { close(fd); continue }
+            guard clients.count < Self.maximumClients else {
+                refuse(fd, "the service is busy; try again")
+                continue
+            }
+            clients.append(Client(fd: fd, uid: uid, deadline: Date().addingTimeInterval(ShieldProtocol.requestTimeout)))
+        }
+    }
+
+    private enum Reading {
+        case pending
+        case request([UInt8])
+        /// Cut off, with what to tell it (nothing when it is gone).
+        case refused(String?)
+    }
+
+    /// Reads what the client sent, if `ready`; whether its request is whole,
+    /// may still come, or breaks the protocol's limits.
+    private func readRequest(at index: Int, ready: Bool) -> Reading {
+        if ready {
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let count = chunk.withUnsafeMutableBytes { recv(clients[index].fd, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 { clients[index].buffer += chunk[..<count] }
+            let buffer = clients[index].buffer
+            if let end = buffer.firstIndex(of: 0x0A), end < ShieldProtocol.maximumRequest { return .request(Array(buffer[...end])) }
+            if buffer.count >= ShieldProtocol.maximumRequest {
+                return .refused("a request is at most \(ShieldProtocol.maximumRequest) bytes")
+            }
+            if count == 0 { return .refused(buffer.isEmpty ? nil : "the request ended before its line did") }
+            if count < 0, errno != EAGAIN, errno != EINTR { return .refused(nil) }
+        }
+        if clients[index].deadline <= Date() {
+            return .refused("a request must arrive within \(Int(ShieldProtocol.requestTimeout)) s")
+        }
+        return .pending
+    }
+
+    private func refuse(_ fd: Int32, _ reason: String) {
+        if let answer = try? ShieldProtocol.line(ShieldProtocol.Answer.failure(HeldBlockError.badRequest(reason))) {
+            UnixSocket.send(fd, answer)
+        }
+        close(fd)
+    }
+
+    private func watchedFileChanged() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        var changed = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(watcher, $0.baseAddress!, $0.count) }
+            guard count > 0 else { return changed }
+            changed = watchedNames.contains { name in buffer.withUnsafeBytes { retime_inotify_names($0.baseAddress!, count, name) == 1 } }
+                || changed
+        }
+    }
+}

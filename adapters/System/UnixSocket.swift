@@ -1,0 +1,85 @@
+import CRetimeLinux
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few calls on Unix stream sockets the service and its clients make.
+enum UnixSocket {
+    /// A `sockaddr_un` for `path`, or nil if the path is too long for one.
+    static func address(_ path: String) -> sockaddr_un? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return address
+    }
+
+    /// A listening socket at `path`, reachable by every local user (mode
+    /// 0666 on the socket; its directory made 0755 if missing). A stale
+    /// socket left by a previous run is replaced; any other file is not.
+    static func listen(at path: String) throws -> Int32 {
+        try POSIXFiles.ensureDirectory(POSIXFiles.parentDirectory(of: path), mode: 0o755)
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFSOCK else {
+                throw DaemonError.unavailable("\(path) exists and is not a socket; remove it or give another --socket")
+            }
+            unlink(path)
+        }
+        guard var address = address(path) else { throw DaemonError.unavailable("the socket path \(path) is too long") }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw DaemonError.unavailable("socket: \(POSIXFiles.reason())") }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, chmod(path, 0o666) == 0, Glibc.listen(fd, 128) == 0 else {
+            let reason = POSIXFiles.reason()
+            close(fd)
+            throw DaemonError.unavailable("cannot listen on \(path): \(reason)")
+        }
+        return fd
+    }
+
+    /// A connected socket to `path`, or nil with the reason.
+    static func connect(to path: String) -> Result<Int32, HeldBlockError> {
+        guard var address = address(path) else { return .failure(.unreachable("the socket path \(path) is too long")) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .failure(.unreachable("socket: \(POSIXFiles.reason())")) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = POSIXFiles.reason()
+            close(fd)
+            return .failure(.unreachable("\(path): \(reason)"))
+        }
+        return .success(fd)
+    }
+
+    /// The uid the kernel recorded for the peer of `fd`.
+    static func peerUID(_ fd: Int32) -> UInt32? {
+        var uid: UInt32 = 0
+        return retime_peer_uid(fd, &uid) == 0 ? uid : nil
+    }
+
+    /// Sends all of `bytes`, waiting up to `seconds` for room (the peer is
+    /// a process that may be slow, or gone: no SIGPIPE either way).
+    @discardableResult
+    static func send(_ fd: Int32, _ bytes: [UInt8], within seconds: Double = 1) -> Bool {
+        var sent = 0
+        let deadline = Date().addingTimeInterval(seconds)
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            if count > 0 { sent += count; continue }
+            guard count < 0, errno == EAGAIN || errno == EINTR, Date() < deadline else { return false }
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&ready, 1, 50)
+        }
+        return true
+    }
+}

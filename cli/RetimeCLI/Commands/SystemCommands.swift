@@ -1,0 +1,114 @@
+import Adapters
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `retime system run | status | release | install | uninstall`: the root
+/// service that holds every user's block (cli.md, "The system service").
+enum SystemCommands {
+    static let spec = CommandSpec("system", summary: "The root service that enforces blocks the blocked user cannot lift.",
+                                  subcommands: [Run.spec, Status.spec, Release.spec, SystemInstallCommands.Install.spec,
+                                                SystemInstallCommands.Uninstall.spec])
+
+    struct Run: RetimeCommand {
+        static let spec = CommandSpec("run", summary: "Run the service in the foreground, as root (what systemd starts).", options: [
+            .value("socket", "PATH", help: "Where to listen (default /run/retime/shield.sock)."),
+            .value("state-dir", "DIR", help: "Its own state, root's alone (default /var/lib/retime)."),
+            .value("hosts-file", "PATH", help: "The hosts file of its hosts layer (default /etc/hosts)."),
+            .value("firewall", "MODE", help: "The firewall layer: auto, nftables or off (not built yet: off).", choices: ["auto", "nftables", "off"]),
+            .value("apps", "MODE", help: "The app layer: on or off (not built yet: off).", choices: ["on", "off"]),
+        ])
+        static let reconcilesFirst = false
+        static let usesServices = false
+        let options: SystemOptions
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            var options = SystemOptions()
+            for (name, keyPath) in [("socket", \SystemOptions.socket), ("state-dir", \.stateDirectory), ("hosts-file", \.hostsFile)] {
+                guard let value = parsed.value(name) else { continue }
+                guard value.hasPrefix("/") else {
+                    throw UsageError(.invalidValue, "--\(name) takes an absolute path", command: parsed.commandName)
+                }
+                options[keyPath: keyPath] = value
+            }
+            self.options = options
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            try await SystemRunner(options: options, runtime: context.runtime).run()
+            return .ok("")
+        }
+    }
+
+    struct Status: RetimeCommand {
+        static let spec = CommandSpec("status", summary: "Whether the service answers, its layers, and the blocks it holds for you.")
+        static let reconcilesFirst = false
+        static let usesServices = false
+        init(_ parsed: ParsedCommand, values: DateValue) {}
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let client = ShieldClient(socketPath: context.runtime.shieldSocket)
+            let answer: ShieldProtocol.Answer
+            do { answer = try client.send(.init(op: .status)) } catch {
+                let json = Documents.document(["reachable": .bool(false), "version": .null, "layers": .array([]), "blocks": .array([])])
+                throw SystemNotReachable(json: json, cause: error)
+            }
+            let blocks = answer.blocks ?? []
+            let json = Documents.document([
+                "reachable": .bool(true), "version": .int(Int64(answer.version)),
+                "layers": .array((answer.layers ?? []).map(JSONValue.string)),
+                "blocks": .array(blocks.map(SystemCommands.document)),
+            ])
+            var lines = ["The system service answers at \(client.socketPath); layers: \((answer.layers ?? []).joined(separator: ", "))."]
+            lines += blocks.isEmpty ? ["It holds no block for you."] : blocks.map(SystemCommands.line)
+            return CommandResult(json: json, human: lines.joined(separator: "\n"))
+        }
+    }
+
+    struct Release: RetimeCommand {
+        static let spec = CommandSpec("release", summary: "Lift blocks now, as root (audited in the service's log).", options: [
+            .value("uid", "UID", help: "The user whose blocks to lift."), .flag("all", help: "Lift every user's blocks."),
+        ])
+        static let reconcilesFirst = false
+        static let usesServices = false
+        let uid: UInt32?
+        let all: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            all = parsed.flag("all")
+            uid = try parsed.value("uid").map { text throws(UsageError) in
+                guard let uid = UInt32(text) else { throw UsageError(.invalidValue, "--uid takes a number", command: parsed.commandName) }
+                return uid
+            }
+            guard (uid == nil) != !all else {
+                throw UsageError(.missingValue, "give --uid UID or --all", command: parsed.commandName)
+            }
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let answer = try ShieldClient(socketPath: context.runtime.shieldSocket).send(.init(op: .release, uid: uid, all: all ? true : nil))
+            let released = answer.blocks ?? []
+            return CommandResult(json: Documents.document(["released": .array(released.map(SystemCommands.document))]),
+                                 human: released.isEmpty ? "No block to lift." : "Lifted:\n" + released.map(SystemCommands.line).joined(separator: "\n"))
+        }
+    }
+
+    static func document(_ block: ShieldProtocol.Block) -> JSONValue {
+        .object(["session": .string(block.session.description), "uid": .int(Int64(block.uid)),
+                 "targets": .array(block.targets.map(JSONValue.string)), "strict": .bool(block.strict),
+                 "plannedEnd": Documents.time(block.plannedEnd), "endsAfterSeconds": block.endsAfterSeconds.map(JSONValue.double) ?? .null])
+    }
+
+    static func line(_ block: ShieldProtocol.Block) -> String {
+        let end = block.plannedEnd.map { " until \(LocalTime.dateTime($0))" } ?? " (open-ended)"
+        return "  \(block.session) (uid \(block.uid)): \(block.targets.count) target(s)\(block.strict ? ", strict" : "")\(end)"
+    }
+}
+
+/// `system status` when no service answers: exit 1, with the document.
+struct SystemNotReachable: RetimeCLIError, ReportingError {
+    var json: JSONValue
+    var cause: any Error
+    var report: String { "The system service does not answer." }
+    var code: String { "system.unreachable" }
+    var exitCode: Int32 { 1 }
+    var hint: String? { "install it with 'sudo retime system install'" }
+    var description: String { "the system service does not answer: \(cause)" }
+}

@@ -1,0 +1,48 @@
+import Adapters
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `retime system run`: as root, makes the state directory (0700, root's),
+/// restores every block it holds before it listens, then serves requests
+/// and lifts each block at its end until TERM or INT, after which the
+/// blocks' progress is written and it exits 0.
+struct SystemRunner {
+    let options: SystemOptions
+    let runtime: RuntimeContext
+
+    func run() async throws {
+        guard geteuid() == 0 else { throw SystemServiceError.notRoot }
+        try POSIXFiles.ensurePrivateDirectory(options.stateDirectory)
+        let services = try SystemRoot.container(options, context: runtime)
+        let logger = try services.resolve(Logger.self)
+        let blocks = try services.resolve(HeldBlocks.self)
+        let handler = try services.resolve(ShieldRequestHandler.self)
+        // Restored before anyone can ask: a reboot does not lift a block.
+        try await blocks.pass()
+        let loop = try ShieldServiceLoop(socketPath: options.socket, watchedFiles: [options.hostsFile])
+        logger.notice("serving", metadata: ["socket": "\(options.socket)", "state": "\(options.stateDirectory)", "hosts": "\(options.hostsFile)"])
+        await loop.run(pass: {
+            do { return try await blocks.pass() } catch {
+                logger.error("a pass failed: \(error)")
+                return Date().addingTimeInterval(60)
+            }
+        }, handle: { uid, line in await handler.answer(line, from: uid) })
+        logger.notice("stopping; the blocks' progress is written")
+        await services.teardown()
+    }
+}
+
+/// What `retime system ...` refuses before any request.
+struct SystemServiceError: RetimeCLIError {
+    var code: String
+    var message: String
+    var exitCode: Int32
+    var hint: String?
+    var description: String { message }
+
+    static let notRoot = SystemServiceError(code: "system.notRoot", message: "the system service runs as root only", exitCode: 1,
+                                            hint: "install it with 'sudo retime system install'")
+}

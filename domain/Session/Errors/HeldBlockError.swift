@@ -1,0 +1,48 @@
+import Foundation
+
+/// What the system service refuses, and why (semantics.md, "Who may do what").
+public enum HeldBlockError: RetimeError, Equatable {
+    /// A strict block stays until its time is up; `until` is when, on the
+    /// wall clock as the service reads it now.
+    case strict(until: Date?)
+    /// The user already has a strict block for another session.
+    case anotherStrictBlock(until: Date?)
+    /// Only root may release other users' blocks.
+    case notRoot
+    /// A request the service does not understand.
+    case badRequest(String)
+    /// The service is not there to ask (the client's side).
+    case unreachable(String)
+
+    public var code: String {
+        switch self {
+        case .strict: "system.strict"
+        case .anotherStrictBlock: "system.strictBlockHeld"
+        case .notRoot: "system.notRoot"
+        case .badRequest: "system.badRequest"
+        case .unreachable: "system.unreachable"
+        }
+    }
+
+    public var kind: ErrorKind {
+        switch self {
+        case .strict, .anotherStrictBlock, .notRoot: .authorization
+        case .badRequest: .invalidInput
+        case .unreachable: .storage
+        }
+    }
+
+    public var description: String { message(writingInstants: utcInstant) }
+
+    public func message(writingInstants instant: (Date) -> String) -> String {
+        switch self {
+        case .strict(let until?): "the system service holds this strict block until \(instant(until))"
+        case .strict(nil): "the system service holds this strict block"
+        case .anotherStrictBlock(let until):
+            "the system service holds a strict block of yours" + (until.map { " until \(instant($0))" } ?? "")
+        case .notRoot: "only root may release other users' blocks"
+        case .badRequest(let reason): "the system service refused the request: \(reason)"
+        case .unreachable(let reason): "the system service cannot be reached: \(reason)"
+        }
+    }
+}

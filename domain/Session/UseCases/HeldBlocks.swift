@@ -1,0 +1,141 @@
+import Foundation
+
+/// The system service's authority over the blocks it holds (semantics.md,
+/// "The system service"): any user may raise a block for itself and lower
+/// its own; a strict block only once its time is up by both clocks; root
+/// may release any. Every change is made under the store's lock and then
+/// enforced by every layer, which is given all users' blocks at once.
+public struct HeldBlocks: Sendable {
+    private let store: any HeldBlockStore
+    private let layers: [any BlockLayer]
+    private let clock: any Clock
+    private let logger: Logger
+
+    public init(store: any HeldBlockStore, layers: [any BlockLayer], clock: any Clock, logger: Logger) {
+        self.store = store
+        self.layers = layers
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// What a user asks to have blocked.
+    public struct Request: Sendable, Equatable {
+        public var session: SessionID
+        public var targets: [Target]
+        public var strict: Bool
+        public var plannedEnd: Date?
+        public var length: TimeInterval?
+
+        public init(session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?) {
+            self.session = session
+            self.targets = targets
+            self.strict = strict
+            self.plannedEnd = plannedEnd
+            self.length = length
+        }
+    }
+
+    /// Raises (or raises again, with new targets) `uid`'s block for a
+    /// session. A strict block keeps every target it had: targets may be
+    /// added, never removed. A user's block of another session is replaced,
+    /// unless it is strict and its time is not up.
+    @discardableResult
+    public func raise(_ request: Request, for uid: UInt32) async throws -> HeldBlock {
+        let now = clock.now(), boot = clock.bootTime()
+        let block = try await store.update { blocks -> HeldBlock in
+            expire(&blocks, now: now, boot: boot)
+            if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == request.session }) {
+                var kept = blocks[index]
+                kept.targets = kept.strict ? kept.targets + request.targets.filter { !kept.targets.contains($0) } : request.targets
+                blocks[index] = kept
+                return kept
+            }
+            if let held = blocks.first(where: { $0.uid == uid && $0.strict }) {
+                throw HeldBlockError.anotherStrictBlock(until: held.end(at: now))
+            }
+            blocks.removeAll { $0.uid == uid }
+            let block = HeldBlock(uid: uid, session: request.session, targets: request.targets, strict: request.strict,
+                                  plannedEnd: request.plannedEnd, length: request.length, at: boot)
+            blocks.append(block)
+            return block
+        }
+        try await enforce()
+        logger.info("raised", metadata: ["uid": "\(uid)", "session": "\(request.session)", "targets": "\(block.targets.count)",
+                                         "strict": "\(block.strict)"])
+        return block
+    }
+
+    /// Lowers `uid`'s block of `session`; nothing to lower is not an error
+    /// (a repeated lower). A strict block whose time is not up stays, unless
+    /// `overridden` (the user's passcode was right).
+    public func lower(_ session: SessionID, for uid: UInt32, overridden: Bool = false) async throws {
+        let now = clock.now(), boot = clock.bootTime()
+        let changed = try await store.update { blocks -> Bool in
+            expire(&blocks, now: now, boot: boot)
+            guard let block = blocks.first(where: { $0.uid == uid && $0.session == session }) else { return false }
+            if block.strict, !overridden, !block.isOver(at: now) { throw HeldBlockError.strict(until: block.end(at: now)) }
+            blocks.removeAll { $0.uid == uid && $0.session == session }
+            return true
+        }
+        try await enforce()
+        if changed { logger.info("lowered", metadata: ["uid": "\(uid)", "session": "\(session)", "overridden": "\(overridden)"]) }
+    }
+
+    /// Root lifts blocks now: one user's, or every user's. Returns the
+    /// blocks lifted, for the audit line.
+    public func release(uid target: UInt32?, by caller: UInt32) async throws -> [HeldBlock] {
+        guard caller == 0 else { throw HeldBlockError.notRoot }
+        let released = try await store.update { blocks -> [HeldBlock] in
+            let lifted = blocks.filter { target == nil || $0.uid == target }
+            blocks.removeAll { target == nil || $0.uid == target }
+            return lifted
+        }
+        try await enforce()
+        for block in released {
+            logger.notice("released by root", metadata: ["uid": "\(block.uid)", "session": "\(block.session)", "strict": "\(block.strict)"])
+        }
+        return released
+    }
+
+    /// `uid`'s blocks as they stand now.
+    public func status(of uid: UInt32) async throws -> [HeldBlock] {
+        try await store.blocks().filter { $0.uid == uid }
+    }
+
+    /// The service's pass: brings every block's served time up to now,
+    /// lifts those whose time is up, and enforces what is left (also what
+    /// it restores after a restart). Returns when it must look again: the
+    /// earliest end, and within a minute while a strict block is held, so
+    /// its progress is written at least once a minute.
+    @discardableResult
+    public func pass() async throws -> Date? {
+        let now = clock.now(), boot = clock.bootTime()
+        let (lifted, left) = try await store.update { blocks -> ([HeldBlock], [HeldBlock]) in
+            let lifted = expire(&blocks, now: now, boot: boot)
+            return (lifted, blocks)
+        }
+        try await enforce()
+        for block in lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
+        let ends = left.compactMap { $0.end(at: now) }
+        let checkpoint = left.contains(where: \.strict) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
+        return (ends + checkpoint).min()
+    }
+
+    /// How often a strict block's served time is written while it is held.
+    public static let checkpointInterval: TimeInterval = 60
+
+    /// Brings the blocks' served time up to `boot` and removes those whose
+    /// time is up at `now`; returns those.
+    @discardableResult
+    private func expire(_ blocks: inout [HeldBlock], now: Date, boot: BootTimeReading?) -> [HeldBlock] {
+        for index in blocks.indices { blocks[index].advance(to: boot) }
+        let over = blocks.filter { $0.isOver(at: now) }
+        blocks.removeAll { $0.isOver(at: now) }
+        return over
+    }
+
+    private func enforce() async throws {
+        let blocks = try await store.blocks()
+        for layer in layers { try await layer.enforce(blocks) }
+    }
+}
