@@ -52,7 +52,7 @@ let package = Package(
                     path: "Tests/AdaptersTests"),
         // A helper process for the multi-process storage tests.
         .executableTarget(name: "StoreProbe", dependencies: ["Domain", "Adapters"], path: "Tests/Helpers/StoreProbe"),
-        .testTarget(name: "RetimeCLITests", dependencies: ["RetimeCLI", "Domain", "Adapters", "retime"], path: "Tests/RetimeCLITests",
+        .testTarget(name: "RetimeCLITests", dependencies: ["RetimeCLI", "Domain", "Adapters", "PortContracts", "retime"], path: "Tests/RetimeCLITests",
                     exclude: ["Helpers/pty_driver.py"]),
 
         // Benchmarks: run by the scripts in bench/, never by `swift test`.

@@ -97,6 +97,11 @@ struct BridgeContractTests {
         }
     }
 
+    @Test(arguments: HeldBlockStoreContract.checks)
+    func inMemoryHeldBlockStore(_ check: ContractCheck<HeldBlockStoreContract.Factory>) async throws {
+        try await check.run { InMemoryHeldBlockStore() }
+    }
+
     @Test(arguments: DataLockContract.checks)
     func inMemoryDataLock(_ check: ContractCheck<DataLockContract.Factory>) async throws {
         try await check.run { InMemoryDataLock() }

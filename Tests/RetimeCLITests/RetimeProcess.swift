@@ -76,6 +76,9 @@ struct RetimeProcess: Sendable {
         environment.removeValue(forKey: "RETIME_HOME")
         environment["NO_COLOR"] = "1"
         environment["HOME"] = dataDirectory + "-home"
+        // Never the machine's own system service: a test that wants one
+        // starts its own and says where.
+        environment["RETIME_SHIELD_SOCKET"] = dataDirectory + "-no-service.sock"
         process.environment = environment.merging(self.environment) { _, mine in mine }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

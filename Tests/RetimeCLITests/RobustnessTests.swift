@@ -45,8 +45,8 @@ struct RobustnessTests {
             // Keep the watch loop out: it waits for a session to end.
             let arguments = Self.randomArguments(&generator).filter { $0 != "--watch" && $0 != "--data-dir" }
             let captured = Captured()
-            let status = await RetimeCLI.run(["--data-dir", data] + arguments, environment: ["HOME": data + "-home"],
-                                             console: captured.console)
+            let environment = ["HOME": data + "-home", "RETIME_SHIELD_SOCKET": data + "-no-service.sock"]
+            let status = await RetimeCLI.run(["--data-dir", data] + arguments, environment: environment, console: captured.console)
             #expect((0...4).contains(status), "\(arguments)")
             if status != 0 {
                 #expect(captured.err.withLock { $0 }.hasPrefix("retime: error: "), "\(arguments)")

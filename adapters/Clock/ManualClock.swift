@@ -18,23 +18,22 @@ public final class ManualClock: Domain.Clock {
     private struct State {
         var now: Date
         var bootSeconds: Double
+        var bootID: String
         var sleepers: [UUID: Sleeper] = [:]
         var cancelledBeforeSleeping: Set<UUID> = []
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state: Mutex<State>
-    private let bootID: String
 
     public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000), bootID: String = "manual-boot") {
-        state = Mutex(State(now: now, bootSeconds: 1_000))
-        self.bootID = bootID
+        state = Mutex(State(now: now, bootSeconds: 1_000, bootID: bootID))
     }
 
     public func now() -> Date { state.withLock { $0.now } }
 
     public func bootTime() -> BootTimeReading? {
-        BootTimeReading(bootID: bootID, seconds: state.withLock { $0.bootSeconds })
+        state.withLock { BootTimeReading(bootID: $0.bootID, seconds: $0.bootSeconds) }
     }
 
     /// Lets `interval` pass: both clocks move, due sleepers wake.
@@ -46,6 +45,13 @@ public final class ManualClock: Domain.Clock {
     /// Moves the wall clock alone, forward or back, as `date -s` would.
     public func setWallClock(to instant: Date) {
         wake { $0.now = instant }
+    }
+
+    /// A reboot: the machine was off for `offTime` (the wall clock moves on),
+    /// then started again with a new boot id and its boot-time clock at a
+    /// few seconds.
+    public func reboot(after offTime: TimeInterval, bootID: String = "manual-boot-\(UUID().uuidString.prefix(8))") {
+        wake { $0.now += offTime; $0.bootSeconds = 5; $0.bootID = bootID }
     }
 
     /// How many tasks are sleeping on this clock.

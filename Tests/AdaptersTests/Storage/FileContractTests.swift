@@ -33,6 +33,11 @@ struct FileContractTests {
         try await check.run { StoreScheduleRepository(store: Self.store()) }
     }
 
+    @Test(arguments: HeldBlockStoreContract.checks)
+    func heldBlockStore(_ check: ContractCheck<HeldBlockStoreContract.Factory>) async throws {
+        try await check.run { StoreHeldBlockStore(store: Self.store()) }
+    }
+
     @Test(arguments: DataLockContract.checks)
     func dataLock(_ check: ContractCheck<DataLockContract.Factory>) async throws {
         try await check.run { FileDataLock(storeDirectory: TemporaryDirectory().file("store")) }

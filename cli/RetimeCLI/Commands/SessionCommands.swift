@@ -71,7 +71,8 @@ enum SessionCommands {
                 return " The 'none' shield only records its \(count(targets.count, "target")): nothing is blocked"
                     + " (to block sites: 'retime config set shield hosts')."
             case "hosts" where apps > 0, "system" where apps > 0:
-                return " Blocking \(count(sites, "site")); the \(shield) shield cannot block \(count(apps, "app")) yet."
+                // The system service's app layer is still to come; a hosts file never blocks apps.
+                return " Blocking \(count(sites, "site")); the \(shield) shield cannot block \(count(apps, "app"))\(shield == "system" ? " yet" : "")."
             default:
                 return " Blocking \(count(targets.count, sites == targets.count ? "site" : "target"))."
             }

@@ -1,0 +1,104 @@
+import Adapters
+import Domain
+import Foundation
+import Synchronization
+import Testing
+
+/// The system service's authority over blocks, on the manual clock:
+/// semantics.md, "The system service".
+@Suite("The blocks the system service holds")
+struct HeldBlocksTests {
+    /// A layer that remembers what it was last told to enforce.
+    final class RecordingLayer: BlockLayer, @unchecked Sendable {
+        let name = "recording"
+        private let last = Mutex<[HeldBlock]>([])
+        func enforce(_ blocks: [HeldBlock]) async throws { last.withLock { $0 = blocks } }
+        var domains: Set<String> {
+            Set(last.withLock { $0 }.flatMap(\.targets).compactMap { if case .domain(let name) = $0 { name.ascii } else { nil } })
+        }
+    }
+
+    let clock = ManualClock()
+    let store = InMemoryHeldBlockStore()
+    let layer = RecordingLayer()
+    var blocks: HeldBlocks { HeldBlocks(store: store, layers: [layer], clock: clock, logger: Logger(label: "t", handler: InMemoryLogHandler())) }
+
+    func request(_ session: SessionID = SessionID(), _ targets: [String] = ["example.com"], strict: Bool = false,
+                 length: TimeInterval? = 1_800) -> HeldBlocks.Request {
+        .init(session: session, targets: targets.map { try! Target(parsing: $0) }, strict: strict,
+              plannedEnd: length.map { clock.now() + $0 }, length: length)
+    }
+
+    @Test("a strict block refuses its user until its end, then the pass lifts it; root may release it before")
+    func strictUntilEnd() async throws {
+        let session = SessionID()
+        try await blocks.raise(request(session, strict: true), for: 1_000)
+        #expect(layer.domains == ["example.com"])
+        await #expect(throws: HeldBlockError.self) { try await blocks.lower(session, for: 1_000) }
+        await #expect(throws: HeldBlockError.notRoot) { _ = try await blocks.release(uid: 1_000, by: 1_000) }
+        clock.advance(by: 1_799)
+        #expect(try await blocks.pass() != nil)
+        #expect(layer.domains == ["example.com"])
+        clock.advance(by: 1)
+        #expect(try await blocks.pass() == nil)
+        #expect(layer.domains.isEmpty)
+        #expect(try await store.blocks().isEmpty)
+        try await blocks.raise(request(strict: true), for: 1_000)
+        #expect(try await blocks.release(uid: nil, by: 0).count == 1)
+        #expect(layer.domains.isEmpty)
+    }
+
+    @Test("a wall clock moved forward does not end a strict block: it waits for its boot time")
+    func movedClock() async throws {
+        try await blocks.raise(request(strict: true), for: 1_000)
+        clock.setWallClock(to: clock.now() + 7_200)
+        let next = try await blocks.pass()
+        #expect(layer.domains == ["example.com"])
+        #expect(next != nil && next! <= clock.now() + HeldBlocks.checkpointInterval)
+        clock.advance(by: 1_800)
+        try await blocks.pass()
+        #expect(layer.domains.isEmpty)
+    }
+
+    @Test("across a reboot a strict block keeps the boot time it has yet to serve, however long the machine was off")
+    func reboot() async throws {
+        try await blocks.raise(request(strict: true), for: 1_000)
+        clock.advance(by: 600)
+        try await blocks.pass()                                   // a checkpoint: 600 s served
+        clock.reboot(after: 3_600)                                // off for an hour: the planned end has passed
+        try await blocks.pass()
+        #expect(layer.domains == ["example.com"], "restored, not lifted")
+        clock.advance(by: 1_199)
+        try await blocks.pass()
+        #expect(layer.domains == ["example.com"])
+        clock.advance(by: 1)
+        try await blocks.pass()
+        #expect(layer.domains.isEmpty, "lifted once its whole length was served")
+    }
+
+    @Test("a new session replaces a user's block unless it is strict; a strict block gains targets but never loses one")
+    func replacing() async throws {
+        let first = SessionID()
+        try await blocks.raise(request(first, ["a.example"]), for: 1_000)
+        try await blocks.raise(request(SessionID(), ["b.example"]), for: 1_000)
+        #expect(layer.domains == ["b.example"])
+        let strict = SessionID()
+        try await blocks.raise(request(strict, ["c.example"], strict: true), for: 1_000)
+        await #expect(throws: HeldBlockError.self) { try await blocks.raise(request(SessionID(), ["d.example"]), for: 1_000) }
+        try await blocks.raise(request(strict, ["e.example"], strict: true), for: 1_000)
+        #expect(layer.domains == ["c.example", "e.example"])
+    }
+
+    @Test("users' blocks merge; one user cannot lower another's")
+    func users() async throws {
+        let mine = SessionID()
+        try await blocks.raise(request(mine, ["shared.example", "a.example"]), for: 1_000)
+        try await blocks.raise(request(SessionID(), ["shared.example"]), for: 2_000)
+        try await blocks.lower(mine, for: 2_000)
+        #expect(layer.domains == ["shared.example", "a.example"])
+        try await blocks.lower(mine, for: 1_000)
+        #expect(layer.domains == ["shared.example"])
+        #expect(try await blocks.status(of: 1_000).isEmpty)
+        #expect(try await blocks.status(of: 2_000).count == 1)
+    }
+}

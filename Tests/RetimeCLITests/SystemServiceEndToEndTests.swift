@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Adapters
+import Foundation
+import PortContracts
+import Testing
+
+/// The system service for real: run as root on temporary files, asked by
+/// unprivileged users (semantics.md, "The system service").
+@Suite("The system service end to end", .enabled(if: SystemServiceHarness.available, "needs root and setpriv"))
+struct SystemServiceEndToEndTests {
+    @Test("a user's strict block survives every escape through the user's own data, and another user's requests")
+    func escapes() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        let start = try user.run("start", "work", "--for", "30m", "--strict")
+        #expect(start.status == 0 && start.out.contains("Blocking 1 site"), "\(start.out) \(start.err)")
+        #expect(system.blocked == ["example.com"])
+
+        // The session made not strict by hand: stop ends it in history, the block stays.
+        let session = user.file("store/session.json")
+        let edited = try String(contentsOfFile: session, encoding: .utf8).replacingOccurrences(of: "\"strict\" : true", with: "\"strict\" : false")
+        try edited.write(toFile: session, atomically: true, encoding: .utf8)
+        let stop = try user.run("stop", "--json")
+        #expect(stop.status == 4 && stop.err.contains("system service holds this strict block"), "\(stop.err)")
+        #expect(system.blocked == ["example.com"])
+
+        // The data directory deleted, repaired, replaced by another: the block stays.
+        try FileManager.default.removeItem(atPath: user.dataDirectory)
+        _ = try user.run("doctor", "--repair")
+        let other = system.client()
+        _ = try other.run("doctor", "--repair")
+        let restart = try other.run("start", "--for", "1m")
+        #expect(restart.status != 0, "a new session cannot replace a strict block: \(restart.out)")
+        #expect(system.blocked == ["example.com"])
+
+        // Another user sees none of it and cannot lower it.
+        let stranger = system.client(uid: 4_242)
+        let status = try stranger.run("system", "status", "--json")
+        #expect((status.json["blocks"] as? [Any])?.isEmpty == true)
+        #expect(try stranger.run("system", "release", "--all").status != 0, "only root releases")
+        #expect(system.blocked == ["example.com"])
+
+        // Its own user still sees it, strict, with its end.
+        let mine = try user.run("system", "status", "--json").json["blocks"] as? [[String: Any]] ?? []
+        #expect(mine.count == 1 && mine.first?["strict"] as? Bool == true && (mine.first?["endsAfterSeconds"] as? Double ?? 0) > 1_700)
+
+        // Root may: audited, and the file is as it was.
+        #expect(try system.rootClient().run(["system", "release", "--all"], withDataDir: false).status == 0)
+        #expect(system.blocked.isEmpty)
+        #expect(try String(contentsOfFile: system.hosts, encoding: .utf8) == SystemServiceHarness.original)
+    }
+
+    @Test("the service lifts a block at its end with no client running; a non-strict block is lowered by its user")
+    func liftsAtEnd() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work", "--for", "2s", "--strict").status == 0)
+        #expect(system.blocked == ["example.com"])
+        #expect(system.eventually(within: 6) { system.blocked.isEmpty }, "lifted by the service on its own")
+        #expect(try user.run("start", "work").status == 0)
+        #expect(system.blocked == ["example.com"])
+        #expect(try user.run("stop").status == 0)
+        #expect(system.blocked.isEmpty)
+    }
+
+    @Test("killed with SIGKILL and started again, the service restores its blocks, also one removed by hand meanwhile")
+    func restoresAfterKill() throws {
+        let system = try SystemServiceHarness()
+        var service = try system.start()
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        system.stop(service, signal: SIGKILL)
+        try SystemServiceHarness.original.write(toFile: system.hosts, atomically: true, encoding: .utf8)
+        service = try system.start()
+        defer { system.stop(service) }
+        #expect(system.eventually(within: 5) { system.blocked == ["example.com"] })
+        // Removed by hand while it runs: put back at once.
+        try SystemServiceHarness.original.write(toFile: system.hosts, atomically: false, encoding: .utf8)
+        #expect(system.eventually(within: 5) { system.blocked == ["example.com"] }, "restored after a hand edit")
+    }
+
+    @Test("two users' blocks merge: a domain both block stays blocked until both are lowered")
+    func merged() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let first = system.client(uid: 65_534), second = system.client(uid: 4_243)
+        try first.run("group", "create", "g", "--block", "example.com", "--block", "one.example")
+        try second.run("group", "create", "g", "--block", "example.com", "--block", "two.example")
+        #expect(try first.run("start", "g").status == 0)
+        #expect(try second.run("start", "g").status == 0)
+        #expect(Set(system.blocked) == ["example.com", "one.example", "two.example"])
+        #expect(try first.run("stop").status == 0)
+        #expect(Set(system.blocked) == ["example.com", "two.example"])
+        #expect(try second.run("stop").status == 0)
+        #expect(system.blocked.isEmpty)
+    }
+}
+
+/// The `system` shield keeps the Shield port's contract, against a real
+/// service process (as root: the contract's sessions are one user's).
+@Suite("The system shield keeps the Shield contract", .serialized, .enabled(if: SystemServiceHarness.available, "needs root"))
+struct SystemShieldContractTests {
+    @Test(arguments: ShieldContract.checks)
+    func contract(_ check: ContractCheck<ShieldContract.Factory>) async throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        try await check.run { SystemShield(socketPath: system.socket) }
+    }
+}

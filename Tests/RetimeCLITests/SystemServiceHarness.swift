@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// A system service of a test's own: run as root on a temporary socket,
+/// state directory and hosts file (never /etc/hosts or /run/retime), with
+/// clients run as unprivileged users through `setpriv`.
+struct SystemServiceHarness {
+    /// Whether this process may run the service and drop to other users.
+    static let available = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+    let root: String
+    var socket: String { root + "/run/shield.sock" }
+    var state: String { root + "/state" }
+    var hosts: String { root + "/hosts" }
+    static let original = "127.0.0.1 localhost\n::1 localhost\n"
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("retime-system-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: hosts, contents: Data(Self.original.utf8)))
+    }
+
+    /// Starts `retime system run` and waits until it answers.
+    func start() throws -> RetimeProcess.Running {
+        let service = try RetimeProcess().start(["system", "run", "--socket", socket, "--state-dir", state, "--hosts-file", hosts],
+                                                withDataDir: false)
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, service.process.isRunning, !FileManager.default.fileExists(atPath: socket) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(service.process.isRunning, "the service came up")
+        return service
+    }
+
+    func stop(_ service: RetimeProcess.Running, signal number: Int32 = SIGTERM) {
+        kill(service.process.processIdentifier, number)
+        service.process.waitUntilExit()
+    }
+
+    /// A client running retime as `uid`, with a data directory of its own
+    /// that it owns, asking this service.
+    func client(uid: UInt32 = 65_534) -> RetimeProcess {
+        var client = RetimeProcess()
+        client.launcher = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
+        client.environment["RETIME_SHIELD_SOCKET"] = socket
+        return client
+    }
+
+    /// root, asking this service.
+    func rootClient() -> RetimeProcess {
+        var client = RetimeProcess()
+        client.environment["RETIME_SHIELD_SOCKET"] = socket
+        return client
+    }
+
+    /// The domains the hosts file blocks now.
+    var blocked: [String] {
+        let text = (try? String(contentsOfFile: hosts, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.hasPrefix("0.0.0.0 ") && !$0.hasPrefix("0.0.0.0 www.") }.map { String($0.dropFirst(8)) }
+    }
+
+    /// Polls `condition` every 20 ms until it holds or `seconds` pass.
+    func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+}
