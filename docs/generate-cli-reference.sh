@@ -20,6 +20,7 @@ retime=.build/debug/retime
                  "schedule" "schedule add" "schedule list" "schedule remove" "schedule enable" "schedule disable" "schedule next" \
                  "report" "export" "import" \
                  "daemon" "daemon run" "daemon status" "daemon install" "daemon uninstall" \
+                 "system" "system run" "system status" "system release" "system install" "system uninstall" \
                  "auth" "auth status" "auth set-passcode" "auth change-passcode" "auth remove-passcode" "auth request" \
                  "config" "config list" "config get" "config set" "config unset" "doctor" "completion" "help"; do
     echo
