@@ -38,7 +38,7 @@ struct CrashConsistencyTests {
                 // A session without its block is reported by doctor until a
                 // command raises it; never called "ok".
                 if before?["detail"]?.contains("down") == true { outcomes["session, block down", default: 0] += 1 }
-                #expect(before?["status"] != "ok" || before?["detail"]?.contains("block is up") == true,
+                #expect(before?["status"] != "ok" || before?["detail"]?.contains("the running session's block is") == true,
                         "round \(round): doctor called \(before ?? [:]) fine")
             }
             let after = blocksCheck(try retime.run("doctor", "--json"))

@@ -13,6 +13,10 @@ struct ShieldEndToEndTests {
         #expect(try retime.run("start", "work").out
             == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block sites: 'retime config set shield hosts').\n")
         #expect(try retime.run("status").out.contains("· shield: none (records only, blocks nothing)\n"))
+        #expect(try retime.run("pause").out.hasPrefix("Paused: the 'none' shield had blocked nothing"))
+        #expect(try retime.run("resume").out.hasPrefix("Resumed: the 'none' shield records the block again; nothing is blocked"))
+        let doctor = try retime.run("doctor", "--json").json["checks"] as? [[String: String]] ?? []
+        #expect(doctor.first { $0["name"] == "blocks" }?["detail"]?.contains("the 'none' shield blocks nothing") == true)
     }
 
     @Test("targets added to the running session's group are blocked at once")

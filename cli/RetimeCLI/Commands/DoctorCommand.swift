@@ -140,7 +140,8 @@ struct DoctorCommand: RetimeCommand {
             try await shield.raise(targets, for: session)
             return Check(name: "blocks", status: .repaired, detail: "raised the running session's block")
         case (let block?, let session?) where block.session == session.id && !session.isPaused:
-            return Check(name: "blocks", status: .ok, detail: "the running session's block is up")
+            let what = shield.identity == RecordingShield.identity ? "recorded (the 'none' shield blocks nothing)" : "up (\(shield.identity))"
+            return Check(name: "blocks", status: .ok, detail: "the running session's block is \(what)")
         case (let block?, let session):
             let why = session?.id == block.session ? "during the session's break" : "for a session that is no longer running"
             guard repair else { return Check(name: "blocks", status: .warning, detail: "a block is up \(why)") }

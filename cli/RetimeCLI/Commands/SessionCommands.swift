@@ -120,7 +120,7 @@ enum SessionCommands {
             let pausedAt = session.breaks.last?.start ?? session.startedAt
             let end = session.plannedEnd.map { " The session still ends at \(LocalTime.moment($0, now: pausedAt))." } ?? ""
             return CommandResult(json: try await document(session, context: context),
-                                 human: "Paused: the block is lifted until 'retime resume'.\(end)")
+                                 human: "Paused: \(SessionCommands.blockWord(session, up: false)) until 'retime resume'.\(end)")
         }
     }
 
@@ -130,8 +130,17 @@ enum SessionCommands {
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ context: CommandContext) async throws -> CommandResult {
             let session = try await context.resolve(ResumeSessionUseCase.self).execute()
-            return CommandResult(json: try await document(session, context: context), human: "Resumed: the block is up again.")
+            return CommandResult(json: try await document(session, context: context), human: "Resumed: \(SessionCommands.blockWord(session, up: true)).")
         }
+    }
+
+    /// What a break or a resume did to the block, as the session's shield
+    /// really does it: the `none` shield blocks nothing to lift or raise.
+    static func blockWord(_ session: Session, up: Bool) -> String {
+        guard session.shield.map(ConfiguredShields.settingName(of:)) != "none" else {
+            return up ? "the 'none' shield records the block again; nothing is blocked" : "the 'none' shield had blocked nothing"
+        }
+        return up ? "the block is up again" : "the block is lifted"
     }
 }
 
