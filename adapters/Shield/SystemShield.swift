@@ -28,7 +28,13 @@ public struct SystemShield: Shield {
     }
 
     public func lower(for session: SessionID) async throws {
-        _ = try client.send(.init(op: .lower, session: session))
+        try await lower(for: session, passcode: nil)
+    }
+
+    /// The service decides: a strict block whose time is not up is lowered
+    /// only with the passcode the service keeps for this user.
+    public func lower(for session: SessionID, passcode: Passcode?) async throws {
+        _ = try client.send(.init(op: .lower, session: session, passcode: passcode?.text))
     }
 
     public func state() async throws -> ShieldState? {

@@ -59,7 +59,7 @@ public struct ShieldClient: Sendable {
         switch failure.code {
         case "system.strict", "system.strictBlockHeld": .strict(until: nil)
         case "system.notRoot": .notRoot
-        default: .badRequest(failure.message)
+        default: .refused(code: failure.code, message: failure.message)
         }
     }
 }

@@ -12,7 +12,7 @@ public enum ShieldProtocol {
     public static let requestTimeout: Double = 5
 
     public enum Operation: String, Codable, Sendable {
-        case raise, lower, status, release
+        case raise, lower, status, release, setPasscode, changePasscode, removePasscode
     }
 
     public struct Request: Codable, Sendable, Equatable {
@@ -26,9 +26,14 @@ public enum ShieldProtocol {
         /// `release`: the user whose blocks to lift; nil with `all`.
         public var uid: UInt32?
         public var all: Bool?
+        /// The caller's passcode: to lower a strict block early, or to
+        /// change or remove the passcode (the local socket only; never argv).
+        public var passcode: String?
+        public var newPasscode: String?
 
         public init(op: Operation, session: SessionID? = nil, targets: [String]? = nil, strict: Bool? = nil,
-                    plannedEnd: Date? = nil, length: Double? = nil, uid: UInt32? = nil, all: Bool? = nil) {
+                    plannedEnd: Date? = nil, length: Double? = nil, uid: UInt32? = nil, all: Bool? = nil,
+                    passcode: String? = nil, newPasscode: String? = nil) {
             self.version = ShieldProtocol.version
             self.op = op
             self.session = session
@@ -38,6 +43,8 @@ public enum ShieldProtocol {
             self.length = length
             self.uid = uid
             self.all = all
+            self.passcode = passcode
+            self.newPasscode = newPasscode
         }
     }
 

@@ -8,11 +8,15 @@ public struct ShieldRequestHandler: Sendable {
     private let blocks: HeldBlocks
     private let layers: [String]
     private let clock: any Domain.Clock
+    /// The passcode use cases of one user, by uid.
+    private let passcodes: @Sendable (UInt32) throws -> ServicePasscodeBook
 
-    public init(blocks: HeldBlocks, layers: [String], clock: any Domain.Clock) {
+    public init(blocks: HeldBlocks, layers: [String], clock: any Domain.Clock,
+                passcodes: @escaping @Sendable (UInt32) throws -> ServicePasscodeBook) {
         self.blocks = blocks
         self.layers = layers
         self.clock = clock
+        self.passcodes = passcodes
     }
 
     public func answer(_ line: [UInt8], from uid: UInt32) async -> [UInt8] {
@@ -48,7 +52,19 @@ public struct ShieldRequestHandler: Sendable {
                                          plannedEnd: request.plannedEnd, length: request.length), for: uid)
         case .lower:
             guard let session = request.session else { throw HeldBlockError.badRequest("lower needs a session") }
-            try await blocks.lower(session, for: uid)
+            do { try await blocks.lower(session, for: uid) } catch HeldBlockError.strict where request.passcode != nil {
+                // Early, with the passcode the service keeps for this user
+                // (its lockout and audit): one counted attempt.
+                try await passcodes(uid).verify.execute(request.passcode.map(Passcode.init), action: "system.lower")
+                try await blocks.lower(session, for: uid, overridden: true)
+            }
+        case .setPasscode:
+            try await passcodes(uid).set.execute(Passcode(try Self.required(request.passcode)))
+        case .changePasscode:
+            try await passcodes(uid).change.change(from: Passcode(try Self.required(request.passcode)),
+                                                  to: Passcode(try Self.required(request.newPasscode)))
+        case .removePasscode:
+            try await passcodes(uid).change.remove(Passcode(try Self.required(request.passcode)))
         case .status:
             break
         case .release:
@@ -59,5 +75,10 @@ public struct ShieldRequestHandler: Sendable {
         }
         let now = clock.now()
         return .init(ok: true, blocks: try await blocks.status(of: uid).map { ShieldProtocol.block($0, at: now) }, layers: layers)
+    }
+
+    private static func required(_ passcode: String?) throws -> String {
+        guard let passcode else { throw HeldBlockError.badRequest("a passcode is needed") }
+        return passcode
     }
 }

@@ -19,8 +19,8 @@ struct AuthWorld {
 
     var verify: VerifyPasscodeUseCase { VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock) }
     var override: PasscodeOverride { PasscodeOverride(verify: verify) }
-    var set: SetPasscodeUseCase { SetPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock, strict: strict, dataLock: InMemoryDataLock()) }
-    var change: ChangePasscodeUseCase { ChangePasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock, dataLock: InMemoryDataLock()) }
+    var set: SetPasscodeUseCase { SetPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock, strict: strict, dataLock: InMemoryDataLock(), enforcer: NoEnforcerPasscodes()) }
+    var change: ChangePasscodeUseCase { ChangePasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock, dataLock: InMemoryDataLock(), enforcer: NoEnforcerPasscodes()) }
     var status: AuthStatusUseCase { AuthStatusUseCase(state: state, clock: clock) }
 
     /// Tries `passcode` for `action`; the error, or nil if it was accepted.

@@ -46,6 +46,11 @@ struct ConfiguredShields: ShieldDirectory {
         return String(cString: real)
     }
 
+    /// Where the user's passcode must also be set: the system service, when
+    /// it is the shield new blocks use (asked when a passcode changes, not
+    /// when the services are built).
+    var enforcerPasscodes: any EnforcerPasscodes { ConfiguredEnforcerPasscodes(shields: self) }
+
     /// The value of config key `shield` that names the shield of `identity`.
     static func settingName(of identity: String) -> String {
         if identity.hasPrefix(HostsFileShield.identityPrefix) { return "hosts" }
@@ -64,4 +69,18 @@ struct ConfiguredShields: ShieldDirectory {
         throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: identity,
                                         reason: "a session names a shield this retime does not know")
     }
+}
+
+/// The enforcer of the configured shield, decided at each change.
+private struct ConfiguredEnforcerPasscodes: EnforcerPasscodes {
+    let shields: ConfiguredShields
+
+    private func enforcer() throws -> any EnforcerPasscodes {
+        guard let system = try shields.configured() as? SystemShield else { return NoEnforcerPasscodes() }
+        return SystemPasscodes(socketPath: system.client.socketPath)
+    }
+
+    func set(_ passcode: Passcode) async throws { try await enforcer().set(passcode) }
+    func change(from current: Passcode, to new: Passcode) async throws { try await enforcer().change(from: current, to: new) }
+    func remove(_ current: Passcode) async throws { try await enforcer().remove(current) }
 }

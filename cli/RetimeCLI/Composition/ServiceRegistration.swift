@@ -28,6 +28,7 @@ public enum ServiceRegistration {
                               dataDirectory: data, socketPath: context.shieldSocket)
         }
         registry.register((any ShieldDirectory).self) { try $0.resolve(ConfiguredShields.self) }
+        registry.register((any EnforcerPasscodes).self) { try $0.resolve(ConfiguredShields.self).enforcerPasscodes }
         registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ConfiguredShields.self).configuredProbe() }
         registry.register((any Tracker).self, lifetime: .singleton) { _ in
             JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
@@ -101,11 +102,11 @@ public enum ServiceRegistration {
         }
         registry.register(SetPasscodeUseCase.self) {
             SetPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
-                               strict: try $0.resolve(), dataLock: try $0.resolve())
+                               strict: try $0.resolve(), dataLock: try $0.resolve(), enforcer: try $0.resolve())
         }
         registry.register(ChangePasscodeUseCase.self) {
             ChangePasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
-                                  dataLock: try $0.resolve())
+                                  dataLock: try $0.resolve(), enforcer: try $0.resolve())
         }
         registry.register(AuthStatusUseCase.self) { AuthStatusUseCase(state: try $0.resolve(), clock: try $0.resolve()) }
         registry.register(RequestShieldAuthorizationUseCase.self) {

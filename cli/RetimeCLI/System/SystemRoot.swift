@@ -25,11 +25,38 @@ enum SystemRoot {
         registry.register(HeldBlocks.self) {
             HeldBlocks(store: try $0.resolve(), layers: try $0.resolve(), clock: try $0.resolve(), logger: try $0.resolve())
         }
-        registry.register(ShieldRequestHandler.self) {
-            ShieldRequestHandler(blocks: try $0.resolve(), layers: try $0.resolve([any BlockLayer].self).map(\.name), clock: try $0.resolve())
+        registry.register(ShieldRequestHandler.self) { resolver in
+            let clock = try resolver.resolve((any Domain.Clock).self)
+            let held = try resolver.resolve((any HeldBlockStore).self)
+            return ShieldRequestHandler(blocks: try resolver.resolve(), layers: try resolver.resolve([any BlockLayer].self).map(\.name),
+                                        clock: clock, passcodes: { uid in passcodeBook(uid, options: options, held: held, clock: clock) })
         }
         let container = Container(registry)
         try container.validate()
         return container
+    }
+
+    /// One user's passcode, as the service keeps it: the Auth context's use
+    /// cases over that user's own store and audit trail in the state
+    /// directory (`users/UID/`), with the same hashing, lockout and audit
+    /// as a user's data has. No passcode can be set while the service holds
+    /// a strict block of that user's.
+    static func passcodeBook(_ uid: UInt32, options: SystemOptions, held: any HeldBlockStore, clock: any Domain.Clock) -> ServicePasscodeBook {
+        let directory = options.stateDirectory + "/users/\(uid)"
+        let state = StoreAuthState(store: JSONFileStore(directory: directory))
+        let audit = JSONLinesAuditTrail(path: directory + "/audit.jsonl")
+        let lock = FileDataLock(storeDirectory: directory)
+        #if os(Linux)
+        let hasher: any PasscodeHasher = CryptPasscodeHasher()
+        #else
+        let hasher: any PasscodeHasher = PBKDF2PasscodeHasher()
+        #endif
+        return ServicePasscodeBook(
+            set: SetPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock,
+                                    strict: HeldStrictBlockQuery(store: held, uid: uid, clock: clock), dataLock: lock,
+                                    enforcer: NoEnforcerPasscodes()),
+            change: ChangePasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock, dataLock: lock,
+                                          enforcer: NoEnforcerPasscodes()),
+            verify: VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock))
     }
 }

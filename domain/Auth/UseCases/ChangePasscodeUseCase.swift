@@ -8,13 +8,15 @@ public struct ChangePasscodeUseCase: Sendable {
     /// (`change-passcode` or `remove-passcode`) records the change.
     private let verify: VerifyPasscodeUseCase
     private let dataLock: any DataLock
+    private let enforcer: any EnforcerPasscodes
 
     public init(state: any AuthStateStore, hasher: any PasscodeHasher, audit: any AuditTrail, clock: any Clock,
-                dataLock: any DataLock) {
+                dataLock: any DataLock, enforcer: any EnforcerPasscodes) {
         self.state = state
         self.hasher = hasher
         self.verify = VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock)
         self.dataLock = dataLock
+        self.enforcer = enforcer
     }
 
     // The check of the current passcode and the write are one step under the
@@ -27,6 +29,7 @@ public struct ChangePasscodeUseCase: Sendable {
         try PasscodePolicy.check(new)
         try await dataLock.exclusively {
             try await verify.execute(current, action: "change-passcode")
+            try await enforcer.change(from: current, to: new)
             let hash = try hasher.hash(new)
             try await state.update { $0.passcodeHash = hash }
         }
@@ -36,6 +39,7 @@ public struct ChangePasscodeUseCase: Sendable {
     public func remove(_ current: Passcode) async throws {
         try await dataLock.exclusively {
             try await verify.execute(current, action: "remove-passcode")
+            try await enforcer.remove(current)
             try await state.update { $0.passcodeHash = nil }
         }
     }

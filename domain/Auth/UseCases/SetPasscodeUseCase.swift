@@ -8,15 +8,17 @@ public struct SetPasscodeUseCase: Sendable {
     private let clock: any Clock
     private let strict: any StrictSessionQuery
     private let dataLock: any DataLock
+    private let enforcer: any EnforcerPasscodes
 
     public init(state: any AuthStateStore, hasher: any PasscodeHasher, audit: any AuditTrail, clock: any Clock,
-                strict: any StrictSessionQuery, dataLock: any DataLock) {
+                strict: any StrictSessionQuery, dataLock: any DataLock, enforcer: any EnforcerPasscodes) {
         self.state = state
         self.hasher = hasher
         self.audit = audit
         self.clock = clock
         self.strict = strict
         self.dataLock = dataLock
+        self.enforcer = enforcer
     }
 
     public func execute(_ passcode: Passcode) async throws {
@@ -26,6 +28,9 @@ public struct SetPasscodeUseCase: Sendable {
         // never one set after it checked.
         try await dataLock.exclusively {
             if let until = try await strict.strictUntil() { throw AuthError.strictSession(until: until) }
+            guard try await state.state().passcodeHash == nil else { throw AuthError.passcodeAlreadySet }
+            // The enforcer first: a passcode it refused is not set here either.
+            try await enforcer.set(passcode)
             try await state.update { state in
                 guard state.passcodeHash == nil else { throw AuthError.passcodeAlreadySet }
                 state.passcodeHash = hash

@@ -13,6 +13,9 @@ public enum HeldBlockError: RetimeError, Equatable {
     case badRequest(String)
     /// The service is not there to ask (the client's side).
     case unreachable(String)
+    /// The service refused for a reason of another context (a wrong
+    /// passcode, a lockout), passed on with its code.
+    case refused(code: String, message: String)
 
     public var code: String {
         switch self {
@@ -21,6 +24,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .notRoot: "system.notRoot"
         case .badRequest: "system.badRequest"
         case .unreachable: "system.unreachable"
+        case .refused(let code, _): code
         }
     }
 
@@ -29,6 +33,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .strict, .anotherStrictBlock, .notRoot: .authorization
         case .badRequest: .invalidInput
         case .unreachable: .storage
+        case .refused(let code, _): code.hasPrefix("auth.") ? .authorization : .domain
         }
     }
 
@@ -43,6 +48,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .notRoot: "only root may release other users' blocks"
         case .badRequest(let reason): "the system service refused the request: \(reason)"
         case .unreachable(let reason): "the system service cannot be reached: \(reason)"
+        case .refused(_, let message): "the system service refused: \(message)"
         }
     }
 }

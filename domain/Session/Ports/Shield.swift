@@ -17,6 +17,10 @@ public protocol Shield: Sendable {
     func raise(_ targets: [Target], for session: Session) async throws
     /// Lifts the block if it belongs to `session`; otherwise does nothing.
     func lower(for session: SessionID) async throws
+    /// The same, with the passcode that lets a strict block end early, for
+    /// a shield that decides that itself (the system service); by default
+    /// the passcode is not needed.
+    func lower(for session: SessionID, passcode: Passcode?) async throws
     /// What is blocked now, and for whom; nil when nothing is.
     func state() async throws -> ShieldState?
 }
@@ -35,5 +39,9 @@ public struct ShieldState: Sendable, Hashable {
 extension Shield {
     public func raise(_ targets: [Target], for session: Session) async throws {
         try await raise(targets, for: session.id)
+    }
+
+    public func lower(for session: SessionID, passcode: Passcode?) async throws {
+        try await lower(for: session)
     }
 }

@@ -29,7 +29,7 @@ public struct PauseSessionUseCase: Sendable {
             let next = try current.pausing(at: clock.now())
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }
-        do { try await shields.shield(of: paused).guarded { try await $0.lower(for: paused.id) } } catch {
+        do { try await shields.shield(of: paused).guarded { try await $0.lower(for: paused.id, passcode: passcode) } } catch {
             // A break whose block is still up is no break: withdraw it (if
             // nobody changed the session since), as start withdraws a session
             // it could not block, and say why.

@@ -16,22 +16,22 @@ struct SessionArchiver: Sendable {
 
     /// Moves `current` to history as `ended`; false if another process
     /// changed the session first (it then owns the ending).
-    func archive(_ current: Session, as ended: Session) async throws -> Bool {
+    func archive(_ current: Session, as ended: Session, passcode: Passcode? = nil) async throws -> Bool {
         guard try await sessions.replace(current, with: ended) else { return false }
-        try await finish(ended)
+        try await finish(ended, passcode: passcode)
         return true
     }
 
     /// Completes the archival of a session already marked ended. Throws
     /// `blockNotLifted` when the shield fails: the session is in history by
     /// then, and stays in the slot until a later finisher lifts its block.
-    func finish(_ ended: Session) async throws {
+    func finish(_ ended: Session, passcode: Passcode? = nil) async throws {
         try await history.append(ended)
         // Lift the block before emptying the slot: the ended session left in
         // the slot is what makes the next finisher try again, so a block the
         // shield could not lift (a full disk, a hosts file made read-only) is
         // never forgotten, nor outlives a finisher that died here.
-        do { try await shields.shield(of: ended).lower(for: ended.id) } catch {
+        do { try await shields.shield(of: ended).lower(for: ended.id, passcode: passcode) } catch {
             throw SessionError.blockNotLifted((error as? SessionError)?.description ?? String(describing: error))
         }
         let emptied = try await sessions.replace(ended, with: nil)

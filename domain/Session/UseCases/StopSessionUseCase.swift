@@ -41,7 +41,7 @@ public struct StopSessionUseCase: Sendable {
                 authorized = true
             }
             let ended = current.ending(at: now, outcome: .stopped)
-            return try await archiver.archive(current, as: ended) ? ended : nil
+            return try await archiver.archive(current, as: ended, passcode: passcode) ? ended : nil
         }
     }
 }

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Adapters
+import Foundation
+import PortContracts
+import Testing
+
+/// The `system` shield keeps the Shield port's contract, against a real
+/// service process (as root: the contract's sessions are one user's).
+@Suite("The system shield keeps the Shield contract", .serialized, .enabled(if: SystemServiceHarness.available, "needs root"))
+struct SystemShieldContractTests {
+    @Test(arguments: ShieldContract.checks)
+    func contract(_ check: ContractCheck<ShieldContract.Factory>) async throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        try await check.run { SystemShield(socketPath: system.socket) }
+    }
+}
+
+@Suite("system install --print")
+struct SystemInstallTests {
+    @Test("prints a system unit that runs this binary's service, restarts it, and starts it before users log in; systemd-analyze accepts it")
+    func printedUnit() throws {
+        let printed = try RetimeProcess().run(["system", "install", "--print"], withDataDir: false)
+        #expect(printed.status == 0)
+        #expect(printed.out.contains("ExecStart=\(RetimeProcess.executable.path) system run"))
+        for line in ["Restart=always", "Before=systemd-user-sessions.service", "StateDirectoryMode=0700", "NoNewPrivileges=true",
+                     "WantedBy=multi-user.target"] {
+            #expect(printed.out.contains(line + "\n"), "\(line)")
+        }
+        let analyze = "/usr/bin/systemd-analyze"
+        guard FileManager.default.isExecutableFile(atPath: analyze) else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let unit = directory.appendingPathComponent("retime-shield.service")
+        try printed.out.write(to: unit, atomically: true, encoding: .utf8)
+        let verify = Process()
+        verify.executableURL = URL(fileURLWithPath: analyze)
+        verify.arguments = ["verify", unit.path]
+        let errors = Pipe()
+        verify.standardError = errors
+        try verify.run()
+        verify.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(verify.terminationStatus == 0, "\(said)")
+    }
+
+    @Test("run, install and uninstall refuse a user who is not root (exit 1), saying so",
+          .enabled(if: SystemServiceHarness.available, "needs root and setpriv"))
+    func rootOnly() throws {
+        var nobody = RetimeProcess()
+        nobody.launcher = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        for arguments in [["system", "run", "--socket", "/tmp/x.sock"], ["system", "install"], ["system", "uninstall"]] {
+            let outcome = try nobody.run(arguments, withDataDir: false)
+            #expect(outcome.status == 1 && outcome.err.contains("runs as root only"), "\(arguments): \(outcome.err)")
+        }
+    }
+}
