@@ -102,4 +102,35 @@ struct SystemServiceEndToEndTests {
         #expect(try second.run("stop").status == 0)
         #expect(system.blocked.isEmpty)
     }
+
+    @Test("after a simulated reboot (another boot id, the boot-time clock back near zero) a strict block is restored with the time it still owes",
+          .enabled(if: SystemServiceHarness.canFakeReboot, "needs mount and time namespaces"))
+    func reboot() throws {
+        let system = try SystemServiceHarness()
+        var service = try system.start()
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        system.stop(service)                                   // TERM: its progress is written
+        try SystemServiceHarness.original.write(toFile: system.hosts, atomically: true, encoding: .utf8)
+
+        // Another boot, as the service sees it: a boot id of its own (a file
+        // bind-mounted over the kernel's) and a boot-time clock at a few
+        // seconds (a time namespace); the wall clock is the machine's.
+        let bootID = system.root + "/boot_id"
+        try "00000000-1111-2222-3333-444444444444\n".write(toFile: bootID, atomically: true, encoding: .utf8)
+        let uptime = Int(Double(try String(contentsOfFile: "/proc/uptime", encoding: .utf8).split(separator: " ")[0]) ?? 0)
+        service = try system.start(launcher: [
+            "/usr/bin/unshare", "--mount", "--propagation", "private", "--time", "--boottime", "-\(max(0, uptime - 5))", "--fork",
+            "/bin/sh", "-c", "mount --bind \"$RETIME_TEST_BOOT_ID\" /proc/sys/kernel/random/boot_id && exec \"$0\" \"$@\"",
+        ], environment: ["RETIME_TEST_BOOT_ID": bootID])
+        defer { system.stop(service) }
+        #expect(system.eventually(within: 5) { system.blocked == ["example.com"] }, "restored before anyone asks")
+        let held = try user.run("system", "status", "--json").json["blocks"] as? [[String: Any]] ?? []
+        #expect(held.first?["strict"] as? Bool == true)
+        #expect((held.first?["endsAfterSeconds"] as? Double ?? 0) > 1_700, "it still owes its time: \(held)")
+        let stored = try String(contentsOfFile: system.state + "/blocks.json", encoding: .utf8)
+        #expect(stored.contains("00000000-1111-2222-3333-444444444444"), "its progress is counted on the new boot's clock")
+        #expect(try user.run("stop").status != 0 && system.blocked == ["example.com"])
+    }
 }

@@ -11,6 +11,18 @@ struct SystemServiceHarness {
     /// Whether this process may run the service and drop to other users.
     static let available = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 
+    /// Whether this process may make a mount and a time namespace, to look
+    /// like another boot to a service started in them.
+    static let canFakeReboot: Bool = {
+        guard available, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["--mount", "--propagation", "private", "--time", "--boottime", "0", "--fork", "/bin/true"]
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
     let root: String
     var socket: String { root + "/run/shield.sock" }
     var state: String { root + "/state" }
@@ -23,10 +35,14 @@ struct SystemServiceHarness {
         #expect(FileManager.default.createFile(atPath: hosts, contents: Data(Self.original.utf8)))
     }
 
-    /// Starts `retime system run` and waits until it answers.
-    func start() throws -> RetimeProcess.Running {
-        let service = try RetimeProcess().start(["system", "run", "--socket", socket, "--state-dir", state, "--hosts-file", hosts],
-                                                withDataDir: false)
+    /// Starts `retime system run` and waits until it answers; `launcher`
+    /// runs it inside something (a namespace that looks like another boot).
+    func start(launcher: [String] = [], environment: [String: String] = [:]) throws -> RetimeProcess.Running {
+        var process = RetimeProcess()
+        process.launcher = launcher
+        process.environment.merge(environment) { _, given in given }
+        let service = try process.start(["system", "run", "--socket", socket, "--state-dir", state, "--hosts-file", hosts],
+                                        withDataDir: false)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline, service.process.isRunning, !FileManager.default.fileExists(atPath: socket) {
             Thread.sleep(forTimeInterval: 0.02)
@@ -35,8 +51,16 @@ struct SystemServiceHarness {
         return service
     }
 
+    /// Signals the service, and the processes it runs inside (`unshare`
+    /// ignores TERM while it waits for its child: the child is signalled).
     func stop(_ service: RetimeProcess.Running, signal number: Int32 = SIGTERM) {
-        kill(service.process.processIdentifier, number)
+        var pids = [service.process.processIdentifier]
+        while let last = pids.last,
+              let children = try? String(contentsOfFile: "/proc/\(last)/task/\(last)/children", encoding: .utf8),
+              let child = children.split(separator: " ").first.flatMap({ Int32($0) }) {
+            pids.append(child)
+        }
+        for pid in pids.reversed() { kill(pid, number) }
         service.process.waitUntilExit()
     }
 
