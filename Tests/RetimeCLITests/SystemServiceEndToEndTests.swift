@@ -69,6 +69,41 @@ struct SystemServiceEndToEndTests {
         #expect(system.blocked.isEmpty)
     }
 
+    @Test("with the service gone, stop says it cannot be reached (exit 4) and never that the block was lifted")
+    func unreachable() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work").status == 0)
+        system.stop(service)
+        let stop = try user.run("stop", "--json")
+        #expect(stop.status == 4 && stop.err.contains("cannot be reached"), "\(stop.err)")
+        #expect(stop.errorCode == "shield.notLifted")
+        #expect(system.blocked == ["example.com"])
+    }
+
+    @Test("a hosts file that cannot be replaced (a bind mount, as in containers) is written in place",
+          .enabled(if: SystemServiceHarness.canFakeReboot, "needs a mount namespace"))
+    func bindMountedHosts() throws {
+        let system = try SystemServiceHarness()
+        let source = system.root + "/real-hosts"
+        try SystemServiceHarness.original.write(toFile: source, atomically: true, encoding: .utf8)
+        // The service runs where the hosts file is a bind mount of another file.
+        let service = try system.start(launcher: [
+            "/usr/bin/unshare", "--mount", "--propagation", "private", "--fork",
+            "/bin/sh", "-c", "mount --bind \"$RETIME_TEST_SOURCE\" \"$RETIME_TEST_TARGET\" && exec \"$0\" \"$@\"",
+        ], environment: ["RETIME_TEST_SOURCE": source, "RETIME_TEST_TARGET": system.hosts])
+        defer { system.stop(service) }
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work").status == 0)
+        let written = try String(contentsOfFile: source, encoding: .utf8)
+        #expect(written.hasPrefix(SystemServiceHarness.original) && written.contains("0.0.0.0 example.com"), "\(written)")
+        let strays = try FileManager.default.contentsOfDirectory(atPath: system.root).filter { $0.contains(".tmp-") }
+        #expect(strays.isEmpty, "no temp copy left: \(strays)")
+    }
+
     @Test("killed with SIGKILL and started again, the service restores its blocks, also one removed by hand meanwhile")
     func restoresAfterKill() throws {
         let system = try SystemServiceHarness()

@@ -19,16 +19,21 @@ public struct ShieldRequestHandler: Sendable {
         self.passcodes = passcodes
     }
 
-    public func answer(_ line: [UInt8], from uid: UInt32) async -> [UInt8] {
+    /// The answer line, and whether the request may have changed the blocks
+    /// (the service then looks at its deadlines again).
+    public func answer(_ line: [UInt8], from uid: UInt32) async -> (answer: [UInt8], changed: Bool) {
         let answer: ShieldProtocol.Answer
+        var changed = false
         do {
-            answer = try await handle(try ShieldProtocol.decode(ShieldProtocol.Request.self, from: line), from: uid)
+            let request = try ShieldProtocol.decode(ShieldProtocol.Request.self, from: line)
+            changed = [.raise, .lower, .release].contains(request.op)
+            answer = try await handle(request, from: uid)
         } catch let error as any RetimeError {
             answer = .failure(error)
         } catch {
             answer = .failure(HeldBlockError.badRequest("\(error)"))
         }
-        return (try? ShieldProtocol.line(answer)) ?? Array("{\"ok\":false,\"version\":1}\n".utf8)
+        return ((try? ShieldProtocol.line(answer)) ?? Array("{\"ok\":false,\"version\":1}\n".utf8), changed)
     }
 
     private func handle(_ request: ShieldProtocol.Request, from uid: UInt32) async throws -> ShieldProtocol.Answer {

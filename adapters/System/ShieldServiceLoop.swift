@@ -48,10 +48,11 @@ public final class ShieldServiceLoop: @unchecked Sendable {
     }
 
     /// Serves until TERM or INT: `pass` at start, at each deadline it
-    /// returns, after each request and when a watched file changes; `handle`
-    /// answers one request line from a caller the kernel names by uid.
+    /// returns, after each request that changed something and when a
+    /// watched file changes; `handle` answers one request line from a caller
+    /// the kernel names by uid, and says whether it changed the blocks.
     /// The last `pass` runs after the signal, so progress is written.
-    public func run(pass: () async -> Date?, handle: (UInt32, [UInt8]) async -> [UInt8]) async {
+    public func run(pass: () async -> Date?, handle: (UInt32, [UInt8]) async -> (answer: [UInt8], changed: Bool)) async {
         timer.arm(await pass())
         while true {
             var fds = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
@@ -80,9 +81,10 @@ public final class ShieldServiceLoop: @unchecked Sendable {
                     if let reason { refuse(client.fd, reason) } else { close(client.fd) }
                 case .request(let line):
                     let client = clients.remove(at: index)
-                    UnixSocket.send(client.fd, await handle(client.uid, line))
+                    let (answer, changed) = await handle(client.uid, line)
+                    UnixSocket.send(client.fd, answer)
                     close(client.fd)
-                    due = true
+                    due = due || changed
                 }
                 index -= 1
             }

@@ -16,6 +16,14 @@ struct SystemRunner {
     func run() async throws {
         guard geteuid() == 0 else { throw SystemServiceError.notRoot }
         try POSIXFiles.ensurePrivateDirectory(options.stateDirectory)
+        // One service per state directory: a second would take the socket
+        // and enforce from the same state at once.
+        let lock: HeldDaemonLock
+        do { lock = try DaemonLock(dataDirectory: options.stateDirectory).acquire() } catch DaemonError.alreadyRunning(let pid, _) {
+            throw SystemServiceError(code: "system.alreadyRunning", message: "a system service already runs with \(options.stateDirectory) (pid \(pid))",
+                                     exitCode: 1, hint: nil)
+        }
+        defer { lock.release() }
         let services = try SystemRoot.container(options, context: runtime)
         let logger = try services.resolve(Logger.self)
         let blocks = try services.resolve(HeldBlocks.self)

@@ -42,13 +42,13 @@ public struct HeldBlocks: Sendable {
     @discardableResult
     public func raise(_ request: Request, for uid: UInt32) async throws -> HeldBlock {
         let now = clock.now(), boot = clock.bootTime()
-        let block = try await store.update { blocks -> HeldBlock in
+        let (block, all) = try await store.update { blocks -> (HeldBlock, [HeldBlock]) in
             expire(&blocks, now: now, boot: boot)
             if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == request.session }) {
                 var kept = blocks[index]
                 kept.targets = kept.strict ? kept.targets + request.targets.filter { !kept.targets.contains($0) } : request.targets
                 blocks[index] = kept
-                return kept
+                return (kept, blocks)
             }
             if let held = blocks.first(where: { $0.uid == uid && $0.strict }) {
                 throw HeldBlockError.anotherStrictBlock(until: held.end(at: now))
@@ -57,9 +57,9 @@ public struct HeldBlocks: Sendable {
             let block = HeldBlock(uid: uid, session: request.session, targets: request.targets, strict: request.strict,
                                   plannedEnd: request.plannedEnd, length: request.length, at: boot)
             blocks.append(block)
-            return block
+            return (block, blocks)
         }
-        try await enforce()
+        try await enforce(all)
         logger.info("raised", metadata: ["uid": "\(uid)", "session": "\(request.session)", "targets": "\(block.targets.count)",
                                          "strict": "\(block.strict)"])
         return block
@@ -70,14 +70,14 @@ public struct HeldBlocks: Sendable {
     /// `overridden` (the user's passcode was right).
     public func lower(_ session: SessionID, for uid: UInt32, overridden: Bool = false) async throws {
         let now = clock.now(), boot = clock.bootTime()
-        let changed = try await store.update { blocks -> Bool in
+        let (changed, all) = try await store.update { blocks -> (Bool, [HeldBlock]) in
             expire(&blocks, now: now, boot: boot)
-            guard let block = blocks.first(where: { $0.uid == uid && $0.session == session }) else { return false }
+            guard let block = blocks.first(where: { $0.uid == uid && $0.session == session }) else { return (false, blocks) }
             if block.strict, !overridden, !block.isOver(at: now) { throw HeldBlockError.strict(until: block.end(at: now)) }
             blocks.removeAll { $0.uid == uid && $0.session == session }
-            return true
+            return (true, blocks)
         }
-        try await enforce()
+        try await enforce(all)
         if changed { logger.info("lowered", metadata: ["uid": "\(uid)", "session": "\(session)", "overridden": "\(overridden)"]) }
     }
 
@@ -85,12 +85,12 @@ public struct HeldBlocks: Sendable {
     /// blocks lifted, for the audit line.
     public func release(uid target: UInt32?, by caller: UInt32) async throws -> [HeldBlock] {
         guard caller == 0 else { throw HeldBlockError.notRoot }
-        let released = try await store.update { blocks -> [HeldBlock] in
+        let (released, all) = try await store.update { blocks -> ([HeldBlock], [HeldBlock]) in
             let lifted = blocks.filter { target == nil || $0.uid == target }
             blocks.removeAll { target == nil || $0.uid == target }
-            return lifted
+            return (lifted, blocks)
         }
-        try await enforce()
+        try await enforce(all)
         for block in released {
             logger.notice("released by root", metadata: ["uid": "\(block.uid)", "session": "\(block.session)", "strict": "\(block.strict)"])
         }
@@ -114,7 +114,7 @@ public struct HeldBlocks: Sendable {
             let lifted = expire(&blocks, now: now, boot: boot)
             return (lifted, blocks)
         }
-        try await enforce()
+        try await enforce(left)
         for block in lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
         let ends = left.compactMap { $0.end(at: now) }
         let checkpoint = left.contains(where: \.strict) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
@@ -134,8 +134,9 @@ public struct HeldBlocks: Sendable {
         return over
     }
 
-    private func enforce() async throws {
-        let blocks = try await store.blocks()
+    /// Every layer made to enforce `blocks`, the store's blocks as the
+    /// change that was just made left them.
+    private func enforce(_ blocks: [HeldBlock]) async throws {
         for layer in layers { try await layer.enforce(blocks) }
     }
 }
