@@ -47,6 +47,19 @@ struct SystemInstallTests {
         #expect(verify.terminationStatus == 0, "\(said)")
     }
 
+    @Test("uninstall is refused (exit 3) while the service holds a strict block, and changes nothing",
+          .enabled(if: SystemServiceHarness.available, "needs root and setpriv"))
+    func uninstallRefused() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        system.stop(service)
+        let refused = try RetimeProcess().run(["system", "uninstall", "--state-dir", system.state, "--json"], withDataDir: false)
+        #expect(refused.status == 3 && refused.errorCode == "system.strict", "\(refused.err)")
+    }
+
     @Test("run, install and uninstall refuse a user who is not root (exit 1), saying so",
           .enabled(if: SystemServiceHarness.available, "needs root and setpriv"))
     func rootOnly() throws {

@@ -36,7 +36,22 @@ struct SystemServiceEndToEndTests {
         #expect(restart.status != 0, "a new session cannot replace a strict block: \(restart.out)")
         #expect(system.blocked == ["example.com"])
 
-        // Another user sees none of it and cannot lower it.
+        // Another user sees none of it and cannot lower it, even naming its session.
+        let held = try #require((try user.run("system", "status", "--json").json["blocks"] as? [[String: Any]])?.first?["session"] as? String)
+        let lower = Process()
+        lower.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        lower.arguments = ["--reuid=4242", "--regid=4242", "--clear-groups", "/usr/bin/python3", "-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+            s.sendall(b'{"version":1,"op":"lower","session":"' + sys.argv[2].encode() + b'"}\\n'); print(s.recv(4096))
+            """, system.socket, held]
+        let answer = Pipe()
+        lower.standardOutput = answer
+        try lower.run()
+        lower.waitUntilExit()
+        let said = String(decoding: answer.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(lower.terminationStatus == 0 && said.contains("\"ok\":true"), "the request reached the service: \(said)")
+        #expect(system.blocked == ["example.com"], "another uid's lower of the session lifts nothing")
         let stranger = system.client(uid: 4_242)
         let status = try stranger.run("system", "status", "--json")
         #expect((status.json["blocks"] as? [Any])?.isEmpty == true)

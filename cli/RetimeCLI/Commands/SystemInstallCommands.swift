@@ -72,14 +72,16 @@ enum SystemInstallCommands {
     }
 
     struct Uninstall: RetimeCommand {
-        static let spec = CommandSpec("uninstall", summary: "Stop and remove the system unit (root); refused while a strict block is held.")
+        static let spec = CommandSpec("uninstall", summary: "Stop and remove the system unit (root); refused while a strict block is held.",
+                                      options: [.value("state-dir", "DIR", help: "The service's state, to look for strict blocks (default /var/lib/retime).")])
         static let reconcilesFirst = false
         static let usesServices = false
-        init(_ parsed: ParsedCommand, values: DateValue) {}
+        let stateDirectory: String
+        init(_ parsed: ParsedCommand, values: DateValue) { stateDirectory = parsed.value("state-dir") ?? SystemOptions().stateDirectory }
         func run(_ context: CommandContext) async throws -> CommandResult {
             guard geteuid() == 0 else { throw SystemServiceError.notRoot }
             let clock = SystemClock(), now = clock.now()
-            var held = try await StoreHeldBlockStore(store: JSONFileStore(directory: "/var/lib/retime")).blocks()
+            var held = try await StoreHeldBlockStore(store: JSONFileStore(directory: stateDirectory)).blocks()
             for index in held.indices { held[index].advance(to: clock.bootTime()) }
             if let strict = held.first(where: { $0.strict && !$0.isOver(at: now) }) {
                 throw HeldBlockError.strict(until: strict.end(at: now))
