@@ -6,16 +6,6 @@ import Testing
 /// The daemon as a real process, with real signals, in temporary data dirs.
 @Suite("retime daemon end to end", .serialized)
 struct DaemonEndToEndTests {
-    /// Polls `condition` every 20 ms until it holds or `seconds` pass.
-    func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return try condition()
-    }
-
     func startDaemon(_ retime: RetimeProcess) throws -> RetimeProcess.Running {
         let daemon = try retime.start(["daemon", "run"])
         // Generous: the whole suite runs in parallel on two cores.

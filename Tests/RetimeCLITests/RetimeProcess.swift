@@ -110,3 +110,14 @@ struct RetimeProcess: Sendable {
 
     func file(_ relative: String) -> String { dataDirectory + "/" + relative }
 }
+
+/// Polls `condition` every 20 ms until it holds or `seconds` pass: for what
+/// another process does in its own time (a daemon, the system service).
+func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return try condition()
+}

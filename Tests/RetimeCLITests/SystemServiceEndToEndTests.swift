@@ -77,7 +77,7 @@ struct SystemServiceEndToEndTests {
         try user.run("group", "create", "work", "--block", "example.com")
         #expect(try user.run("start", "work", "--for", "2s", "--strict").status == 0)
         #expect(system.blocked == ["example.com"])
-        #expect(system.eventually(within: 6) { system.blocked.isEmpty }, "lifted by the service on its own")
+        #expect(eventually(within: 6) { system.blocked.isEmpty }, "lifted by the service on its own")
         #expect(try user.run("start", "work").status == 0)
         #expect(system.blocked == ["example.com"])
         #expect(try user.run("stop").status == 0)
@@ -130,10 +130,10 @@ struct SystemServiceEndToEndTests {
         try SystemServiceHarness.original.write(toFile: system.hosts, atomically: true, encoding: .utf8)
         service = try system.start()
         defer { system.stop(service) }
-        #expect(system.eventually(within: 5) { system.blocked == ["example.com"] })
+        #expect(eventually(within: 5) { system.blocked == ["example.com"] })
         // Removed by hand while it runs: put back at once.
         try SystemServiceHarness.original.write(toFile: system.hosts, atomically: false, encoding: .utf8)
-        #expect(system.eventually(within: 5) { system.blocked == ["example.com"] }, "restored after a hand edit")
+        #expect(eventually(within: 5) { system.blocked == ["example.com"] }, "restored after a hand edit")
     }
 
     @Test("two users' blocks merge: a domain both block stays blocked until both are lowered")
@@ -175,7 +175,7 @@ struct SystemServiceEndToEndTests {
             "/bin/sh", "-c", "mount --bind \"$RETIME_TEST_BOOT_ID\" /proc/sys/kernel/random/boot_id && exec \"$0\" \"$@\"",
         ], environment: ["RETIME_TEST_BOOT_ID": bootID])
         defer { system.stop(service) }
-        #expect(system.eventually(within: 5) { system.blocked == ["example.com"] }, "restored before anyone asks")
+        #expect(eventually(within: 5) { system.blocked == ["example.com"] }, "restored before anyone asks")
         let held = try user.run("system", "status", "--json").json["blocks"] as? [[String: Any]] ?? []
         #expect(held.first?["strict"] as? Bool == true)
         #expect((held.first?["endsAfterSeconds"] as? Double ?? 0) > 1_700, "it still owes its time: \(held)")

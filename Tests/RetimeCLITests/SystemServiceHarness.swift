@@ -85,14 +85,4 @@ struct SystemServiceHarness {
         let text = (try? String(contentsOfFile: hosts, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { $0.hasPrefix("0.0.0.0 ") && !$0.hasPrefix("0.0.0.0 www.") }.map { String($0.dropFirst(8)) }
     }
-
-    /// Polls `condition` every 20 ms until it holds or `seconds` pass.
-    func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return try condition()
-    }
 }

@@ -17,13 +17,7 @@ struct HostsFile {
 
     init(parsing bytes: [UInt8]) {
         lineEnd = bytes.firstRange(of: [13, 10]) != nil ? [13, 10] : [10]
-        var lines: [ArraySlice<UInt8>] = []
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: 10).map { $0 + 1 } ?? bytes.endIndex
-            lines.append(bytes[start..<end])
-            start = end
-        }
+        let lines = Self.lines(of: bytes)
         var index = 0
         while index < lines.count {
             let text = Self.text(lines[index])
@@ -46,6 +40,18 @@ struct HostsFile {
             userBytes += lines[index]
             index += 1
         }
+    }
+
+    /// The file's lines, each with its line end (the last may have none).
+    static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: 10).map { $0 + 1 } ?? bytes.endIndex
+            lines.append(bytes[start..<end])
+            start = end
+        }
+        return lines
     }
 
     /// The user's bytes, then `block` (if any) in the file's line ends.

@@ -94,10 +94,9 @@ public struct HostsFileShield: Shield {
 
     private func read() throws -> [UInt8] { try POSIXFiles.read(path) ?? [] }
 
+    /// A hosts file is read by every program: its owner and mode (0644)
+    /// are kept, never the store's 0600.
     private func write(_ bytes: [UInt8]) throws {
-        let mode = (try? POSIXFiles.linkStatus(path))??.mode
-        try POSIXFiles.writeAtomically(bytes, to: path)
-        // A hosts file is read by every program: keep its mode (0644), not the store's 0600.
-        if let mode { chmod(path, mode_t(mode & 0o7777)) } else { chmod(path, 0o644) }
+        try POSIXFiles.writeAtomically(bytes, to: path, system: .init(inPlaceWhenFixed: false))
     }
 }

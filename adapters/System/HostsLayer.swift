@@ -29,7 +29,7 @@ public struct HostsLayer: BlockLayer {
         }
         let wanted = Self.render(userBytes: Self.userBytes(of: current), domains: domains.sorted())
         guard wanted != current else { return }
-        try write(wanted)
+        try POSIXFiles.writeAtomically(wanted, to: path, system: .init())
     }
 
     /// The domains the file's block holds now (for `shield test` and tests).
@@ -42,13 +42,7 @@ public struct HostsLayer: BlockLayer {
 
     /// The file without the service's block.
     static func userBytes(of bytes: [UInt8]) -> [UInt8] {
-        var lines: [ArraySlice<UInt8>] = []
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.endIndex
-            lines.append(bytes[start..<end])
-            start = end
-        }
+        let lines = HostsFile.lines(of: bytes)
         func text(_ line: ArraySlice<UInt8>) -> String { String(decoding: line, as: UTF8.self).trimmingCharacters(in: .newlines) }
         guard let first = lines.firstIndex(where: { text($0) == begin }),
               let last = lines[first...].firstIndex(where: { text($0) == end }) else { return bytes }
@@ -66,44 +60,5 @@ public struct HostsLayer: BlockLayer {
         lines.append(end)
         for line in lines { bytes += Array(line.utf8) + [0x0A] }
         return bytes
-    }
-
-    private func write(_ bytes: [UInt8]) throws {
-        var status = stat()
-        let existing = stat(path, &status) == 0
-        let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        // A directory we may not create in: write in place.
-        guard fd >= 0 else { return try writeInPlace(bytes) }
-        do {
-            try POSIXFiles.writeAll(fd, bytes, path: path)
-            if existing {
-                _ = fchown(fd, status.st_uid, status.st_gid)
-                _ = fchmod(fd, status.st_mode & 0o7777)
-            }
-            guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
-            close(fd)
-        } catch {
-            close(fd)
-            unlink(temp)
-            throw error
-        }
-        guard rename(temp, path) == 0 else {
-            let code = errno
-            unlink(temp)
-            // A bind mount (a container's /etc/hosts) cannot be replaced.
-            if code == EBUSY || code == EXDEV || code == EPERM { return try writeInPlace(bytes) }
-            throw StoreError.notWritable(path: path, reason: POSIXFiles.reason(code))
-        }
-        POSIXFiles.syncDirectory(POSIXFiles.parentDirectory(of: path))
-    }
-
-    private func writeInPlace(_ bytes: [UInt8]) throws {
-        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
-        defer { close(fd) }
-        guard ftruncate(fd, 0) == 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
-        try POSIXFiles.writeAll(fd, bytes, path: path)
-        guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
     }
 }

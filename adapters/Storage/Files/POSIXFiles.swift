@@ -118,15 +118,38 @@ public enum POSIXFiles {
         .unreadable(path: path, reason: "it is larger than the \(limit >> 20) MiB retime reads of such a file")
     }
 
+    /// How a system file (the hosts file) is replaced, unlike a data file.
+    struct SystemFileWrite {
+        /// The mode of a file that did not exist yet.
+        var mode: mode_t = 0o644
+        /// Keep the replaced file's owner, group and mode.
+        var keepsOwnerAndMode = true
+        /// Where the file cannot be replaced by a rename (a bind mount
+        /// answers EBUSY; a directory we may not create in), write in place.
+        var inPlaceWhenFixed = true
+    }
+
     /// Replaces `path` with `bytes` so that a crash at any instant leaves the
     /// old or the new content: temp file beside it, fsync, rename, fsync dir.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    /// A data file is created 0600; `system` says how a system file is kept.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, system: SystemFileWrite? = nil) throws {
         let directory = parentDirectory(of: path)
+        var existing = stat()
+        let exists = system?.keepsOwnerAndMode == true && stat(path, &existing) == 0
         let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, system?.mode ?? 0o600)
+        guard fd >= 0 else {
+            if system?.inPlaceWhenFixed == true { return try writeInPlace(bytes, to: path) }
+            throw StoreError.notWritable(path: path, reason: reason())
+        }
         do {
             try writeAll(fd, bytes, path: path)
+            if exists {
+                _ = fchown(fd, existing.st_uid, existing.st_gid)
+                _ = fchmod(fd, existing.st_mode & 0o7777)
+            } else if let system {
+                _ = fchmod(fd, system.mode)   // not the umask's
+            }
             guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(reason())") }
             close(fd)
         } catch {
@@ -139,11 +162,23 @@ public enum POSIXFiles {
             throw StoreError.symlinkRefused(path: path)
         }
         guard rename(temp, path) == 0 else {
-            let why = reason()
+            let code = errno
             unlink(temp)
-            throw StoreError.notWritable(path: path, reason: why)
+            if system?.inPlaceWhenFixed == true, code == EBUSY || code == EXDEV || code == EPERM { return try writeInPlace(bytes, to: path) }
+            throw StoreError.notWritable(path: path, reason: reason(code))
         }
         syncDirectory(directory)
+    }
+
+    /// Rewrites `path` in place (truncate, write, fsync): for a file that
+    /// cannot be replaced. Not atomic: only where a rename cannot be had.
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
+        defer { close(fd) }
+        guard ftruncate(fd, 0) == 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
+        try writeAll(fd, bytes, path: path)
+        guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(reason())") }
     }
 
     /// How old a temp file of `writeAtomically` must be to count as left by
