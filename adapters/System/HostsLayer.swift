@@ -14,6 +14,8 @@ public struct HostsLayer: BlockLayer {
     public let path: String
     public var name: String { "hosts" }
 
+    /// Room for every user's blocks (10,000 targets a block, four lines a domain).
+    static let readLimit = 128 << 20
     static let begin = "# retime-shield begin (added by the retime system service; do not edit)"
     static let end = "# retime-shield end"
 
@@ -22,7 +24,7 @@ public struct HostsLayer: BlockLayer {
     }
 
     public func enforce(_ blocks: [HeldBlock]) async throws {
-        let current = try POSIXFiles.read(path, limit: 16 << 20) ?? []
+        let current = try POSIXFiles.read(path, limit: Self.readLimit) ?? []
         var domains = Set<String>()
         for block in blocks {
             for case .domain(let name) in block.targets { domains.insert(name.ascii) }
@@ -34,7 +36,7 @@ public struct HostsLayer: BlockLayer {
 
     /// The domains the file's block holds now (for `shield test` and tests).
     public func blockedDomains() throws -> [String] {
-        let text = String(decoding: try POSIXFiles.read(path, limit: 16 << 20) ?? [], as: UTF8.self)
+        let text = String(decoding: try POSIXFiles.read(path, limit: Self.readLimit) ?? [], as: UTF8.self)
         guard let start = text.range(of: Self.begin + "\n") else { return [] }
         return text[start.upperBound...].split(separator: "\n").prefix { $0 != Self.end }
             .filter { $0.hasPrefix("0.0.0.0 ") && !$0.hasPrefix("0.0.0.0 www.") }.map { String($0.dropFirst(8)) }

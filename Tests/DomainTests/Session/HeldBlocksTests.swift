@@ -101,4 +101,14 @@ struct HeldBlocksTests {
         #expect(try await blocks.status(of: 1_000).isEmpty)
         #expect(try await blocks.status(of: 2_000).count == 1)
     }
+
+    @Test("a block holds at most 10,000 targets, also a strict one grown by raising it again")
+    func bounded() async throws {
+        let session = SessionID()
+        let many = (0..<6_000).map { "s\($0).example" }
+        try await blocks.raise(request(session, many, strict: true), for: 1_000)
+        let more = (6_000..<10_001).map { "s\($0).example" }
+        await #expect(throws: HeldBlockError.self) { try await blocks.raise(request(session, more, strict: true), for: 1_000) }
+        #expect(try await blocks.status(of: 1_000).first?.targets.count == 6_000)
+    }
 }

@@ -46,13 +46,16 @@ public struct HeldBlocks: Sendable {
             expire(&blocks, now: now, boot: boot)
             if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == request.session }) {
                 var kept = blocks[index]
-                kept.targets = kept.strict ? kept.targets + request.targets.filter { !kept.targets.contains($0) } : request.targets
+                let had = Set(kept.targets)
+                kept.targets = kept.strict ? kept.targets + request.targets.filter { !had.contains($0) } : request.targets
+                try Self.checkSize(kept.targets)
                 blocks[index] = kept
                 return (kept, blocks)
             }
             if let held = blocks.first(where: { $0.uid == uid && $0.strict }) {
                 throw HeldBlockError.anotherStrictBlock(until: held.end(at: now))
             }
+            try Self.checkSize(request.targets)
             blocks.removeAll { $0.uid == uid }
             let block = HeldBlock(uid: uid, session: request.session, targets: request.targets, strict: request.strict,
                                   plannedEnd: request.plannedEnd, length: request.length, at: boot)
@@ -119,6 +122,16 @@ public struct HeldBlocks: Sendable {
         let ends = left.compactMap { $0.end(at: now) }
         let checkpoint = left.contains(where: \.strict) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
         return (ends + checkpoint).min()
+    }
+
+    /// The most targets one block holds: one user's block must not fill the
+    /// machine's hosts file (a strict block grows with every raise).
+    public static let maximumTargets = 10_000
+
+    private static func checkSize(_ targets: [Target]) throws {
+        guard targets.count <= maximumTargets else {
+            throw HeldBlockError.badRequest("a block holds at most \(maximumTargets) targets")
+        }
     }
 
     /// How often a strict block's served time is written while it is held.
