@@ -1,0 +1,108 @@
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing: durably, by rename, and finding what interrupted writes left.
+extension POSIXFiles {
+    /// How a system file (the hosts file) is replaced, unlike a data file.
+    struct SystemFileWrite {
+        /// The mode of a file that did not exist yet.
+        var mode: mode_t = 0o644
+        /// Keep the replaced file's owner, group and mode.
+        var keepsOwnerAndMode = true
+        /// Where the file cannot be replaced by a rename (a bind mount
+        /// answers EBUSY; a directory we may not create in), write in place.
+        var inPlaceWhenFixed = true
+    }
+
+    /// Replaces `path` with `bytes` so that a crash at any instant leaves the
+    /// old or the new content: temp file beside it, fsync, rename, fsync dir.
+    /// A data file is created 0600; `system` says how a system file is kept.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, system: SystemFileWrite? = nil) throws {
+        let directory = parentDirectory(of: path)
+        var existing = stat()
+        let exists = system?.keepsOwnerAndMode == true && stat(path, &existing) == 0
+        let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, system?.mode ?? 0o600)
+        guard fd >= 0 else {
+            if system?.inPlaceWhenFixed == true { return try writeInPlace(bytes, to: path) }
+            throw StoreError.notWritable(path: path, reason: reason())
+        }
+        do {
+            try writeAll(fd, bytes, path: path)
+            if exists {
+                _ = fchown(fd, existing.st_uid, existing.st_gid)
+                _ = fchmod(fd, existing.st_mode & 0o7777)
+            } else if let system {
+                _ = fchmod(fd, system.mode)   // not the umask's
+            }
+            guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(reason())") }
+            close(fd)
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
+        }
+        if let existing = try? linkStatus(path), existing.isSymlink {
+            unlink(temp)
+            throw StoreError.symlinkRefused(path: path)
+        }
+        guard rename(temp, path) == 0 else {
+            let code = errno
+            unlink(temp)
+            if system?.inPlaceWhenFixed == true, code == EBUSY || code == EXDEV || code == EPERM { return try writeInPlace(bytes, to: path) }
+            throw StoreError.notWritable(path: path, reason: reason(code))
+        }
+        syncDirectory(directory)
+    }
+
+    /// Rewrites `path` in place (truncate, write, fsync): for a file that
+    /// cannot be replaced. Not atomic: only where a rename cannot be had.
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
+        defer { close(fd) }
+        guard ftruncate(fd, 0) == 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
+        try writeAll(fd, bytes, path: path)
+        guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(reason())") }
+    }
+
+    /// How old a temp file of `writeAtomically` must be to count as left by
+    /// a writer that died: a live write holds one for milliseconds, so
+    /// nothing younger is ever another process's write in progress.
+    static let abandonedAfter: Double = 60
+
+    /// The temp files `writeAtomically` left in `directory` for files whose
+    /// name `isTarget` accepts, older than `abandonedAfter`.
+    static func abandonedTempFiles(in directory: String, now: Date, isTarget: (String) -> Bool) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { name in
+            guard let marker = name.range(of: ".tmp-"), isTarget(String(name[..<marker.lowerBound])),
+                  let status = try? linkStatus(directory + "/" + name) else { return false }
+            return now.timeIntervalSince1970 - Double(status.modifiedNanoseconds) / 1e9 > abandonedAfter
+        }.sorted().map { directory + "/" + $0 }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.notWritable(path: path, reason: reason())
+            }
+            written += count
+        }
+    }
+
+    /// Makes a rename or a new file in `directory` durable.
+    static func syncDirectory(_ directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}
