@@ -128,9 +128,16 @@ struct SystemServiceEndToEndTests {
         #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
         system.stop(service, signal: SIGKILL)
         try SystemServiceHarness.original.write(toFile: system.hosts, atomically: true, encoding: .utf8)
+        // What a write killed mid-way leaves (a writer that is gone).
+        for stray in [system.hosts + ".tmp-2147483000-1", system.state + "/blocks.json.tmp-2147483000-2"] {
+            #expect(FileManager.default.createFile(atPath: stray, contents: Data("half".utf8)))
+        }
         service = try system.start()
         defer { system.stop(service) }
         #expect(eventually(within: 5) { system.blocked == ["example.com"] })
+        let left = (try FileManager.default.contentsOfDirectory(atPath: system.root) + FileManager.default.contentsOfDirectory(atPath: system.state))
+            .filter { $0.contains(".tmp-") }
+        #expect(left.isEmpty, "the service removed what killed writes left: \(left)")
         // Removed by hand while it runs: put back at once.
         try SystemServiceHarness.original.write(toFile: system.hosts, atomically: false, encoding: .utf8)
         #expect(eventually(within: 5) { system.blocked == ["example.com"] }, "restored after a hand edit")

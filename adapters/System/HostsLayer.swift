@@ -34,6 +34,14 @@ public struct HostsLayer: BlockLayer {
         try POSIXFiles.writeAtomically(wanted, to: path, system: .init())
     }
 
+    /// Removes the copies of the hosts file a writer killed mid-write left
+    /// beside it (its PID gone), as the service does when it starts.
+    @discardableResult
+    public func removeStrayCopies() -> Int {
+        let name = String(path.split(separator: "/").last ?? "")
+        return POSIXFiles.removeTempFilesOfDeadWriters(in: POSIXFiles.parentDirectory(of: path)) { $0 == name }
+    }
+
     /// The domains the file's block holds now (for `shield test` and tests).
     public func blockedDomains() throws -> [String] {
         let text = String(decoding: try POSIXFiles.read(path, limit: Self.readLimit) ?? [], as: UTF8.self)

@@ -67,6 +67,13 @@ extension JSONFileStore {
         return repair
     }
 
+    /// Removes the temp files of writers that are gone (killed mid-write):
+    /// for a store only one process writes (the system service's), at start.
+    @discardableResult
+    public func removeTempFilesOfDeadWriters() -> Int {
+        POSIXFiles.removeTempFilesOfDeadWriters(in: directory) { $0.hasSuffix(".json") }
+    }
+
     /// Temp files left by writers that were killed mid-write: never data.
     /// One younger than a minute may be a live write, and is not listed.
     public func strayTempFiles(now: Date = Date()) -> [String] {

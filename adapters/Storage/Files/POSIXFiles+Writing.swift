@@ -86,6 +86,18 @@ extension POSIXFiles {
         }.sorted().map { directory + "/" + $0 }
     }
 
+    /// Removes the temp files of `writeAtomically` in `directory`, for files
+    /// `isTarget` accepts, whose writer (the PID in the name) is gone: what a
+    /// process killed mid-write left. Returns how many it removed.
+    @discardableResult
+    static func removeTempFilesOfDeadWriters(in directory: String, isTarget: (String) -> Bool) -> Int {
+        names(in: directory).filter { name in
+            guard let marker = name.range(of: ".tmp-"), isTarget(String(name[..<marker.lowerBound])),
+                  let pid = Int32(name[marker.upperBound...].prefix { $0 != "-" }) else { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH && unlink(directory + "/" + name) == 0
+        }.count
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var written = 0
         while written < bytes.count {

@@ -24,6 +24,9 @@ struct SystemRunner {
                                      exitCode: 1, hint: nil)
         }
         defer { lock.release() }
+        // A service killed mid-write left temp copies behind: gone now.
+        JSONFileStore(directory: options.stateDirectory).removeTempFilesOfDeadWriters()
+        HostsLayer(path: options.hostsFile).removeStrayCopies()
         let services = try SystemRoot.container(options, context: runtime)
         let logger = try services.resolve(Logger.self)
         let blocks = try services.resolve(HeldBlocks.self)
