@@ -111,4 +111,25 @@ struct HeldBlocksTests {
         await #expect(throws: HeldBlockError.self) { try await blocks.raise(request(session, more, strict: true), for: 1_000) }
         #expect(try await blocks.status(of: 1_000).first?.targets.count == 6_000)
     }
+
+    @Test("a pass writes a strict block's served time once its checkpoint is due, not at every pass; its end is reckoned all the same")
+    func checkpointWrites() async throws {
+        try await blocks.raise(request(strict: true), for: 1_000)
+        let written = try await store.blocks()
+        clock.advance(by: 10)
+        let next = try await blocks.pass()
+        #expect(try await store.blocks() == written, "10 s later: nothing written")
+        #expect(next == clock.now() + HeldBlocks.checkpointInterval)
+        clock.advance(by: 50)
+        try await blocks.pass()
+        #expect(try await store.blocks().first?.served == 60, "a minute in: written")
+        clock.setWallClock(to: clock.now() + 7_200)               // the planned end has passed on the wall clock
+        clock.advance(by: 1_730)
+        try await blocks.pass()                                    // 1,790 s served, written
+        clock.advance(by: 5)
+        let end = try await blocks.pass()
+        #expect(try await store.blocks().first?.served == 1_790, "5 s later: not written")
+        #expect(end == clock.now() + 5, "its end counts the boot time not yet written: \(String(describing: end))")
+    }
 }
+

@@ -114,14 +114,27 @@ public struct HeldBlocks: Sendable {
     public func pass() async throws -> Date? {
         let now = clock.now(), boot = clock.bootTime()
         let (lifted, left) = try await store.update { blocks -> ([HeldBlock], [HeldBlock]) in
-            let lifted = expire(&blocks, now: now, boot: boot)
-            return (lifted, blocks)
+            var advanced = blocks
+            let lifted = expire(&advanced, now: now, boot: boot)
+            // Served time is written when a block ends, after a reboot, and
+            // once its checkpoint is old enough; not at every pass (a durable
+            // write after every request). The answer uses it all the same.
+            if !lifted.isEmpty || blocks.contains(where: { Self.checkpointDue($0, at: boot) }) { blocks = advanced }
+            return (lifted, advanced)
         }
         try await enforce(left)
         for block in lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
         let ends = left.compactMap { $0.end(at: now) }
         let checkpoint = left.contains(where: \.strict) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
         return (ends + checkpoint).min()
+    }
+
+    /// Whether `block`'s served time should be written now: its checkpoint
+    /// is from another boot, or half a checkpoint interval old (the timer
+    /// wakes the service once an interval, give or take its jitter).
+    private static func checkpointDue(_ block: HeldBlock, at boot: BootTimeReading?) -> Bool {
+        guard let last = block.checkpoint, let boot, last.bootID == boot.bootID else { return true }
+        return boot.seconds - last.seconds >= checkpointInterval / 2
     }
 
     /// The most targets one block holds: one user's block must not fill the
