@@ -24,7 +24,7 @@ struct SystemServiceEndToEndTests {
         let edited = try String(contentsOfFile: session, encoding: .utf8).replacingOccurrences(of: "\"strict\" : true", with: "\"strict\" : false")
         try edited.write(toFile: session, atomically: true, encoding: .utf8)
         let stop = try user.run("stop", "--json")
-        #expect(stop.status == 4 && stop.err.contains("system service holds this strict block"), "\(stop.err)")
+        #expect(stop.status == 4 && stop.err.contains("system service holds this strict block until "), "\(stop.err)")
         #expect(system.blocked == ["example.com"])
 
         // The data directory deleted, repaired, replaced by another: the block stays.

@@ -27,7 +27,7 @@ public struct ShieldClient: Sendable {
         }
         let answer = try ShieldProtocol.decode(ShieldProtocol.Answer.self, from: try readLine(fd))
         guard answer.ok else {
-            let failure = answer.error ?? .init(code: "system.badRequest", message: "refused without a reason")
+            let failure = answer.error ?? .init(code: "system.badRequest", message: "refused without a reason", until: nil)
             throw Self.error(failure)
         }
         return answer
@@ -57,7 +57,8 @@ public struct ShieldClient: Sendable {
     /// The refusal as the domain names it, so the CLI reports its code.
     static func error(_ failure: ShieldProtocol.Failure) -> HeldBlockError {
         switch failure.code {
-        case "system.strict", "system.strictBlockHeld": .strict(until: nil)
+        case "system.strict": .strict(until: failure.until)
+        case "system.strictBlockHeld": .anotherStrictBlock(until: failure.until)
         case "system.notRoot": .notRoot
         default: .refused(code: failure.code, message: failure.message)
         }

@@ -61,6 +61,8 @@ public enum ShieldProtocol {
     public struct Failure: Codable, Sendable, Equatable {
         public var code: String
         public var message: String
+        /// For a strict refusal: when the block's time is up.
+        public var until: Date?
     }
 
     public struct Answer: Codable, Sendable, Equatable {
@@ -79,7 +81,12 @@ public enum ShieldProtocol {
         }
 
         public static func failure(_ error: any RetimeError) -> Answer {
-            Answer(ok: false, error: Failure(code: error.code, message: error.description))
+            var until: Date?
+            switch error as? HeldBlockError {
+            case .strict(let end)?, .anotherStrictBlock(let end)?: until = end
+            default: break
+            }
+            return Answer(ok: false, error: Failure(code: error.code, message: error.description, until: until))
         }
     }
 
