@@ -40,7 +40,14 @@ public struct DaemonLock: Sendable {
         try POSIXFiles.ensureDirectory(POSIXFiles.parentDirectory(of: path))
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        // `runningPID` (any `daemon status`) holds a shared lock for an
+        // instant: only a lock still held after a short wait is a daemon.
+        var locked = flock(fd, LOCK_EX | LOCK_NB) == 0
+        for _ in 0..<50 where !locked {
+            usleep(10_000)
+            locked = flock(fd, LOCK_EX | LOCK_NB) == 0
+        }
+        guard locked else {
             let pid = Int32(String(decoding: (try? POSIXFiles.readAll(fd, path: path)) ?? [], as: UTF8.self)
                 .trimmed) ?? 0
             close(fd)
