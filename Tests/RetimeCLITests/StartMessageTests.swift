@@ -16,8 +16,15 @@ struct StartMessageTests {
     @Test("the hosts shield blocks sites, not apps, and start counts them apart")
     func hostsShield() {
         #expect(SessionCommands.Start.blocking(targets, group: "work", shield: "hosts")
-            == " Blocking 2 sites; the hosts shield cannot block 1 app.")
+            == " Blocking 2 sites; the hosts shield cannot block 1 app (the system service's app layer can: 'sudo retime system install').")
         #expect(SessionCommands.Start.blocking(Array(targets.prefix(1)), group: "work", shield: "hosts") == " Blocking 1 site.")
+    }
+
+    @Test("the system shield counts apps as blocked only while the service's app layer is on")
+    func systemShield() {
+        #expect(SessionCommands.Start.blocking(targets, group: "work", shield: "system", appsBlocked: true) == " Blocking 3 targets.")
+        #expect(SessionCommands.Start.blocking(targets, group: "work", shield: "system", appsBlocked: false)
+            == " Blocking 2 sites; the system service's app layer is off, so 1 app stays open.")
     }
 
     @Test("an empty group blocks nothing, whatever the shield, and start says how to fill it")

@@ -36,12 +36,18 @@ struct SystemServiceHarness {
     }
 
     /// Starts `retime system run` and waits until it answers; `launcher`
-    /// runs it inside something (a namespace that looks like another boot).
-    func start(launcher: [String] = [], environment: [String: String] = [:]) throws -> RetimeProcess.Running {
+    /// runs it inside something (a namespace that looks like another boot,
+    /// or a network of its own). The firewall and app layers are off unless
+    /// `layers` turns them on: outside a network namespace of its own a
+    /// test must never touch the host's firewall.
+    func start(launcher: [String] = [], environment: [String: String] = [:], hostsFile: String? = nil,
+               layers: [String] = ["--firewall", "off", "--apps", "off"]) throws -> RetimeProcess.Running {
         var process = RetimeProcess()
         process.launcher = launcher
+        // A socket left by a service stopped before must not pass for this one.
+        try? FileManager.default.removeItem(atPath: socket)
         process.environment.merge(environment) { _, given in given }
-        let service = try process.start(["system", "run", "--socket", socket, "--state-dir", state, "--hosts-file", hosts],
+        let service = try process.start(["system", "run", "--socket", socket, "--state-dir", state, "--hosts-file", hostsFile ?? hosts] + layers,
                                         withDataDir: false)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline, service.process.isRunning, !FileManager.default.fileExists(atPath: socket) {

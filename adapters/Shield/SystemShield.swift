@@ -37,6 +37,11 @@ public struct SystemShield: Shield {
         _ = try client.send(.init(op: .lower, session: session, passcode: passcode?.text))
     }
 
+    /// Whether the service's app layer is on (it terminates blocked apps).
+    public func blocksApps() -> Bool {
+        ((try? client.send(.init(op: .status)))?.layers ?? []).contains { $0.report.name == "apps" && $0.report.active }
+    }
+
     public func state() async throws -> ShieldState? {
         guard let block = try client.send(.init(op: .status)).blocks?.first else { return nil }
         return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) })

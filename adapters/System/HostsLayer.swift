@@ -23,15 +23,34 @@ public struct HostsLayer: BlockLayer {
         self.path = path
     }
 
-    public func enforce(_ blocks: [HeldBlock]) async throws {
+    public func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
         let current = try POSIXFiles.read(path, limit: Self.readLimit) ?? []
         var domains = Set<String>()
         for block in blocks {
             for case .domain(let name) in block.targets { domains.insert(name.ascii) }
         }
         let wanted = Self.render(userBytes: Self.userBytes(of: current), domains: domains.sorted())
-        guard wanted != current else { return }
+        guard wanted != current else { return nil }
         try POSIXFiles.writeAtomically(wanted, to: path, system: .init())
+        return nil
+    }
+
+    public func report() async -> LayerReport {
+        LayerReport(name: name, active: true, detail: "a marked block in \(path)")
+    }
+
+    /// Whether the block holds the domain (or a domain that covers it).
+    public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? {
+        guard case .domain(let domain) = target else { return nil }
+        do {
+            // A hosts file has no wildcards: the name itself or its `www.`.
+            if let held = try blockedDomains().first(where: { $0 == domain.ascii || "www." + $0 == domain.ascii }) {
+                return LayerCheck(layer: name, blocked: true, detail: "\(path) sends \(held) to 0.0.0.0 and ::")
+            }
+            return LayerCheck(layer: name, blocked: false, detail: "\(path) does not hold it")
+        } catch {
+            return LayerCheck(layer: name, blocked: false, detail: "\(path) cannot be read: \(error)")
+        }
     }
 
     /// Removes the copies of the hosts file a writer killed mid-write left

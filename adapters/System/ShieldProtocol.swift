@@ -13,6 +13,8 @@ public enum ShieldProtocol {
 
     public enum Operation: String, Codable, Sendable {
         case raise, lower, status, release, setPasscode, changePasscode, removePasscode
+        /// What each layer says about the caller's `targets` now (`shield test`).
+        case inspect
     }
 
     public struct Request: Codable, Sendable, Equatable {
@@ -69,14 +71,18 @@ public enum ShieldProtocol {
         public var version: Int
         public var ok: Bool
         public var blocks: [Block]?
-        public var layers: [String]?
+        public var layers: [Layer]?
+        /// `inspect`: per target asked about, each layer's finding.
+        public var checks: [[LayerCheck]]?
         public var error: Failure?
 
-        public init(ok: Bool, blocks: [Block]? = nil, layers: [String]? = nil, error: Failure? = nil) {
+        public init(ok: Bool, blocks: [Block]? = nil, layers: [LayerReport]? = nil, checks: [[LayerCheck]]? = nil,
+                    error: Failure? = nil) {
             self.version = ShieldProtocol.version
             self.ok = ok
             self.blocks = blocks
-            self.layers = layers
+            self.layers = layers?.map(Layer.init)
+            self.checks = checks
             self.error = error
         }
 
@@ -88,6 +94,24 @@ public enum ShieldProtocol {
             }
             return Answer(ok: false, error: Failure(code: error.code, message: error.description, until: until))
         }
+    }
+
+    /// A layer as `status` lists it. A service from before layers were
+    /// described sent only their names; those still read.
+    public struct Layer: Codable, Sendable, Equatable {
+        public var report: LayerReport
+
+        init(_ report: LayerReport) { self.report = report }
+
+        public init(from decoder: any Decoder) throws {
+            if let name = try? decoder.singleValueContainer().decode(String.self) {
+                report = LayerReport(name: name, active: true, detail: "")
+            } else {
+                report = try LayerReport(from: decoder)
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws { try report.encode(to: encoder) }
     }
 
     /// A line of JSON for `value`, newline included.

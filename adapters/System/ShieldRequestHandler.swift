@@ -6,15 +6,13 @@ import Foundation
 /// answer, never a crash. What a caller may do is `HeldBlocks`' to decide.
 public struct ShieldRequestHandler: Sendable {
     private let blocks: HeldBlocks
-    private let layers: [String]
     private let clock: any Domain.Clock
     /// The passcode use cases of one user, by uid.
     private let passcodes: @Sendable (UInt32) throws -> ServicePasscodeBook
 
-    public init(blocks: HeldBlocks, layers: [String], clock: any Domain.Clock,
+    public init(blocks: HeldBlocks, clock: any Domain.Clock,
                 passcodes: @escaping @Sendable (UInt32) throws -> ServicePasscodeBook) {
         self.blocks = blocks
-        self.layers = layers
         self.clock = clock
         self.passcodes = passcodes
     }
@@ -43,9 +41,7 @@ public struct ShieldRequestHandler: Sendable {
         switch request.op {
         case .raise:
             guard let session = request.session else { throw HeldBlockError.badRequest("raise needs a session") }
-            let targets = try (request.targets ?? []).map { text in
-                do { return try Target(parsing: text) } catch { throw HeldBlockError.badRequest("\(error)") }
-            }
+            let targets = try Self.targets(request)
             if let length = request.length, !(length.isFinite && SessionLength.allowed.contains(length)) {
                 throw HeldBlockError.badRequest("a block lasts from 1 second to 24 hours")
             }
@@ -72,14 +68,25 @@ public struct ShieldRequestHandler: Sendable {
             try await passcodes(uid).change.remove(Passcode(try Self.required(request.passcode)))
         case .status:
             break
+        case .inspect:
+            let targets = try Self.targets(request)
+            guard targets.count <= HeldBlocks.maximumTargets else { throw HeldBlockError.badRequest("at most \(HeldBlocks.maximumTargets) targets") }
+            return .init(ok: true, checks: await blocks.checks(targets, for: uid))
         case .release:
             guard request.uid != nil || request.all == true else { throw HeldBlockError.badRequest("release needs a uid or all") }
             let released = try await blocks.release(uid: request.all == true ? nil : request.uid, by: uid)
             let now = clock.now()
-            return .init(ok: true, blocks: released.map { ShieldProtocol.block($0, at: now) }, layers: layers)
+            return .init(ok: true, blocks: released.map { ShieldProtocol.block($0, at: now) }, layers: await blocks.reports())
         }
         let now = clock.now()
-        return .init(ok: true, blocks: try await blocks.status(of: uid).map { ShieldProtocol.block($0, at: now) }, layers: layers)
+        return .init(ok: true, blocks: try await blocks.status(of: uid).map { ShieldProtocol.block($0, at: now) },
+                     layers: await blocks.reports())
+    }
+
+    private static func targets(_ request: ShieldProtocol.Request) throws -> [Target] {
+        try (request.targets ?? []).map { text in
+            do { return try Target(parsing: text) } catch { throw HeldBlockError.badRequest("\(error)") }
+        }
     }
 
     private static func required(_ passcode: String?) throws -> String {

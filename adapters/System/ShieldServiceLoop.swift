@@ -52,13 +52,19 @@ public final class ShieldServiceLoop: @unchecked Sendable {
     /// watched file changes; `handle` answers one request line from a caller
     /// the kernel names by uid, and says whether it changed the blocks.
     /// The last `pass` runs after the signal, so progress is written.
-    public func run(pass: () async -> Date?, handle: (UInt32, [UInt8]) async -> (answer: [UInt8], changed: Bool)) async {
+    /// `sources` are waited on too (the app layer's process events), each
+    /// handled when its descriptor is readable.
+    public func run(sources: [any ServiceEventSource] = [], pass: () async -> Date?,
+                    handle: (UInt32, [UInt8]) async -> (answer: [UInt8], changed: Bool)) async {
         timer.arm(await pass())
         while true {
             var fds = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: watcher, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            // A negative descriptor is skipped by poll: a source with nothing to wait for.
+            fds += sources.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+            let first = fds.count
             fds += clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let nearest = clients.map(\.deadline).min()
             let timeout = nearest.map { Int32(max(0, min($0.timeIntervalSinceNow * 1_000 + 1, 60_000))) } ?? -1
@@ -71,9 +77,10 @@ public final class ShieldServiceLoop: @unchecked Sendable {
             if fds[1].revents != 0 { _ = timer.takeExpiry(); due = true }
             if fds[2].revents != 0, watchedFileChanged() { due = true }
             if fds[3].revents != 0 { accept() }
+            for (index, source) in sources.enumerated() where fds[4 + index].revents != 0 { source.handle() }
             var index = clients.count - 1
             while index >= 0 {
-                let ready = fds.indices.contains(4 + index) && fds[4 + index].revents != 0
+                let ready = fds.indices.contains(first + index) && fds[first + index].revents != 0
                 switch readRequest(at: index, ready: ready) {
                 case .pending: break
                 case .refused(let reason):

@@ -10,9 +10,25 @@ import Testing
 struct HeldBlocksTests {
     /// A layer that remembers what it was last told to enforce.
     final class RecordingLayer: BlockLayer, @unchecked Sendable {
-        let name = "recording"
+        let name: String
         private let last = Mutex<[HeldBlock]>([])
-        func enforce(_ blocks: [HeldBlock]) async throws { last.withLock { $0 = blocks } }
+        /// When it asks to be given the blocks again.
+        let again: Date?
+        let fails: Bool
+
+        init(name: String = "recording", again: Date? = nil, fails: Bool = false) {
+            self.name = name
+            self.again = again
+            self.fails = fails
+        }
+
+        func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
+            last.withLock { $0 = blocks }
+            if fails { throw HeldBlockError.badRequest("this layer fails") }
+            return again
+        }
+
+        func report() async -> LayerReport { LayerReport(name: name, active: true, detail: "records") }
         var domains: Set<String> {
             Set(last.withLock { $0 }.flatMap(\.targets).compactMap { if case .domain(let name) = $0 { name.ascii } else { nil } })
         }
@@ -27,6 +43,27 @@ struct HeldBlocksTests {
                  length: TimeInterval? = 1_800) -> HeldBlocks.Request {
         .init(session: session, targets: targets.map { try! Target(parsing: $0) }, strict: strict,
               plannedEnd: length.map { clock.now() + $0 }, length: length)
+    }
+
+    @Test("a layer that fails does not keep the others from enforcing; its error comes after they have")
+    func failingLayer() async throws {
+        let failing = RecordingLayer(name: "failing", fails: true), after = RecordingLayer(name: "after")
+        let blocks = HeldBlocks(store: store, layers: [failing, after], clock: clock, logger: Logger(label: "t", handler: InMemoryLogHandler()))
+        await #expect(throws: HeldBlockError.self) { try await blocks.raise(request(), for: 1_000) }
+        #expect(after.domains == ["example.com"], "the layer after the failing one enforced the block")
+        #expect(await blocks.reports().map(\.name) == ["failing", "after"])
+    }
+
+    @Test("the pass wakes the service when a layer asks to be given the blocks again (the firewall re-resolving)")
+    func layerDeadline() async throws {
+        let soon = clock.now() + 90
+        let blocks = HeldBlocks(store: store, layers: [RecordingLayer(again: soon)], clock: clock,
+                                logger: Logger(label: "t", handler: InMemoryLogHandler()))
+        try await blocks.raise(request(length: 1_800), for: 1_000)
+        #expect(try await blocks.pass() == soon, "earlier than the block's end")
+        let late = HeldBlocks(store: store, layers: [RecordingLayer(again: clock.now() + 7_200)], clock: clock,
+                              logger: Logger(label: "t", handler: InMemoryLogHandler()))
+        #expect(try await late.pass() == clock.now() + 1_800, "the block's end comes first")
     }
 
     @Test("a strict block refuses its user until its end, then the pass lifts it; root may release it before")

@@ -53,4 +53,5 @@ int retime_peer_uid(int fd, unsigned int *uid);
 void *retime_memmem(const void *haystack, size_t length, const void *needle, size_t needle_length);
 
 #include "CRetimeSpawn.h"
+#include "CRetimeNet.h"
 #endif

@@ -22,7 +22,7 @@ enum CommandTree {
         ["auth", "remove-passcode"]: AuthCommands.RemovePasscode.self, ["auth", "request"]: AuthCommands.Request.self,
         ["system", "run"]: SystemCommands.Run.self, ["system", "status"]: SystemCommands.Status.self,
         ["system", "release"]: SystemCommands.Release.self, ["system", "install"]: SystemInstallCommands.Install.self,
-        ["system", "uninstall"]: SystemInstallCommands.Uninstall.self,
+        ["system", "uninstall"]: SystemInstallCommands.Uninstall.self, ["shield", "test"]: ShieldCommands.Test.self,
         ["doctor"]: DoctorCommand.self, ["completion"]: CompletionCommand.self, ["help"]: HelpCommand.self,
     ]
 
@@ -30,7 +30,7 @@ enum CommandTree {
         "retime", summary: "retime: focus sessions that block what distracts you.",
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Pause.spec,
-            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec,
+            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec,
         ])

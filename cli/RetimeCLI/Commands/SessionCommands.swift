@@ -51,14 +51,17 @@ enum SessionCommands {
                 "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(context.style.bold(name))"
             let shield = ConfiguredShields.settingName(of: session.shield ?? RecordingShield.identity)
+            // The service blocks apps when its app layer is on; asked only when there are apps.
+            let appsBlocked = shield == "system" && (group?.targets ?? []).contains { if case .app = $0 { true } else { false } }
+                && SystemShield(socketPath: String((session.shield ?? "").dropFirst(SystemShield.identityPrefix.count))).blocksApps()
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
             return CommandResult(json: try await document(session, context: context),
-                                 human: "Started \(length).\(Self.blocking(group?.targets ?? [], group: name, shield: shield))\(strict)")
+                                 human: "Started \(length).\(Self.blocking(group?.targets ?? [], group: name, shield: shield, appsBlocked: appsBlocked))\(strict)")
         }
 
         /// What the session blocks, as the shield in force really does: a
         /// user who reads "blocking 2 targets" must not find them open.
-        static func blocking(_ targets: [Target], group: String, shield: String) -> String {
+        static func blocking(_ targets: [Target], group: String, shield: String, appsBlocked: Bool = false) -> String {
             guard !targets.isEmpty else {
                 let shellName = group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
                 return " Nothing is blocked: \(group) has no targets yet (add them with 'retime group block \(shellName) SITE')."
@@ -70,9 +73,11 @@ enum SessionCommands {
             case "none":
                 return " The 'none' shield only records its \(count(targets.count, "target")): nothing is blocked"
                     + " (to block sites: 'retime config set shield hosts')."
-            case "hosts" where apps > 0, "system" where apps > 0:
-                // The system service's app layer is still to come; a hosts file never blocks apps.
-                return " Blocking \(count(sites, "site")); the \(shield) shield cannot block \(count(apps, "app"))\(shield == "system" ? " yet" : "")."
+            case "hosts" where apps > 0:
+                return " Blocking \(count(sites, "site")); the hosts shield cannot block \(count(apps, "app"))"
+                    + " (the system service's app layer can: 'sudo retime system install')."
+            case "system" where apps > 0 && !appsBlocked:
+                return " Blocking \(count(sites, "site")); the system service's app layer is off, so \(count(apps, "app")) \(apps == 1 ? "stays" : "stay") open."
             default:
                 return " Blocking \(count(targets.count, sites == targets.count ? "site" : "target"))."
             }

@@ -17,8 +17,9 @@ enum SystemCommands {
             .value("socket", "PATH", help: "Where to listen (default /run/retime/shield.sock)."),
             .value("state-dir", "DIR", help: "Its own state, root's alone (default /var/lib/retime)."),
             .value("hosts-file", "PATH", help: "The hosts file of its hosts layer (default /etc/hosts)."),
-            .value("firewall", "MODE", help: "The firewall layer: auto, nftables or off (not built yet: off).", choices: ["auto", "nftables", "off"]),
-            .value("apps", "MODE", help: "The app layer: on or off (not built yet: off).", choices: ["on", "off"]),
+            .value("firewall", "MODE", help: "The firewall layer: auto (nftables where it works), nftables or off.",
+                   choices: ["auto", "nftables", "off"]),
+            .value("apps", "MODE", help: "The app layer, which terminates blocked apps: on (default) or off.", choices: ["on", "off"]),
         ])
         static let reconcilesFirst = false
         static let usesServices = false
@@ -32,6 +33,8 @@ enum SystemCommands {
                 }
                 options[keyPath: keyPath] = value
             }
+            if let firewall = parsed.value("firewall").flatMap(SystemOptions.Firewall.init(rawValue:)) { options.firewall = firewall }
+            if let apps = parsed.value("apps") { options.apps = apps == "on" }
             self.options = options
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
@@ -55,10 +58,11 @@ enum SystemCommands {
             let blocks = answer.blocks ?? []
             let json = Documents.document([
                 "reachable": .bool(true), "version": .int(Int64(answer.version)),
-                "layers": .array((answer.layers ?? []).map(JSONValue.string)),
+                "layers": .array((answer.layers ?? []).map { SystemCommands.document($0.report) }),
                 "blocks": .array(blocks.map(SystemCommands.document)),
             ])
-            var lines = ["The system service answers at \(client.socketPath); layers: \((answer.layers ?? []).joined(separator: ", "))."]
+            var lines = ["The system service answers at \(client.socketPath). Its layers:"]
+            lines += (answer.layers ?? []).map { "  \($0.report.name): \($0.report.active ? "" : "off, ")\($0.report.detail)" }
             lines += blocks.isEmpty ? ["It holds no block for you."] : blocks.map(SystemCommands.line)
             return CommandResult(json: json, human: lines.joined(separator: "\n"))
         }
@@ -94,6 +98,10 @@ enum SystemCommands {
         .object(["session": .string(block.session.description), "uid": .int(Int64(block.uid)),
                  "targets": .array(block.targets.map(JSONValue.string)), "strict": .bool(block.strict),
                  "plannedEnd": Documents.time(block.plannedEnd), "endsAfterSeconds": block.endsAfterSeconds.map(JSONValue.double) ?? .null])
+    }
+
+    static func document(_ layer: LayerReport) -> JSONValue {
+        .object(["name": .string(layer.name), "active": .bool(layer.active), "detail": .string(layer.detail)])
     }
 
     static func line(_ block: ShieldProtocol.Block) -> String {

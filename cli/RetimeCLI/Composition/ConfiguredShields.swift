@@ -38,6 +38,13 @@ struct ConfiguredShields: ShieldDirectory {
         }
     }
 
+    /// `shield test`'s view: the system service at the socket, else the
+    /// configured hosts file.
+    func inspector() throws -> any ShieldInspector {
+        let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
+        return LiveShieldInspector(socketPath: socketPath, hostsFile: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""))
+    }
+
     /// The data directory's real path: one directory reached by two paths
     /// (a symlink) is one owner.
     private var owner: String {

@@ -30,6 +30,7 @@ public enum ServiceRegistration {
         registry.register((any ShieldDirectory).self) { try $0.resolve(ConfiguredShields.self) }
         registry.register((any EnforcerPasscodes).self) { try $0.resolve(ConfiguredShields.self).enforcerPasscodes }
         registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ConfiguredShields.self).configuredProbe() }
+        registry.register((any ShieldInspector).self) { try $0.resolve(ConfiguredShields.self).inspector() }
         registry.register((any Tracker).self, lifetime: .singleton) { _ in
             JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
         }
@@ -172,6 +173,9 @@ public enum ServiceRegistration {
         }
         registry.register(ImportHistoryUseCase.self) {
             ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), sessions: try $0.resolve())
+        }
+        registry.register(TestShieldUseCase.self) {
+            TestShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), inspector: try $0.resolve())
         }
         registry.register(SessionStatusUseCase.self) {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())

@@ -7,6 +7,12 @@ struct SystemOptions: Sendable {
     var socket = ShieldClient.defaultSocket
     var stateDirectory = "/var/lib/retime"
     var hostsFile = "/etc/hosts"
+    var firewall = Firewall.auto
+    var apps = true
+
+    enum Firewall: String, Sendable {
+        case auto, nftables, off
+    }
 }
 
 /// The system service's composition root: only what enforcement needs (the
@@ -21,19 +27,56 @@ enum SystemRoot {
                                                      handler: StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)))
         registry.register((any KeyValueStore).self, lifetime: .singleton) { _ in JSONFileStore(directory: options.stateDirectory) }
         registry.register((any HeldBlockStore).self, lifetime: .singleton) { StoreHeldBlockStore(store: try $0.resolve()) }
-        registry.register([any BlockLayer].self, value: [HostsLayer(path: options.hostsFile)])
+        registry.register([any BlockLayer].self, lifetime: .singleton) { resolver in
+            [HostsLayer(path: options.hostsFile),
+             try firewallLayer(options, clock: try resolver.resolve(), logger: try resolver.resolve(), environment: context.environment),
+             appLayer(options, logger: try resolver.resolve())]
+        }
         registry.register(HeldBlocks.self) {
             HeldBlocks(store: try $0.resolve(), layers: try $0.resolve(), clock: try $0.resolve(), logger: try $0.resolve())
         }
         registry.register(ShieldRequestHandler.self) { resolver in
             let clock = try resolver.resolve((any Domain.Clock).self)
             let held = try resolver.resolve((any HeldBlockStore).self)
-            return ShieldRequestHandler(blocks: try resolver.resolve(), layers: try resolver.resolve([any BlockLayer].self).map(\.name),
-                                        clock: clock, passcodes: { uid in passcodeBook(uid, options: options, held: held, clock: clock) })
+            return ShieldRequestHandler(blocks: try resolver.resolve(), clock: clock, passcodes: { uid in passcodeBook(uid, options: options, held: held, clock: clock) })
         }
         let container = Container(registry)
         try container.validate()
         return container
+    }
+
+    /// The firewall layer as `--firewall` asks: nftables, when `nft` runs
+    /// and the kernel takes a table (`auto` says why not and goes on
+    /// without it; `nftables` refuses to start without it).
+    /// `RETIME_FIREWALL_MINIMUM_TTL` shortens the re-resolution interval's
+    /// lower bound (tests follow a changing DNS answer in seconds).
+    static func firewallLayer(_ options: SystemOptions, clock: any Domain.Clock, logger: Logger,
+                              environment: [String: String]) throws -> any BlockLayer {
+        guard options.firewall != .off else { return UnavailableLayer(name: "firewall", reason: "turned off (--firewall off)") }
+        let reason: String
+        if let filter = NftablesFilter.system() {
+            if let refusal = filter.probe() { reason = refusal } else {
+                let minimum = environment["RETIME_FIREWALL_MINIMUM_TTL"].flatMap(Double.init).map { max(1, $0) } ?? 60
+                return FirewallLayer(resolver: DNSResolver(), filter: filter, clock: clock, logger: logger, minimumTTL: minimum)
+            }
+        } else {
+            reason = "the nft command is not installed (Debian: apt-get install nftables)"
+        }
+        guard options.firewall == .auto else {
+            throw SystemServiceError(code: "system.firewallUnavailable", message: "the firewall layer cannot run: \(reason)", exitCode: 1,
+                                     hint: "install nftables, or run with --firewall auto or off")
+        }
+        logger.warning("the firewall layer is off: \(reason)")
+        return UnavailableLayer(name: "firewall", reason: "unavailable: \(reason)")
+    }
+
+    /// The app layer as `--apps` asks, on process events where they reach
+    /// the service, else reading /proc.
+    static func appLayer(_ options: SystemOptions, logger: Logger) -> any BlockLayer {
+        guard options.apps else { return UnavailableLayer(name: "apps", reason: "turned off (--apps off)") }
+        let (works, reason) = AppLayer.probeProcessEvents()
+        if !works { logger.warning("apps: \(reason)") }
+        return AppLayer(logger: logger, eventsReachUs: works, reason: reason)
     }
 
     /// One user's passcode, as the service keeps it: the Auth context's use

@@ -35,7 +35,8 @@ struct SystemRunner {
         try await blocks.pass()
         let loop = try ShieldServiceLoop(socketPath: options.socket, watchedFiles: [options.hostsFile])
         logger.notice("serving", metadata: ["socket": "\(options.socket)", "state": "\(options.stateDirectory)", "hosts": "\(options.hostsFile)"])
-        await loop.run(pass: {
+        let sources = try services.resolve([any BlockLayer].self).compactMap { $0 as? any ServiceEventSource }
+        await loop.run(sources: sources, pass: {
             do { return try await blocks.pass() } catch {
                 logger.error("a pass failed: \(error)")
                 return Date().addingTimeInterval(60)

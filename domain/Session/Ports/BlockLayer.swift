@@ -1,10 +1,38 @@
-/// One way the system service enforces the blocks it holds (the hosts
-/// file; later the firewall and apps). A layer is machine-wide: it is given
-/// every user's blocks at once and enforces their union, so lowering one
-/// user's block never lifts a target another user's block still holds.
+import Foundation
+
+/// One way the system service enforces the blocks it holds: the hosts
+/// file, the firewall, apps. A layer is machine-wide: it is given every
+/// user's blocks at once and enforces their union, so lowering one user's
+/// block never lifts a target another user's block still holds.
 public protocol BlockLayer: Sendable {
-    /// The layer's name in `system status` (`hosts`).
+    /// The layer's name in `system status` and `shield test` (`hosts`).
     var name: String { get }
     /// Makes the layer enforce exactly `blocks` (none: it enforces nothing).
-    func enforce(_ blocks: [HeldBlock]) async throws
+    /// Returns when it must be given them again although nothing changed
+    /// (the firewall re-resolving its domains), or nil.
+    func enforce(_ blocks: [HeldBlock]) async throws -> Date?
+    /// What the layer does on this machine, for `system status`.
+    func report() async -> LayerReport
+    /// Whether the layer enforces `target` for `uid` right now, as far as
+    /// the layer itself can see (`shield test`); nil when it has nothing to
+    /// say about that kind of target.
+    func check(_ target: Target, for uid: UInt32) async -> LayerCheck?
+}
+
+extension BlockLayer {
+    public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? { nil }
+}
+
+/// A layer as `system status` reports it: whether it enforces anything on
+/// this machine and, in words, how (or why not).
+public struct LayerReport: Codable, Sendable, Equatable {
+    public var name: String
+    public var active: Bool
+    public var detail: String
+
+    public init(name: String, active: Bool, detail: String) {
+        self.name = name
+        self.active = active
+        self.detail = detail
+    }
 }

@@ -122,11 +122,11 @@ public struct HeldBlocks: Sendable {
             if !lifted.isEmpty || blocks.contains(where: { Self.checkpointDue($0, at: boot) }) { blocks = advanced }
             return (lifted, advanced)
         }
-        try await enforce(left)
+        let again = try await enforce(left)
         for block in lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
         let ends = left.compactMap { $0.end(at: now) }
         let checkpoint = left.contains(where: \.strict) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
-        return (ends + checkpoint).min()
+        return (ends + checkpoint + [again].compactMap { $0 }).min()
     }
 
     /// Whether `block`'s served time should be written now: its checkpoint
@@ -160,9 +160,42 @@ public struct HeldBlocks: Sendable {
         return over
     }
 
+    /// What each layer does on this machine (`system status`).
+    public func reports() async -> [LayerReport] {
+        var reports: [LayerReport] = []
+        for layer in layers { reports.append(await layer.report()) }
+        return reports
+    }
+
+    /// What each layer says about each of `targets` for `uid` now (`shield
+    /// test`), in the order of the targets.
+    public func checks(_ targets: [Target], for uid: UInt32) async -> [[LayerCheck]] {
+        var checks: [[LayerCheck]] = []
+        for target in targets {
+            var found: [LayerCheck] = []
+            for layer in layers { if let check = await layer.check(target, for: uid) { found.append(check) } }
+            checks.append(found)
+        }
+        return checks
+    }
+
     /// Every layer made to enforce `blocks`, the store's blocks as the
-    /// change that was just made left them.
-    private func enforce(_ blocks: [HeldBlock]) async throws {
-        for layer in layers { try await layer.enforce(blocks) }
+    /// change that was just made left them; returns the earliest time a
+    /// layer asked to be given them again. One layer failing does not keep
+    /// the others from enforcing: its error is thrown after they have.
+    @discardableResult
+    private func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
+        var again: Date?
+        var failure: (any Error)?
+        for layer in layers {
+            do {
+                if let date = try await layer.enforce(blocks) { again = min(again ?? date, date) }
+            } catch {
+                logger.error("a layer failed to enforce the blocks", metadata: ["layer": "\(layer.name)", "error": "\(error)"])
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+        return again
     }
 }

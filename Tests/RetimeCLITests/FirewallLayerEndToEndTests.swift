@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// The firewall layer and `shield test` for real, each in a network
+/// namespace of its own (semantics.md, "Layers"): a blocking user's
+/// connections to a blocked site's addresses are refused while the block is
+/// up, and only that user's, only those addresses.
+@Suite("The firewall layer end to end", .enabled(if: NetworkSandbox.available, "needs root, nftables, iproute2 and python3"))
+struct FirewallLayerEndToEndTests {
+    /// The service inside `sandbox`, with the firewall on, writing the
+    /// sandbox's /etc/hosts (a bind mount: written in place).
+    static func service(_ system: SystemServiceHarness, in sandbox: NetworkSandbox, minimumTTL: Int? = nil,
+                        firewall: String = "nftables") throws -> RetimeProcess.Running {
+        try system.start(launcher: sandbox.launcher, environment: minimumTTL.map { ["RETIME_FIREWALL_MINIMUM_TTL": "\($0)"] } ?? [:],
+                         hostsFile: "/etc/hosts", layers: ["--firewall", firewall, "--apps", "on"])
+    }
+
+    static func user(_ system: SystemServiceHarness, in sandbox: NetworkSandbox, uid: UInt32 = 65_534) -> RetimeProcess {
+        var user = system.client(uid: uid)
+        user.launcher = sandbox.launcher + user.launcher
+        return user
+    }
+
+    @Test("refused to the blocking user while the block is up, cut if open, followed when the DNS changes; root and other sites untouched")
+    func firewall() throws {
+        let sandbox = try NetworkSandbox(ttl: 1)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox, minimumTTL: 1)
+        defer { system.stop(service) }
+        let user = Self.user(system, in: sandbox)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "connected", "open before the block")
+        #expect(try sandbox.table() == nil, "no table while no block is up")
+        let held = try sandbox.holdConnection("10.0.0.2", uid: 65_534, seconds: 20)
+        #expect(String(decoding: held.1.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("connected"))
+
+        let start = try user.run("start", "work", "--for", "30m")
+        #expect(start.status == 0, "\(start.err)")
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "ECONNREFUSED")
+        #expect(try sandbox.connect("fd00::2", uid: 65_534) == "ECONNREFUSED")
+        #expect(try sandbox.connect("10.0.0.3", uid: 65_534) == "connected", "open.test is not blocked")
+        #expect(try sandbox.connect("10.0.0.2") == "connected", "root's own connections are not blocked")
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_533) == "connected", "another user's are not")
+        let ended = String(decoding: held.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ended.contains("cut: ECONNABORTED"), "the connection opened before the block was cut: \(ended)")
+        let table = try #require(try sandbox.table())
+        #expect(table.contains("65534 . 10.0.0.2") && table.contains("65534 . fd00::2") && table.contains("1.1.1.1"), "\(table)")
+
+        // The DNS moves blocked.test: within the (shortened) TTL, the new address is refused.
+        try sandbox.setRecords(["blocked.test": ["10.0.0.4"], "open.test": ["10.0.0.3"]])
+        #expect(eventually(within: 10) { (try? sandbox.connect("10.0.0.4", uid: 65_534)) == "ECONNREFUSED" }, "the new address is followed")
+
+        #expect(try user.run("stop").status == 0)
+        #expect(try sandbox.connect("10.0.0.4", uid: 65_534) == "connected", "open again after the block")
+        #expect(try sandbox.table() == nil, "the table goes with the last block")
+    }
+
+    @Test("the table is restored when the service starts again, and lowering one user's block keeps another's")
+    func restoredAndMerged() throws {
+        let sandbox = try NetworkSandbox()
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        var service = try Self.service(system, in: sandbox)
+        let first = Self.user(system, in: sandbox), second = Self.user(system, in: sandbox, uid: 65_533)
+        for user in [first, second] {
+            #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+            #expect(try user.run("start", "work").status == 0)
+        }
+        system.stop(service)
+        _ = try sandbox.run(["nft", "delete", "table", "inet", "retime"])
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "connected", "no service, no table")
+        service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "ECONNREFUSED", "restored before the service answers")
+        #expect(try first.run("stop").status == 0)
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "connected")
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_533) == "ECONNREFUSED", "the other user's block holds")
+    }
+
+    @Test("shield test: every layer blocked during the block, open after; status names the layers")
+    func shieldTest() throws {
+        let sandbox = try NetworkSandbox()
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        let user = Self.user(system, in: sandbox)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try user.run("shield", "test").status == 1, "no session, no targets: session.notActive")
+        #expect(try user.run("start", "work").status == 0)
+
+        let during = try user.run("shield", "test", "--json")
+        let targets = try #require(during.json["targets"] as? [[String: Any]], "\(during.out) \(during.err)")
+        #expect(targets.count == 1 && targets[0]["target"] as? String == "blocked.test" && targets[0]["blocked"] as? Bool == true)
+        let layers = Dictionary(uniqueKeysWithValues: (targets[0]["layers"] as? [[String: Any]] ?? []).map { ($0["layer"] as? String ?? "", $0) })
+        for layer in ["hosts", "firewall", "resolver", "connect", "doh"] {
+            #expect(layers[layer]?["blocked"] as? Bool == true, "\(layer): \(layers[layer] ?? [:])")
+        }
+        let open = try user.run("shield", "test", "open.test", "--json")
+        #expect((open.json["targets"] as? [[String: Any]])?.first?["blocked"] as? Bool == false, "\(open.out)")
+        let human = try user.run("shield", "test")
+        #expect(human.out.contains("blocked.test  blocked") && human.out.contains("Every target is blocked."), "\(human.out)")
+
+        let status = try user.run("system", "status", "--json")
+        let reported = (status.json["layers"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["active"] as? Bool ?? false)" }
+        #expect(reported == ["hosts=true", "firewall=true", "apps=true"], "\(status.out)")
+
+        #expect(try user.run("stop").status == 0)
+        let after = try user.run("shield", "test", "blocked.test", "--json")
+        #expect((after.json["targets"] as? [[String: Any]])?.first?["blocked"] as? Bool == false, "\(after.out)")
+    }
+
+    @Test("shield test reports the leak when the hosts block is removed by hand and no firewall stands behind it")
+    func leak() throws {
+        let sandbox = try NetworkSandbox()
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox, firewall: "off")
+        defer { system.stop(service) }
+        let user = Self.user(system, in: sandbox)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try user.run("start", "work").status == 0)
+        let held = try user.run("shield", "test", "--json")
+        let target = try #require((held.json["targets"] as? [[String: Any]])?.first, "\(held.out) \(held.err)")
+        #expect(target["blocked"] as? Bool == true, "the hosts file holds, and no DNS-over-HTTPS service answers: \(held.out)")
+        let firewall = (target["layers"] as? [[String: Any]] ?? []).first { $0["layer"] as? String == "firewall" }
+        #expect(firewall?["blocked"] as? Bool == false && (firewall?["detail"] as? String ?? "").contains("turned off"), "\(held.out)")
+
+        // Rewritten through the bind mount's source, which the service does
+        // not watch (it watches /etc): the block is gone until its next pass.
+        try Data(SystemServiceHarness.original.utf8).write(to: URL(fileURLWithPath: sandbox.hosts))
+        let leaking = try user.run("shield", "test")
+        #expect(leaking.status == 0, "\(leaking.err)")
+        #expect(leaking.out.contains("blocked.test  NOT blocked"), "\(leaking.out)")
+        #expect(leaking.out.contains("resolver LEAK") && leaking.out.contains("10.0.0.2:443 accepts a connection"), "\(leaking.out)")
+        #expect(leaking.out.contains("1 of 1 targets can still be reached."), "\(leaking.out)")
+    }
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// A network and mount namespace of a test's own, where the firewall layer
+/// may do what it does to a real machine without touching this one: its
+/// own loopback with the addresses of two made-up sites (10.0.0.2 and
+/// fd00::2 for `blocked.test`, 10.0.0.3 for `open.test`, 10.0.0.4 spare),
+/// a listener on port 443 of each, a DNS responder at 127.0.0.1 that
+/// `/etc/resolv.conf` names, and `/etc/hosts` bound to a file of the test.
+/// Commands run inside it through `nsenter`.
+final class NetworkSandbox: @unchecked Sendable {
+    static let python = "/usr/bin/python3"
+    static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Helpers").path
+
+    /// Whether this machine can make one: root, and the tools.
+    static let available: Bool = SystemServiceHarness.available
+        && ["/usr/bin/unshare", "/usr/bin/nsenter", python].allSatisfy(FileManager.default.isExecutableFile(atPath:))
+        && ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].contains(where: FileManager.default.isExecutableFile(atPath:))
+        && ["/usr/sbin/nft", "/sbin/nft", "/usr/bin/nft"].contains(where: FileManager.default.isExecutableFile(atPath:))
+
+    let directory: String
+    var hosts: String { directory + "/hosts" }
+    var records: String { directory + "/records.json" }
+    private let holder: Process
+    private var helpers: [Process] = []
+    /// The namespace holder's pid.
+    let pid: Int32
+    /// Runs a command inside.
+    var launcher: [String] { ["/usr/bin/nsenter", "-t", "\(pid)", "-n", "-m"] }
+
+    static let defaultRecords = ["blocked.test": ["10.0.0.2", "fd00::2"], "www.blocked.test": ["10.0.0.2"], "open.test": ["10.0.0.3"]]
+
+    /// `ttl`: the time-to-live of the DNS answers.
+    init(records: [String: [String]] = NetworkSandbox.defaultRecords, ttl: Int = 300) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-net-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let hosts = directory + "/hosts"
+        try Data(SystemServiceHarness.original.utf8).write(to: URL(fileURLWithPath: hosts))
+        try Data("nameserver 127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: directory + "/resolv.conf"))
+        let ready = directory + "/ready"
+        let script = """
+            set -e
+            ip link set lo up
+            for a in 10.0.0.2 10.0.0.3 10.0.0.4; do ip addr add $a/32 dev lo; done
+            ip addr add fd00::2/128 dev lo nodad
+            mount --bind \(directory)/resolv.conf /etc/resolv.conf
+            if [ -e /run/systemd/resolve/resolv.conf ]; then mount --bind \(directory)/resolv.conf /run/systemd/resolve/resolv.conf; fi
+            mount --bind \(hosts) /etc/hosts
+            touch \(ready)
+            exec sleep 100000
+            """
+        holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        holder.arguments = ["--net", "--mount", "--propagation", "private", "/bin/sh", "-c", script]
+        try holder.run()
+        pid = holder.processIdentifier
+        guard eventually(within: 10, { FileManager.default.fileExists(atPath: ready) }) else { throw SandboxError("the namespace did not come up") }
+        try setRecords(records)
+        try startHelper(["dns_responder.py", "127.0.0.1", "53", self.records, "\(ttl)"])
+        try startHelper(["tcp_listener.py", "443", "10.0.0.2", "10.0.0.3", "10.0.0.4", "fd00::2"])
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        for process in helpers + [holder] where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        helpers.removeAll()
+    }
+
+    /// What the DNS answers from the next question on.
+    func setRecords(_ records: [String: [String]]) throws {
+        try JSONSerialization.data(withJSONObject: records).write(to: URL(fileURLWithPath: self.records + ".tmp"))
+        rename(self.records + ".tmp", self.records)
+    }
+
+    private func startHelper(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: launcher[0])
+        process.arguments = Array(launcher.dropFirst()) + [Self.python, Self.helpers + "/" + arguments[0]] + arguments.dropFirst()
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        helpers.append(process)
+        let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        guard line.hasPrefix("ready") else { throw SandboxError("\(arguments[0]) did not start: \(line)") }
+    }
+
+    /// A command run inside, as `uid` (root when nil); its output.
+    @discardableResult
+    func run(_ command: [String], uid: UInt32? = nil) throws -> (status: Int32, out: String) {
+        let process = try start(command, uid: uid)
+        let out = String(decoding: process.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.0.waitUntilExit()
+        return (process.0.terminationStatus, out)
+    }
+
+    /// Starts a command inside, as `uid`; its stdout.
+    func start(_ command: [String], uid: UInt32? = nil) throws -> (Process, Pipe) {
+        let drop = uid.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: launcher[0])
+        process.arguments = Array(launcher.dropFirst()) + drop + command
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, out)
+    }
+
+    /// A TCP connection to `address` port 443 as `uid`: "connected", or the
+    /// error's name (`ECONNREFUSED`, `timeout`).
+    func connect(_ address: String, uid: UInt32? = nil) throws -> String {
+        try run([Self.python, Self.helpers + "/tcp_client.py", address, "443"], uid: uid).out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A connection opened now and held: its first line says whether it
+    /// connected, its second how it ended (within `seconds`).
+    func holdConnection(_ address: String, uid: UInt32, seconds: Int) throws -> (Process, Pipe) {
+        try start([Self.python, Self.helpers + "/tcp_client.py", address, "443", "--hold", "\(seconds)"], uid: uid)
+    }
+
+    /// The firewall table as nft lists it, or nil when there is none.
+    func table() throws -> String? {
+        let (status, out) = try run(["nft", "list", "table", "inet", "retime"])
+        return status == 0 ? out : nil
+    }
+}
+
+struct SandboxError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

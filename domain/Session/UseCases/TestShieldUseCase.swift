@@ -1,0 +1,20 @@
+/// `shield test`: whether the given targets, or else the active session's,
+/// are blocked for the caller now, layer by layer. Without targets and
+/// without an active session there is nothing to test: `notActive`.
+public struct TestShieldUseCase: Sendable {
+    private let sessions: any SessionRepository
+    private let groups: any SessionGroupLookup
+    private let inspector: any ShieldInspector
+
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, inspector: any ShieldInspector) {
+        self.sessions = sessions
+        self.groups = groups
+        self.inspector = inspector
+    }
+
+    public func execute(_ targets: [Target]) async throws -> [TargetCheck] {
+        guard targets.isEmpty else { return await inspector.check(targets) }
+        guard let session = try await sessions.current(), session.isActive else { throw SessionError.notActive }
+        return await inspector.check(try await groups.blockList(id: session.groupId)?.targets ?? [])
+    }
+}
