@@ -164,7 +164,9 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
     }
 
     private func scanAll() {
-        for pid in ProcessTable.pids() { if let entry = ProcessTable.entry(pid) { terminateIfBlocked(entry) } }
+        let pids = ProcessTable.pids()
+        logger.debug("every process looked at", metadata: ["processes": "\(pids.count)"])
+        for pid in pids { if let entry = ProcessTable.entry(pid) { terminateIfBlocked(entry) } }
     }
 
     /// The blocked name `entry` matches, if it is a blocking user's process.

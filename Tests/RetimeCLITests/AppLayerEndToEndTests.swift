@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// The app layer's grace between SIGTERM and SIGKILL (AppLayer.grace).
+enum AppLayerGrace { static let seconds: TimeInterval = 2 }
+
+/// The app layer for real (semantics.md, "Layers"): a blocking user's
+/// processes by a blocked app's name are terminated when the block is
+/// raised and as they start; nobody else's, and never retime itself.
+@Suite("The app layer end to end", .enabled(if: SystemServiceHarness.available, "needs root and setpriv"))
+struct AppLayerEndToEndTests {
+    /// A copy of `sleep` under a name of the test's own, runnable by anyone.
+    static func app() throws -> (path: String, name: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-apps-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let name = "rtapp" + String(UUID().uuidString.prefix(6)).lowercased()
+        let path = directory + "/" + name
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: path)
+        chmod(path, 0o755)
+        return (path, name)
+    }
+
+    /// Runs the app as `uid`, with no signal blocked (a child of the test
+    /// runner inherits the signals its thread blocks, SIGTERM among them).
+    static func run(_ path: String, as uid: UInt32) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", NetworkSandbox.python, "-c",
+                             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                             path, "60"]
+        try process.run()
+        return process
+    }
+
+    @Test("terminated at the raise and within a second of each start; another user's and retime itself untouched")
+    func terminates() throws {
+        let (path, name) = try Self.app()
+        let system = try SystemServiceHarness()
+        let service = try system.start(layers: ["--firewall", "off", "--apps", "on"])
+        defer { system.stop(service) }
+        let user = system.client(), other = system.client(uid: 65_533)
+        let status = try user.run("system", "status")
+        guard status.out.contains("kernel process events") else {
+            Issue.record("the app layer runs on process events here: \(status.out)")
+            return
+        }
+        let before = try Self.run(path, as: 65_534), othersBefore = try Self.run(path, as: 65_533)
+        var running = [before, othersBefore]
+        defer { running.filter(\.isRunning).forEach { kill($0.processIdentifier, SIGKILL) } }
+
+        // `app:retime` too: the user's own retime must still run.
+        #expect(try user.run("group", "create", "games", "--block", "app:\(name)", "--block", "app:retime").status == 0)
+        let start = try user.run("start", "games", "--for", "30m")
+        #expect(start.status == 0 && start.out.contains("Blocking 2 targets."), "\(start.out) \(start.err)")
+        #expect(eventually(within: 1) { !before.isRunning }, "the user's running app was terminated when the block was raised")
+        #expect(before.terminationReason == .uncaughtSignal && before.terminationStatus == SIGTERM)
+        #expect(othersBefore.isRunning, "another user's is not")
+
+        let started = Date()
+        let during = try Self.run(path, as: 65_534)
+        running.append(during)
+        #expect(eventually(within: 1) { !during.isRunning }, "an app started during the block is gone within a second")
+        let took = Date().timeIntervalSince(started)
+        let othersDuring = try Self.run(path, as: 65_533), after = try Self.run(path, as: 65_534)
+        running += [othersDuring, after]
+        #expect(eventually(within: 1) { !after.isRunning })
+        #expect(othersDuring.isRunning, "another user's app started before it is untouched (took \(took) s)")
+        #expect(try user.run("status").status == 0, "retime itself is never terminated")
+
+        // Lowered: the user's app runs again; then the other user's block
+        // takes the other user's, and leaves this one's.
+        #expect(try user.run("stop").status == 0)
+        let free = try Self.run(path, as: 65_534)
+        running.append(free)
+        #expect(try other.run("group", "create", "games", "--block", "app:\(name)").status == 0)
+        #expect(try other.run("start", "games").status == 0)
+        #expect(eventually(within: 1) { !othersBefore.isRunning && !othersDuring.isRunning })
+        #expect(free.isRunning, "a user's app runs once its block is lowered")
+        #expect(try other.run("stop").status == 0)
+    }
+
+    @Test("a process that takes a blocked name (prctl) is found; one that ignores SIGTERM is killed after the grace")
+    func renamedAndStubborn() throws {
+        let (_, name) = try Self.app()
+        let system = try SystemServiceHarness()
+        let service = try system.start(layers: ["--firewall", "off", "--apps", "on"])
+        defer { system.stop(service) }
+        let user = system.client()
+        #expect(try user.run("group", "create", "games", "--block", "app:\(name)").status == 0)
+        #expect(try user.run("start", "games").status == 0)
+        // Starts as python, ignores TERM, then renames itself: a `comm` event.
+        let app = Process()
+        app.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        app.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", NetworkSandbox.python, "-c", """
+            import ctypes, signal, sys, time
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)
+            print("renamed", flush=True)
+            time.sleep(60)
+            """, name]
+        let out = Pipe()
+        app.standardOutput = out
+        try app.run()
+        defer { if app.isRunning { kill(app.processIdentifier, SIGKILL) } }
+        #expect(String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("renamed"))
+        let renamed = Date()
+        #expect(eventually(within: 5) { !app.isRunning })
+        #expect(app.terminationReason == .uncaughtSignal && app.terminationStatus == SIGKILL, "TERM was ignored; KILL ended it")
+        #expect(Date().timeIntervalSince(renamed) >= AppLayerGrace.seconds - 0.1, "KILL comes after the grace")
+    }
+
+    @Test("where process events do not reach the service, /proc is read every 2 s, and system status says so")
+    func polling() throws {
+        guard NetworkSandbox.available else { return }
+        let sandbox = try NetworkSandbox()
+        defer { sandbox.stop() }
+        let (path, name) = try Self.app()
+        let system = try SystemServiceHarness()
+        let service = try system.start(launcher: sandbox.launcher, hostsFile: "/etc/hosts", layers: ["--firewall", "off", "--apps", "on"])
+        defer { system.stop(service) }
+        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
+        let status = try user.run("system", "status")
+        #expect(status.out.contains("/proc is read every 2 s"), "\(status.out)")
+        #expect(try user.run("group", "create", "games", "--block", "app:\(name)").status == 0)
+        #expect(try user.run("start", "games").status == 0)
+        let app = try Self.run(path, as: 65_534)
+        defer { if app.isRunning { kill(app.processIdentifier, SIGKILL) } }
+        #expect(eventually(within: 3) { !app.isRunning }, "found by the next reading of /proc")
+    }
+}
