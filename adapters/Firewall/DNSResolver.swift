@@ -9,16 +9,19 @@ import Glibc
 /// never answers. The servers are those of systemd-resolved's upstream list
 /// when it runs (its stub at 127.0.0.53 answers from the hosts file too),
 /// else `/etc/resolv.conf`'s. Every name is asked for A and AAAA at once,
-/// up to `window` questions in flight, each server tried in turn.
+/// up to `window` questions in flight, each server tried in turn, twice.
 public struct DNSResolver: AddressResolver {
     public static let defaultConfigurations = ["/run/systemd/resolve/resolv.conf", "/etc/resolv.conf"]
     let configurations: [String]
     let timeout: TimeInterval
+    /// The servers' port: 53, but for a test's own responder.
+    let port: UInt16
     let window = 256
 
-    public init(configurations: [String] = DNSResolver.defaultConfigurations, timeout: TimeInterval = 1.5) {
+    public init(configurations: [String] = DNSResolver.defaultConfigurations, timeout: TimeInterval = 1.5, port: UInt16 = 53) {
         self.configurations = configurations
         self.timeout = timeout
+        self.port = port
     }
 
     /// The servers to ask, in order: the first configuration file that
@@ -42,12 +45,17 @@ public struct DNSResolver: AddressResolver {
     public func resolve(_ names: [String]) async -> [String: Resolution] {
         var pending = Set(names)
         var found: [String: Resolution] = [:]
-        for server in servers() where !pending.isEmpty {
-            guard let socket = UDPSocket(server: server) else { continue }
-            let answers = socket.ask(Array(pending).sorted(), window: window, timeout: timeout)
-            for (name, resolution) in answers {
-                found[name] = resolution
-                pending.remove(name)
+        // Each server in turn, and the round again for what went
+        // unanswered (a lost datagram, a server slow under the burst).
+        let servers = servers()
+        for _ in 0..<2 {
+            for server in servers where !pending.isEmpty {
+                guard let socket = UDPSocket(server: server, port: port) else { continue }
+                let answers = socket.ask(Array(pending).sorted(), window: window, timeout: timeout)
+                for (name, resolution) in answers {
+                    found[name] = resolution
+                    pending.remove(name)
+                }
             }
         }
         return found
@@ -59,21 +67,21 @@ public struct DNSResolver: AddressResolver {
 private final class UDPSocket {
     let fd: Int32
 
-    init?(server: String) {
+    init?(server: String, port: UInt16) {
         var storage = sockaddr_storage()
         var length: socklen_t
         var v4 = in_addr(), v6 = in6_addr()
         if inet_pton(AF_INET, server, &v4) == 1 {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(53).bigEndian
+            address.sin_port = port.bigEndian
             address.sin_addr = v4
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
             withUnsafeBytes(of: &address) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
         } else if inet_pton(AF_INET6, server, &v6) == 1 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(53).bigEndian
+            address.sin6_port = port.bigEndian
             address.sin6_addr = v6
             length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             withUnsafeBytes(of: &address) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }

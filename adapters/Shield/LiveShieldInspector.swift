@@ -17,24 +17,30 @@ public struct LiveShieldInspector: ShieldInspector {
     let resolver: any AddressResolver
     let timeout: TimeInterval
     let uid: UInt32
-
+    /// The system resolver (a test's stand-in never leaves the machine).
+    let lookUp: @Sendable (String) -> SystemResolver.Answer
     /// Where a browser's DNS-over-HTTPS usually goes first.
-    static let dnsOverHTTPSProbes = ["1.1.1.1", "8.8.8.8", "9.9.9.9", "2606:4700:4700::1111"].compactMap(IPText.parse)
+    let dnsOverHTTPSProbes: [IPAddress]
+
+    public static let defaultDNSOverHTTPSProbes = ["1.1.1.1", "8.8.8.8", "9.9.9.9", "2606:4700:4700::1111"].compactMap(IPText.parse)
 
     public init(socketPath: String, hostsFile: String, resolver: any AddressResolver = DNSResolver(), timeout: TimeInterval = 1,
-                uid: UInt32 = getuid()) {
+                uid: UInt32 = getuid(), lookUp: @escaping @Sendable (String) -> SystemResolver.Answer = SystemResolver.lookUp,
+                dnsOverHTTPSProbes: [IPAddress] = LiveShieldInspector.defaultDNSOverHTTPSProbes) {
         self.socketPath = socketPath
         self.hostsFile = hostsFile
         self.resolver = resolver
         self.timeout = timeout
         self.uid = uid
+        self.lookUp = lookUp
+        self.dnsOverHTTPSProbes = dnsOverHTTPSProbes
     }
 
     public func check(_ targets: [Target]) async -> [TargetCheck] {
         let service = serviceChecks(targets)
         let domains = targets.compactMap { if case .domain(let name) = $0 { name.ascii } else { nil } }
         let real = domains.isEmpty ? [:] : await resolver.resolve(domains)
-        let answers = domains.map { SystemResolver.lookUp($0) }
+        let answers = domains.map { lookUp($0) }
         // Every connection at once: the system resolver's answers, the real
         // addresses, and the DoH probes.
         var probes: [IPAddress] = []
@@ -45,10 +51,10 @@ public struct LiveShieldInspector: ShieldInspector {
             if case .addresses(let found) = answer { found.filter { !$0.isLocal }.forEach(probe) }
             addresses.forEach(probe)
         }
-        if !domains.isEmpty { Self.dnsOverHTTPSProbes.forEach(probe) }
+        if !domains.isEmpty { dnsOverHTTPSProbes.forEach(probe) }
         let outcomes = TCPProbe.attempt(probes, port: 443, timeout: timeout)
         func outcome(_ address: IPAddress) -> TCPProbe.Outcome { outcomes[index[address]!] }
-        let dohOpen = Self.dnsOverHTTPSProbes.first { !domains.isEmpty && outcome($0) == .connected }
+        let dohOpen = dnsOverHTTPSProbes.first { !domains.isEmpty && outcome($0) == .connected }
 
         var domainIndex = 0
         var checks: [TargetCheck] = []

@@ -75,14 +75,14 @@ enum TCPProbe {
 
 /// The system resolver's answer (`getaddrinfo`: the hosts file, then the
 /// DNS, as every program that does not bring its own resolver sees it).
-enum SystemResolver {
-    enum Answer {
+public enum SystemResolver {
+    public enum Answer: Sendable {
         case addresses([IPAddress])
         /// Why there are none.
         case none(String)
     }
 
-    static func lookUp(_ name: String) -> Answer {
+    @Sendable public static func lookUp(_ name: String) -> Answer {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A DNS responder for the firewall tests: answers A and AAAA questions from
-a JSON file of {name: [address, ...]} read at every question (so a test can
-change an answer while a block is up), with the time-to-live given on the
+a JSON file of {name: [address, ...]} read again whenever it changes (so a
+test can change an answer while a block is up), with the time-to-live given on the
 command line; names it does not hold get NXDOMAIN. Writes "ready" to stdout
 once it listens.
 
@@ -9,6 +9,7 @@ usage: dns_responder.py ADDRESS PORT RECORDS.json TTL
 """
 import ipaddress
 import json
+import os
 import socket
 import struct
 import sys
@@ -45,10 +46,14 @@ def main():
     server = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     server.bind((address, port))
     print("ready", flush=True)
+    records, seen = {}, None
     while True:
         query, peer = server.recvfrom(4096)
-        with open(path) as file:
-            records = {k.lower(): v for k, v in json.load(file).items()}
+        stamp = os.stat(path).st_mtime_ns
+        if stamp != seen:
+            with open(path) as file:
+                records = {k.lower(): v for k, v in json.load(file).items()}
+            seen = stamp
         reply = answer(query, records, ttl)
         if reply:
             server.sendto(reply, peer)

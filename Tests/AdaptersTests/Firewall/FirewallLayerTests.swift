@@ -1,0 +1,110 @@
+import Adapters
+import Domain
+import Foundation
+import Testing
+
+/// The firewall layer's rules and timing, on the manual clock with the
+/// in-memory packet filter and a fixed DNS (semantics.md, "Layers").
+@Suite("The firewall layer")
+struct FirewallLayerTests {
+    let clock = ManualClock()
+    let filter = InMemoryPacketFilter()
+    let dns = FixedAddressResolver()
+    var layer: FirewallLayer { FirewallLayer(resolver: dns, filter: filter, clock: clock, logger: Logger(label: "t", handler: InMemoryLogHandler())) }
+
+    static func address(_ text: String) -> IPAddress { IPText.parse(text)! }
+
+    func block(_ uid: UInt32, _ targets: [String]) -> HeldBlock {
+        HeldBlock(uid: uid, session: SessionID(), targets: targets.map { try! Target(parsing: $0) }, strict: false, plannedEnd: nil,
+                  length: nil, at: nil)
+    }
+
+    func answer(_ addresses: [String], ttl: TimeInterval) -> Resolution {
+        Resolution(addresses: Set(addresses.map(Self.address)), timeToLive: ttl)
+    }
+
+    @Test("a user's blocked domains and their www. are refused to that user, with DoH endpoints; nothing else, no one else")
+    func rules() async throws {
+        dns.set("a.test", answer(["10.0.0.2", "fd00::2"], ttl: 300))
+        dns.set("www.a.test", answer(["10.0.0.3"], ttl: 300))
+        let layer = layer
+        _ = try await layer.enforce([block(1_000, ["a.test", "app:steam"])])
+        let table = try #require(try filter.current())
+        #expect(table.blocked == [1_000: Set(["10.0.0.2", "fd00::2", "10.0.0.3"].map(Self.address))])
+        #expect(table.dnsOverHTTPS.contains(Self.address("1.1.1.1")))
+        #expect(filter.cuts.map(\.uid) == [1_000] && filter.cuts[0].addresses.count == 3, "open connections to them are cut")
+        #expect(await layer.check(try Target(parsing: "a.test"), for: 1_000)?.blocked == true)
+        #expect(await layer.check(try Target(parsing: "a.test"), for: 2_000)?.blocked == false, "another user's connections are not refused")
+        #expect(await layer.check(try Target(parsing: "app:steam"), for: 1_000) == nil, "apps are not the firewall's")
+    }
+
+    @Test("two users blocking one site: lowering one keeps the other's; the last one removes the table")
+    func merged() async throws {
+        dns.set("a.test", answer(["10.0.0.2"], ttl: 300))
+        let layer = layer
+        let first = block(1_000, ["a.test"]), second = block(2_000, ["a.test"])
+        _ = try await layer.enforce([first, second])
+        _ = try await layer.enforce([second])
+        #expect(try filter.current()?.blocked == [2_000: [Self.address("10.0.0.2")]])
+        _ = try await layer.enforce([])
+        #expect(try filter.current() == nil)
+    }
+
+    @Test("answers are asked again when their time-to-live runs out, kept between 1 and 15 minutes")
+    func timeToLive() async throws {
+        dns.set("a.test", answer(["10.0.0.2"], ttl: 5))
+        dns.set("www.a.test", answer([], ttl: 3_600))
+        let layer = layer
+        let held = [block(1_000, ["a.test"])]
+        let start = clock.now()
+        #expect(try await layer.enforce(held) == start + 60, "a 5 s TTL is looked at again in a minute, not in 5 s")
+        #expect(dns.asked.count == 1)
+        clock.advance(by: 30)
+        _ = try await layer.enforce(held)
+        #expect(dns.asked.count == 1, "nothing asked again before it is due")
+        dns.set("a.test", answer(["10.0.0.4"], ttl: 5))
+        clock.advance(by: 30)
+        #expect(try await layer.enforce(held) == clock.now() + 60)
+        #expect(dns.asked.last == ["a.test"], "only what was due")
+        #expect(try filter.current()?.blocked[1_000] == [Self.address("10.0.0.4")], "the new address followed, the old one dropped")
+        dns.set("a.test", answer(["10.0.0.4"], ttl: 86_400))
+        clock.advance(by: 60)
+        _ = try await layer.enforce(held)
+        #expect(try await layer.enforce(held) == start + 900, "www.a.test's hour is kept to 15 minutes")
+    }
+
+    @Test("a lookup that fails keeps the addresses it had and is asked again within a minute")
+    func failure() async throws {
+        dns.set("a.test", answer(["10.0.0.2"], ttl: 300))
+        let layer = layer
+        let held = [block(1_000, ["a.test"])]
+        _ = try await layer.enforce(held)
+        dns.fail(["a.test", "www.a.test"])
+        clock.advance(by: 300)
+        #expect(try await layer.enforce(held) == clock.now() + 60)
+        #expect(try filter.current()?.blocked[1_000] == [Self.address("10.0.0.2")], "not unblocked by a DNS failure")
+    }
+
+    @Test("a table removed behind its back comes back at the next re-resolution; an unchanged one is not rewritten")
+    func drift() async throws {
+        dns.set("a.test", answer(["10.0.0.2"], ttl: 60))
+        let layer = layer
+        let held = [block(1_000, ["a.test"])]
+        _ = try await layer.enforce(held)
+        _ = try await layer.enforce(held)
+        #expect(filter.applies == 1, "the same rules are not applied twice")
+        filter.removeTable()
+        clock.advance(by: 60)
+        _ = try await layer.enforce(held)
+        #expect(try filter.current()?.blocked[1_000] == [Self.address("10.0.0.2")])
+    }
+
+    @Test("no block, no table, no DoH refusal, no wake-up")
+    func idle() async throws {
+        let layer = layer
+        #expect(try await layer.enforce([]) == nil)
+        #expect(try filter.current() == nil && dns.asked.isEmpty)
+        #expect(try await layer.enforce([block(1_000, ["app:steam"])]) == nil, "apps only: nothing to resolve")
+        #expect(try filter.current() == nil)
+    }
+}

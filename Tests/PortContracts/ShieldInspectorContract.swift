@@ -1,0 +1,26 @@
+import Domain
+
+/// The rules every `ShieldInspector` keeps: a check per target asked
+/// about, in order, each with what its layers found, none twice.
+public enum ShieldInspectorContract {
+    public typealias Factory = @Sendable () async throws -> any ShieldInspector
+
+    static let targets = try! ["blocked.test", "app:retime-contract-app", "www.open.test"].map { try Target(parsing: $0) }
+
+    public static let checks: [ContractCheck<Factory>] = [
+        ContractCheck("one check per target, in the order asked, each naming its target") { make in
+            let checks = await (try await make()).check(targets)
+            try requireEqual(checks.map(\.target), targets, "the targets checked")
+        },
+        ContractCheck("every check has findings, and each layer speaks once") { make in
+            for check in await (try await make()).check(targets) {
+                try require(!check.layers.isEmpty, "\(check.target) has findings")
+                try requireEqual(Set(check.layers.map(\.layer)).count, check.layers.count, "\(check.target)'s layers are distinct")
+                try require(check.layers.allSatisfy { !$0.detail.isEmpty }, "\(check.target)'s findings say why")
+            }
+        },
+        ContractCheck("nothing asked, nothing checked") { make in
+            try require(await (try await make()).check([]).isEmpty, "no checks")
+        },
+    ]
+}
