@@ -105,6 +105,10 @@ struct FirewallLayerEndToEndTests {
         let human = try user.run("shield", "test")
         #expect(human.out.contains("blocked.test  blocked") && human.out.contains("Every target is blocked."), "\(human.out)")
 
+        let doctor = try user.run("doctor", "--json")
+        let finding = (doctor.json["checks"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "shield test" }
+        #expect(finding?["status"] as? String == "ok", "doctor tests the running session's block: \(doctor.out)")
+
         let status = try user.run("system", "status", "--json")
         let reported = (status.json["layers"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["active"] as? Bool ?? false)" }
         #expect(reported == ["hosts=true", "firewall=true", "apps=true"], "\(status.out)")
@@ -138,5 +142,7 @@ struct FirewallLayerEndToEndTests {
         #expect(leaking.out.contains("blocked.test  NOT blocked"), "\(leaking.out)")
         #expect(leaking.out.contains("resolver LEAK") && leaking.out.contains("10.0.0.2:443 accepts a connection"), "\(leaking.out)")
         #expect(leaking.out.contains("1 of 1 targets can still be reached."), "\(leaking.out)")
+        let doctor = try user.run("doctor")
+        #expect(doctor.out.contains("warning  shield test: 1 of 1 targets can still be reached: blocked.test (resolver)"), "\(doctor.out)")
     }
 }

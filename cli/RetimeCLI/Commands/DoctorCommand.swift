@@ -42,6 +42,7 @@ struct DoctorCommand: RetimeCommand {
             // finding like any other, not a reason to print no report.
             checks.append(Check(name: "blocks", status: .error, detail: "cannot check or lift the block: \(error)"))
         }
+        if let shieldTest = await shieldTestCheck(store, context: context) { checks.append(shieldTest) }
 
         let problems = checks.filter { $0.status == .error }
         let json = Documents.document([

@@ -12,9 +12,11 @@ public struct TestShieldUseCase: Sendable {
         self.inspector = inspector
     }
 
-    public func execute(_ targets: [Target]) async throws -> [TargetCheck] {
+    /// `limit`: at most this many of the session's targets (doctor tests a few).
+    public func execute(_ targets: [Target], limit: Int? = nil) async throws -> [TargetCheck] {
         guard targets.isEmpty else { return await inspector.check(targets) }
         guard let session = try await sessions.current(), session.isActive else { throw SessionError.notActive }
-        return await inspector.check(try await groups.blockList(id: session.groupId)?.targets ?? [])
+        let all = try await groups.blockList(id: session.groupId)?.targets ?? []
+        return await inspector.check(Array(all.prefix(limit ?? all.count)))
     }
 }
