@@ -21,6 +21,7 @@ retime=.build/debug/retime
                  "report" "export" "import" \
                  "daemon" "daemon run" "daemon status" "daemon install" "daemon uninstall" \
                  "system" "system run" "system status" "system release" "system install" "system uninstall" \
+                 "shield" "shield test" \
                  "auth" "auth status" "auth set-passcode" "auth change-passcode" "auth remove-passcode" "auth request" \
                  "config" "config list" "config get" "config set" "config unset" "doctor" "completion" "help"; do
     echo

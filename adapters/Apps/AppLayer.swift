@@ -18,6 +18,8 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
     /// The fallback's interval, and the grace between SIGTERM and SIGKILL.
     public static let pollInterval: TimeInterval = 2
     public static let grace: TimeInterval = 2
+    /// retime's own name, which no block terminates.
+    static let ownName = "retime"
 
     private let logger: Logger
     /// The service's own executable: its clients are never terminated.
@@ -175,8 +177,9 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
         if let own = ownExecutable, entry.executable == own { return nil }
         let comm = entry.comm.lowercased()
         let file = entry.executable.map { String($0.split(separator: "/").last ?? "").lowercased() }
-        // The kernel keeps 15 bytes of a name.
-        return names.first { $0 == file || $0 == comm || (comm.utf8.count == 15 && $0.utf8.starts(with: comm.utf8)) }
+        // The kernel keeps 15 bytes of a name. `app:retime` names no app:
+        // any build of retime is the user's way to the service.
+        return names.first { $0 != Self.ownName && ($0 == file || $0 == comm || (comm.utf8.count == 15 && $0.utf8.starts(with: comm.utf8))) }
     }
 
     private func terminateIfBlocked(_ entry: ProcessTable.Entry) {

@@ -17,6 +17,8 @@ public struct DNSResolver: AddressResolver {
     /// The servers' port: 53, but for a test's own responder.
     let port: UInt16
     let window = 256
+    /// The most one `resolve` takes, whatever the servers do.
+    let budget: TimeInterval = 2.5
 
     public init(configurations: [String] = DNSResolver.defaultConfigurations, timeout: TimeInterval = 1.5, port: UInt16 = 53) {
         self.configurations = configurations
@@ -46,12 +48,16 @@ public struct DNSResolver: AddressResolver {
         var pending = Set(names)
         var found: [String: Resolution] = [:]
         // Each server in turn, and the round again for what went
-        // unanswered (a lost datagram, a server slow under the burst).
+        // unanswered (a lost datagram, a server slow under the burst), all
+        // within `budget`: the service answers a raise after its layers
+        // enforce it, and a client waits 5 s at most.
         let servers = servers()
+        let deadline = Date().addingTimeInterval(budget)
         for _ in 0..<2 {
             for server in servers where !pending.isEmpty {
-                guard let socket = UDPSocket(server: server, port: port) else { continue }
-                let answers = socket.ask(Array(pending).sorted(), window: window, timeout: timeout)
+                let left = deadline.timeIntervalSinceNow
+                guard left > 0.05, let socket = UDPSocket(server: server, port: port) else { continue }
+                let answers = socket.ask(Array(pending).sorted(), window: window, timeout: min(timeout, left))
                 for (name, resolution) in answers {
                     found[name] = resolution
                     pending.remove(name)

@@ -49,9 +49,10 @@ public final class FirewallLayer: BlockLayer, Sendable {
         let now = clock.now()
         let wanted = Self.names(of: blocks)
         let all = Set(wanted.values.joined())
-        let due = state.withLock { state in
+        let (due, expired) = state.withLock { state in
             state.answers = state.answers.filter { all.contains($0.key) }
-            return all.filter { state.answers[$0].map { $0.expires <= now } ?? true }
+            let due = all.filter { state.answers[$0].map { $0.expires <= now } ?? true }
+            return (due, due.contains { state.answers[$0] != nil })
         }
         if !due.isEmpty {
             let found = await resolver.resolve(due.sorted())
@@ -77,9 +78,10 @@ public final class FirewallLayer: BlockLayer, Sendable {
             if !rules.isEmpty { rules.dnsOverHTTPS = DNSOverHTTPSEndpoints.addresses }
             return (rules, state.applied, state.answers.values.map(\.expires).min())
         }
-        // At a re-resolution, what the kernel holds is checked too: a table
-        // removed by hand comes back within the interval.
-        let drifted = !due.isEmpty && applied != nil && (try? filter.current()) != (applied!.isEmpty ? nil : applied)
+        // At a re-resolution (not at a raise: a new name costs no read of
+        // the table), what the kernel holds is checked too: a table removed
+        // by hand comes back within the interval.
+        let drifted = expired && applied != nil && (try? filter.current()) != (applied!.isEmpty ? nil : applied)
         if rules != applied || drifted {
             try filter.apply(rules)
             state.withLock { $0.applied = rules }

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The firewall and app layers' benchmarks, on the static release build, as
+# root (results for docs/performance.md). The firewall runs in a network
+# namespace of its own (never the host's table), with the test suite's DNS
+# responder and listeners standing in for a site:
+#   - time from `retime start` to the first refused connection (RUNS runs);
+#   - time from an app's exec to its termination (50 runs), on the kernel's
+#     process events (the service in the host's namespaces, firewall off);
+#   - the service's CPU and wake-ups over 30 s while a block with a site and
+#     an app is up and nothing changes (no wake-up before the answers'
+#     time-to-live, at least a minute).
+# Usage: sudo bench/layers.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ "$(id -u)" -eq 0 ] || { echo "run as root: the service runs as root" >&2; exit 1; }
+command -v nft >/dev/null || { echo "needs nftables (apt-get install nftables)" >&2; exit 1; }
+runs=${1:-20}
+swift build -c release --static-swift-stdlib --product retime >/dev/null
+retime="$PWD/.build/release/retime"
+helpers="$PWD/Tests/RetimeCLITests/Helpers"
+work=$(mktemp -d)
+chmod 0755 "$work"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+user=(setpriv --reuid=65534 --regid=65534 --clear-groups env RETIME_HOME="$work/user" RETIME_SHIELD_SOCKET="$work/shield.sock")
+# CPU in ms from /proc/PID/stat (utime + stime, threads that have exited
+# included); wake-ups are the service loop's (the main thread's) voluntary
+# context switches: each is a return from its poll.
+cpu_ms() { awk '{print ($14 + $15) * 1000 / '"$(getconf CLK_TCK)"'}' /proc/$1/stat; }
+switches() { awk '/^voluntary_ctxt_switches/ {print $2}' /proc/$1/task/$1/status; }
+
+# --- The firewall, in a namespace of its own.
+printf '127.0.0.1 localhost\n' > "$work/hosts"
+printf 'nameserver 127.0.0.1\n' > "$work/resolv.conf"
+echo '{"blocked.test": ["10.0.0.2"], "www.blocked.test": ["10.0.0.2"]}' > "$work/records.json"
+unshare --net --mount --propagation private sh -c "
+  ip link set lo up; ip addr add 10.0.0.2/32 dev lo
+  mount --bind $work/resolv.conf /etc/resolv.conf; mount --bind $work/hosts /etc/hosts
+  touch $work/ready; exec sleep 100000" &
+pids+=($!)
+until [ -e "$work/ready" ]; do sleep 0.02; done
+# unshare and then sh exec in place: the background pid holds the namespaces.
+holder=${pids[0]}
+inside=(nsenter -t "$holder" -n -m)
+"${inside[@]}" /usr/bin/python3 "$helpers/dns_responder.py" 127.0.0.1 53 "$work/records.json" 300 >/dev/null & pids+=($!)
+"${inside[@]}" /usr/bin/python3 "$helpers/tcp_listener.py" 443 10.0.0.2 >/dev/null & pids+=($!)
+"${inside[@]}" "$retime" system run --socket "$work/shield.sock" --state-dir "$work/state" --hosts-file /etc/hosts \
+  --firewall nftables --apps off 2>/dev/null & pids+=($!)
+until [ -S "$work/shield.sock" ]; do sleep 0.02; done
+sleep 0.3
+mkdir -p "$work/user" && chown 65534 "$work/user"
+"${inside[@]}" "${user[@]}" "$retime" group create site --block blocked.test >/dev/null
+
+echo "| what | median | max |"
+echo "|---|---|---|"
+"${inside[@]}" "${user[@]}" /usr/bin/python3 - "$retime" "$runs" <<'PY'
+import errno, socket, statistics, subprocess, sys, time
+retime, runs = sys.argv[1], int(sys.argv[2])
+def refused():
+    s = socket.socket(); s.settimeout(1)
+    try: s.connect(("10.0.0.2", 443)); return False
+    except OSError as e: return e.errno == errno.ECONNREFUSED
+    finally: s.close()
+times = []
+for _ in range(runs):
+    t0 = time.monotonic()
+    start = subprocess.Popen([retime, "start", "site"], stdout=subprocess.DEVNULL)
+    while not refused(): pass
+    times.append((time.monotonic() - t0) * 1000)
+    start.wait()
+    subprocess.run([retime, "stop"], stdout=subprocess.DEVNULL, check=True)
+    while refused(): time.sleep(0.001)
+print(f"| `start` to the first refused connection (firewall) | {statistics.median(times):.1f} ms | {max(times):.1f} ms |")
+PY
+
+# The service's CPU while the block is up and nothing changes.
+"${inside[@]}" "${user[@]}" "$retime" start site >/dev/null
+service=$(pgrep -f "system run --socket $work/shield.sock" | head -1)
+sleep 1
+before=$(cpu_ms "$service"); woke=$(switches "$service")
+sleep 30
+echo "| service CPU over 30 s with a firewalled block up | $(( $(cpu_ms "$service") - before )) ms | $(( $(switches "$service") - woke )) wake-ups |"
+"${inside[@]}" "${user[@]}" "$retime" stop >/dev/null
+kill "$service"; wait "$service" 2>/dev/null || true
+
+# --- Apps, on the kernel's process events: the host's namespaces, no firewall.
+rm -f "$work/shield.sock"
+"$retime" system run --socket "$work/shield.sock" --state-dir "$work/state-apps" --hosts-file "$work/hosts-apps" \
+  --firewall off --apps on 2>/dev/null & pids+=($!)
+service=$!
+until [ -S "$work/shield.sock" ]; do sleep 0.02; done
+mkdir -p "$work/apps" && chmod 755 "$work/apps" && cp /bin/sleep "$work/apps/rtbenchapp" && chmod 755 "$work/apps/rtbenchapp"
+"${user[@]}" "$retime" group create games --block app:rtbenchapp >/dev/null
+"${user[@]}" "$retime" start games >/dev/null
+"${user[@]}" /usr/bin/python3 - "$work/apps/rtbenchapp" <<'PY'
+import signal, statistics, subprocess, sys, time
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+times = []
+for _ in range(50):
+    t0 = time.monotonic()
+    subprocess.Popen([sys.argv[1], "60"]).wait()
+    times.append((time.monotonic() - t0) * 1000)
+print(f"| an app's exec to its termination (50 runs) | {statistics.median(times):.1f} ms | {max(times):.1f} ms |")
+PY
+sleep 1
+before=$(cpu_ms "$service"); woke=$(switches "$service")
+execs=$(awk '/^processes/ {print $2}' /proc/stat)
+sleep 30
+echo "| service CPU over 30 s with an app block up, none of its apps starting | $(( $(cpu_ms "$service") - before )) ms | $(( $(switches "$service") - woke )) wake-ups for $(( $(awk '/^processes/ {print $2}' /proc/stat) - execs )) processes started on the machine |"
+"${user[@]}" "$retime" stop >/dev/null
