@@ -69,12 +69,24 @@ struct AppLayerEndToEndTests {
         #expect(eventually(within: 1) { !after.isRunning })
         #expect(othersDuring.isRunning, "another user's app started before it is untouched (took \(took) s)")
         #expect(try user.run("status").status == 0, "retime itself is never terminated")
+        let tested = try user.run("shield", "test", "app:\(name)", "--json")
+        let check = try #require((tested.json["targets"] as? [[String: Any]])?.first, "\(tested.out) \(tested.err)")
+        let rows = Dictionary(uniqueKeysWithValues: (check["layers"] as? [[String: Any]] ?? []).map { ($0["layer"] as? String ?? "", $0) })
+        #expect(check["blocked"] as? Bool == true && rows["apps"]?["blocked"] as? Bool == true && rows["running"]?["blocked"] as? Bool == true,
+                "\(tested.out)")
 
         // Lowered: the user's app runs again; then the other user's block
         // takes the other user's, and leaves this one's.
         #expect(try user.run("stop").status == 0)
         let free = try Self.run(path, as: 65_534)
         running.append(free)
+        // Named so once setpriv and python have exec'd it.
+        #expect(eventually(within: 2) {
+            (try? String(contentsOfFile: "/proc/\(free.processIdentifier)/comm", encoding: .utf8))?.hasPrefix(name) == true
+        })
+        let open = try user.run("shield", "test", "app:\(name)")
+        #expect(open.out.contains("app:\(name)  NOT blocked") && open.out.contains("running  LEAK    running as pid \(free.processIdentifier)"),
+                "\(open.out)")
         #expect(try other.run("group", "create", "games", "--block", "app:\(name)").status == 0)
         #expect(try other.run("start", "games").status == 0)
         #expect(eventually(within: 1) { !othersBefore.isRunning && !othersDuring.isRunning })
