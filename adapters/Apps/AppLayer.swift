@@ -105,13 +105,14 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
 
     public func report() async -> LayerReport {
         let (users, terminated) = state.withLock { ($0.wanted.count, $0.terminated) }
-        return LayerReport(name: name, active: true, detail: "\(mode); \(users) users with apps blocked, \(terminated) processes terminated")
+        return LayerReport(name: name, active: true, detail: "\(mode); users with apps blocked: \(users), processes terminated: \(terminated)")
     }
 
     public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? {
         guard case .app(let app) = target else { return nil }
         let held = state.withLock { $0.wanted[uid]?.contains(app.lowercased()) ?? false }
-        return held ? LayerCheck(layer: name, blocked: true, detail: "terminates \(app) for you (\(mode))")
+        let when = eventsReachUs ? "as it starts" : "within 2 s of its start (/proc is read every 2 s)"
+        return held ? LayerCheck(layer: name, blocked: true, detail: "terminates \(app) for you \(when)")
             : LayerCheck(layer: name, blocked: false, detail: "not among your blocks' apps")
     }
 

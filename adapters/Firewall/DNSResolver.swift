@@ -74,30 +74,11 @@ private final class UDPSocket {
     let fd: Int32
 
     init?(server: String, port: UInt16) {
-        var storage = sockaddr_storage()
-        var length: socklen_t
-        var v4 = in_addr(), v6 = in6_addr()
-        if inet_pton(AF_INET, server, &v4) == 1 {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr = v4
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeBytes(of: &address) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
-        } else if inet_pton(AF_INET6, server, &v6) == 1 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            address.sin6_addr = v6
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeBytes(of: &address) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
-        } else {
-            return nil
-        }
-        fd = socket(Int32(storage.ss_family), Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard let address = IPText.parse(server) else { return nil }
+        let (fd, result, _) = SocketAddress.connect(address, port: port, type: Int32(SOCK_DGRAM.rawValue))
         guard fd >= 0 else { return nil }
-        let connected = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
-        guard connected == 0 else { close(fd); return nil }
+        guard result == 0 else { close(fd); return nil }
+        self.fd = fd
     }
 
     deinit { close(fd) }

@@ -46,30 +46,11 @@ enum TCPProbe {
     /// A non-blocking socket connecting to `address`; an outcome already
     /// when the connection failed (or succeeded) at once.
     private static func open(_ address: IPAddress, port: UInt16) -> (Int32, Outcome?) {
-        let family = address.isV4 ? AF_INET : AF_INET6
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return (-1, .refused(String(cString: strerror(errno)))) }
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        if address.isV4 {
-            var v4 = sockaddr_in()
-            v4.sin_family = sa_family_t(AF_INET)
-            v4.sin_port = port.bigEndian
-            withUnsafeMutableBytes(of: &v4.sin_addr) { $0.copyBytes(from: address.bytes) }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeBytes(of: &v4) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
-        } else {
-            var v6 = sockaddr_in6()
-            v6.sin6_family = sa_family_t(AF_INET6)
-            v6.sin6_port = port.bigEndian
-            withUnsafeMutableBytes(of: &v6.sin6_addr) { $0.copyBytes(from: address.bytes) }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeBytes(of: &v6) { source in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) } }
-        }
-        let result = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+        let (fd, result, error) = SocketAddress.connect(address, port: port, type: Int32(SOCK_STREAM.rawValue))
+        guard fd >= 0 else { return (-1, .refused(String(cString: strerror(error)))) }
         if result == 0 { return (fd, .connected) }
-        if errno == EINPROGRESS { return (fd, nil) }
-        return (fd, .refused(String(cString: strerror(errno))))
+        if error == EINPROGRESS { return (fd, nil) }
+        return (fd, .refused(String(cString: strerror(error))))
     }
 }
 

@@ -11,7 +11,7 @@ struct IPAddressTests {
     static func ntop(_ bytes: [UInt8]) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         _ = bytes.withUnsafeBytes { inet_ntop(bytes.count == 4 ? AF_INET : AF_INET6, $0.baseAddress, &buffer, 64) }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     @Test("written as inet_ntop writes them (RFC 5952): 5,000 random addresses, zero runs most of all")
