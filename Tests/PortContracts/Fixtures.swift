@@ -39,3 +39,11 @@ public enum Fixtures {
                  weekdays: Weekday.weekdays, warnSeconds: 300, strict: true)
     }
 }
+
+extension Session {
+    /// The same session under another id (a revision of `id` in the history checks).
+    public func withID(_ id: SessionID) -> Session {
+        Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt, outcome: outcome,
+                strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, shield: shield)
+    }
+}

@@ -100,5 +100,28 @@ public enum SessionHistoryContract {
             }
             try requireEqual(Set(try await history.sessions(matching: .all)), Set(sessions), "history")
         },
+        ContractCheck("an edit reads back as its revision, a deletion leaves the session out; spans follow both") { make in
+            let (history, sessions, a, _) = try await seeded(make)
+            let moved = Fixtures.endedSession(group: a, startingAt: 5_000).withID(sessions[0].id)
+            try await history.amend(.revise(moved, at: Fixtures.instant(9_000)))
+            try await history.amend(.delete(sessions[1].id, at: Fixtures.instant(9_001)))
+            try requireEqual(try await history.sessions(matching: .all), [moved, sessions[2]], "amended, newest first")
+            try requireEqual(try await history.sessions(matching: HistoryQuery(limit: 1)), [moved], "the limit counts the revision")
+            try requireEqual(try await history.sessions(matching: HistoryQuery(until: Fixtures.instant(1_500))), [],
+                             "the old start no longer matches")
+            try requireEqual(Set(try await history.spans(matching: .all).map(\.id)), [moved.id, sessions[2].id], "spans")
+            try requireEqual(try await history.spans(matching: .all).first { $0.id == moved.id }?.startedAt, moved.startedAt,
+                             "the span is the revision's")
+        },
+        ContractCheck("the latest amendment wins, in whatever order they were recorded; a deletion made last wins") { make in
+            let (history, sessions, a, _) = try await seeded(make)
+            let late = Fixtures.endedSession(group: a, startingAt: 3_000).withID(sessions[2].id)
+            let early = Fixtures.endedSession(group: a, startingAt: 4_000).withID(sessions[2].id)
+            try await history.amend(.revise(late, at: Fixtures.instant(9_500)))
+            try await history.amend(.revise(early, at: Fixtures.instant(9_400)))
+            try requireEqual(try await history.sessions(matching: .all).first, late, "the later revision")
+            try await history.amend(.delete(sessions[2].id, at: Fixtures.instant(9_600)))
+            try requireEqual(try await history.sessions(matching: .all).map(\.id), [sessions[1].id, sessions[0].id], "deleted")
+        },
     ]
 }

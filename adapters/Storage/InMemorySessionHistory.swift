@@ -4,6 +4,7 @@ import Synchronization
 /// Ended sessions held in memory, keyed by id so a repeated append is a no-op.
 public final class InMemorySessionHistory: SessionHistory {
     private let sessions: Mutex<[SessionID: Session]>
+    private let amendments = Mutex<[(amendment: HistoryAmendment, device: String)]>([])
 
     public init(_ initial: [Session] = []) {
         sessions = Mutex(Dictionary(initial.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
@@ -27,6 +28,15 @@ public final class InMemorySessionHistory: SessionHistory {
     }
 
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
-        query.arrange(sessions.withLock { Array($0.values) })
+        var all = query
+        all.limit = nil
+        let winners = HistoryAmendment.winners(amendments.withLock { $0 })
+        var arranged = HistoryAmendment.apply(winners, to: all.arrange(sessions.withLock { Array($0.values) }), query: all)
+        if let limit = query.limit { arranged = Array(arranged.prefix(max(0, limit))) }
+        return arranged
+    }
+
+    public func amend(_ amendment: HistoryAmendment) async throws {
+        amendments.withLock { $0.append((amendment, "memory")) }
     }
 }

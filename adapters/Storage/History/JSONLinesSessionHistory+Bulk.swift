@@ -74,8 +74,17 @@ extension JSONLinesSessionHistory {
         spans.reserveCapacity(decoded.reduce(0) { $0 + $1.count })
         for part in decoded { spans.append(contentsOf: part) }
         let devices = Set(segments.map(POSIXFiles.parentDirectory(of:)))
-        guard devices.count > 1 else { return spans }
-        var seen = Set<SessionID>(minimumCapacity: spans.count)
-        return spans.filter { seen.insert($0.id).inserted }
+        if devices.count > 1 {
+            var seen = Set<SessionID>(minimumCapacity: spans.count)
+            spans = spans.filter { seen.insert($0.id).inserted }
+        }
+        // Amended sessions: as their latest revision says, or gone.
+        let winners = try amendmentWinners()
+        guard !winners.isEmpty else { return spans }
+        spans.removeAll { winners[$0.id] != nil }
+        for case .revise(let session, _) in winners.values where query.matches(session) {
+            if let span = SessionSpan(session) { spans.append(span) }
+        }
+        return spans
     }
 }

@@ -58,6 +58,13 @@ public struct JSONLinesSessionHistory: SessionHistory {
     }
 
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
+        let winners = try amendmentWinners()
+        let unamended = try await sessions(matching: query, excluding: Set(winners.keys))
+        return HistoryAmendment.apply(winners, to: unamended, query: query)
+    }
+
+    /// The sessions as their own lines say, but for the ids in `excluding`.
+    private func sessions(matching query: HistoryQuery, excluding: Set<SessionID>) async throws -> [Session] {
         let months = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.sorted { $0.key > $1.key }
         guard let limit = query.limit else {
             // Everything is wanted: decode the segments in parallel, on the
@@ -71,7 +78,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
             var all: [Session] = []
             all.reserveCapacity(segments.reduce(0) { $0 + $1.count })
             for segment in segments { all.append(contentsOf: segment) }
-            return query.order(all)
+            return query.order(excluding.isEmpty ? all : all.filter { !excluding.contains($0.id) })
         }
         // Newest month first: older months are read only while the newer
         // ones hold too few sessions. Lines are ranked by their keys alone;
@@ -83,7 +90,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
             for path in paths {
                 guard let bytes = try POSIXFiles.read(path, limit: Self.segmentReadLimit) else { continue }
                 segments.append((path, bytes))
-                candidates += keys(in: bytes, segment: segments.count - 1, path: path, matching: query)
+                candidates += keys(in: bytes, segment: segments.count - 1, path: path, matching: query, excluding: excluding)
             }
             if candidates.count >= limit || position == months.count - 1 {
                 let chosen = best(candidates, in: segments, limit: limit)
@@ -100,13 +107,15 @@ public struct JSONLinesSessionHistory: SessionHistory {
         var range: Range<Int>
     }
 
-    private func keys(in bytes: [UInt8], segment: Int, path: String, matching query: HistoryQuery) -> [Candidate] {
+    private func keys(in bytes: [UInt8], segment: Int, path: String, matching query: HistoryQuery,
+                      excluding: Set<SessionID>) -> [Candidate] {
         var candidates: [Candidate] = []
         bytes.withUnsafeBufferPointer { all in
             forEachLine(all) { line, range, number in
                 do {
                     let key = try SessionLineCodec.decodeKey(line, withGroup: query.groupId != nil)
-                    if query.matches(startedAt: key.startedAt), query.groupId == nil || key.groupId == query.groupId {
+                    if query.matches(startedAt: key.startedAt), query.groupId == nil || key.groupId == query.groupId,
+                       !excluding.contains(key.id) {
                         candidates.append(Candidate(key: key, segment: segment, range: range))
                     }
                 } catch {
@@ -149,7 +158,7 @@ public struct JSONLinesSessionHistory: SessionHistory {
         for device in devices where !device.hasPrefix(".") {
             let folder = directory + "/" + device
             for file in POSIXFiles.names(in: folder) {
-                guard file.hasSuffix(".jsonl"), !file.hasPrefix(".") else { continue }
+                guard file.hasSuffix(".jsonl"), !file.hasPrefix("."), file != Self.amendmentsFile else { continue }
                 result[String(file.dropLast(6)), default: []].append(folder + "/" + file)
             }
         }

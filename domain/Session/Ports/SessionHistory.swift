@@ -18,8 +18,12 @@ public protocol SessionHistory: Sendable {
     /// one says all and the other none.
     @discardableResult
     func append(contentsOf sessions: [Session]) async throws -> Int
-    /// Ended sessions matching `query`, each id once, newest start first.
+    /// Ended sessions matching `query`, each id once, newest start first,
+    /// as amended: each id as its latest revision, deleted ones left out.
     func sessions(matching query: HistoryQuery) async throws -> [Session]
+    /// Records an amendment (an edit or a deletion) of an ended session;
+    /// the session's own record is never rewritten.
+    func amend(_ amendment: HistoryAmendment) async throws
 }
 
 extension SessionHistory {
