@@ -10,6 +10,8 @@ enum CommandTree {
         ["pause"]: SessionCommands.Pause.self, ["resume"]: SessionCommands.Resume.self,
         ["status"]: StatusCommand.self, ["log"]: LogCommand.self, ["report"]: ReportCommand.self,
         ["export"]: ExportCommand.self, ["import"]: ImportCommand.self,
+        ["track"]: HistoryEditCommands.Track.self, ["edit"]: HistoryEditCommands.Edit.self,
+        ["delete"]: HistoryEditCommands.Delete.self, ["continue"]: HistoryEditCommands.Continue.self,
         ["config", "list"]: ConfigCommands.List.self, ["config", "get"]: ConfigCommands.Get.self,
         ["config", "set"]: ConfigCommands.Set.self, ["config", "unset"]: ConfigCommands.Unset.self,
         ["schedule", "add"]: ScheduleCommands.Add.self, ["schedule", "list"]: ScheduleCommands.List.self,
@@ -30,7 +32,8 @@ enum CommandTree {
         "retime", summary: "retime: focus sessions that block what distracts you.",
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Pause.spec,
-            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
+            SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
+            HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec,
         ])

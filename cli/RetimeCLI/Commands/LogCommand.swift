@@ -55,7 +55,8 @@ struct LogCommand: RetimeCommand {
             let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map(Self.tag).joined(separator: " "))
             // A note's first line, as `git log --oneline` shows a message's.
             let note = session.note.flatMap { $0.split(separator: "\n").first }.map { "  " + style.dim("— \($0)") } ?? ""
-            return "\(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(group)  \(outcome)\(tags)\(note)"
+            // The short id names it to edit, delete and continue, as git's does a commit.
+            return "\(style.dim(String(session.id.description.prefix(8))))  \(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(group)  \(outcome)\(tags)\(note)"
         }.joined(separator: "\n")
     }
 

@@ -174,6 +174,16 @@ public enum ServiceRegistration {
         registry.register(ImportHistoryUseCase.self) {
             ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), sessions: try $0.resolve())
         }
+        registry.register(TrackSessionUseCase.self) {
+            TrackSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
+        }
+        registry.register(EditSessionUseCase.self) {
+            EditSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
+        }
+        registry.register(DeleteSessionUseCase.self) { DeleteSessionUseCase(history: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(ContinueSessionUseCase.self) {
+            ContinueSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), start: try $0.resolve())
+        }
         registry.register(TestShieldUseCase.self) {
             TestShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), inspector: try $0.resolve())
         }

@@ -44,6 +44,27 @@ struct DateValue {
                          hint: "write HH:MM, HH:MM:SS, 2026-11-22 17:30 (local time) or an ISO-8601 date-time like 2026-11-22T17:30:00+01:00")
     }
 
+    /// A past WHEN (`track`, `edit`): `HH:MM[:SS]` (its latest occurrence
+    /// not after now), `today HH:MM`, `yesterday HH:MM`, a local date-time,
+    /// or an ISO-8601 date-time.
+    func past(_ text: String, option: String) throws(UsageError) -> Date {
+        let words = text.split(separator: " ", maxSplits: 1).map(String.init)
+        let today = days.day(of: now)
+        if words.count == 2, ["today", "yesterday"].contains(words[0].lowercased()), let time = timeOfDay(words[1]),
+           let hour = time.hour, let minute = time.minute, let second = time.second {
+            let day = words[0].lowercased() == "today" ? today : today - 1
+            return days.instant(onDay: day, atSecond: Int64(hour * 3_600 + minute * 60 + second))
+        }
+        if let time = timeOfDay(text), let hour = time.hour, let minute = time.minute, let second = time.second {
+            let seconds = Int64(hour * 3_600 + minute * 60 + second)
+            let instant = days.instant(onDay: today, atSecond: seconds)
+            return instant <= now ? instant : days.instant(onDay: today - 1, atSecond: seconds)
+        }
+        if let date = localDateTime(text) ?? Timestamp.parse(text) { return date }
+        throw UsageError(.invalidValue, "invalid time '\(text)' for --\(option)",
+                         hint: "write HH:MM (today, or yesterday if later), yesterday 14:00, 2026-11-20 09:00 (local time) or an ISO-8601 date-time")
+    }
+
     /// DATE: `YYYY-MM-DD` (local midnight), a local date-time, an ISO-8601
     /// date-time, `today`, `yesterday`, or `-Nd` (N days ago, at local
     /// midnight).

@@ -25,6 +25,14 @@ public enum SessionError: RetimeError, Equatable {
     /// lifted; the slot keeps the ended session so that the next command
     /// (or the daemon) tries again.
     case blockNotLifted(String)
+    /// No ended session answers to this reference (id, prefix or `@N`).
+    case sessionNotFound(String)
+    /// A prefix names several ended sessions.
+    case ambiguousSession(String, matches: Int)
+    /// Not an id, a prefix of at least 6 characters, or `@N`.
+    case invalidSessionReference(String)
+    /// A tracked or edited session's times make no sense.
+    case invalidTimes(String)
 
     public var code: String {
         switch self {
@@ -42,15 +50,21 @@ public enum SessionError: RetimeError, Equatable {
         case .conflict: "session.conflict"
         case .shieldFailed: "shield.failed"
         case .blockNotLifted: "shield.notLifted"
+        case .sessionNotFound: "session.notFound"
+        case .ambiguousSession: "session.ambiguous"
+        case .invalidSessionReference: "session.invalidReference"
+        case .invalidTimes: "session.invalidTimes"
         }
     }
 
     public var kind: ErrorKind {
         switch self {
-        case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote: .invalidInput
+        case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote, .invalidSessionReference,
+             .invalidTimes: .invalidInput
         case .strict: .authorization
         case .shieldFailed, .blockNotLifted: .storage
-        case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict: .domain
+        case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
+             .ambiguousSession: .domain
         }
     }
 
@@ -74,6 +88,11 @@ public enum SessionError: RetimeError, Equatable {
         case .conflict: "the session kept changing while retime tried to update it; try again"
         case .shieldFailed(let cause): "the shield failed: \(cause)"
         case .blockNotLifted(let cause): "the session ended and is in history, but its block could not be lifted: \(cause)"
+        case .sessionNotFound(let reference): "no ended session '\(reference)'"
+        case .ambiguousSession(let prefix, let matches): "'\(prefix)' names \(matches) sessions; give more of the id"
+        case .invalidSessionReference(let text):
+            "'\(text)' is not a session: give its id, at least 6 characters of it, or @N (the Nth most recent)"
+        case .invalidTimes(let reason): "invalid times: \(reason)"
         }
     }
 }

@@ -1,0 +1,135 @@
+import Domain
+import Foundation
+import Testing
+
+/// track, edit, delete and continue through the binary (cli.md, "History";
+/// semantics.md, "History amendments"). Times are given as ISO-8601
+/// instants, so nothing depends on the hour or the zone the tests run in.
+@Suite("history amendments end to end")
+struct HistoryAmendmentEndToEndTests {
+    let retime = RetimeProcess()
+
+    /// An instant `hours` before now, as an ISO-8601 text.
+    static func ago(_ hours: Double) -> String { Timestamp.format(Date().addingTimeInterval(-hours * 3_600), fractionDigits: 0) }
+
+    func sessions(_ retime: RetimeProcess) throws -> [[String: Any]] {
+        try retime.run("log", "--json").json["sessions"] as? [[String: Any]] ?? []
+    }
+
+    func segmentBytes(_ retime: RetimeProcess) throws -> [String: Data] {
+        let history = retime.file("history")
+        var files: [String: Data] = [:]
+        for device in try FileManager.default.contentsOfDirectory(atPath: history) {
+            for file in try FileManager.default.contentsOfDirectory(atPath: history + "/" + device) where file != "amendments.jsonl" {
+                files[device + "/" + file] = FileManager.default.contents(atPath: history + "/" + device + "/" + file)
+            }
+        }
+        return files
+    }
+
+    @Test("track records a past session, completed and manual; bad times and unknown groups are refused")
+    func track() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        let tracked = try retime.run("track", "work", "--from", Self.ago(3), "--to", Self.ago(1.5), "--tag", "deep", "--note", "forgot", "--json")
+        #expect(tracked.status == 0, "\(tracked.err)")
+        let session = try #require(tracked.json["session"] as? [String: Any])
+        #expect(session["outcome"] as? String == "completed" && session["origin"] as? String == "manual")
+        #expect(session["tags"] as? [String] == ["deep"] && session["note"] as? String == "forgot")
+        let log = try retime.run("log")
+        let id = try #require(session["id"] as? String)
+        #expect(log.out.hasPrefix(String(id.prefix(8)) + "  ") && log.out.contains("1h 30m") && log.out.contains("#deep"), "\(log.out)")
+
+        #expect(try retime.run("track", "work", "--from", Self.ago(1), "--to", Self.ago(-1)).status == 2, "an end in the future")
+        #expect(try retime.run("track", "work", "--from", Self.ago(1), "--to", Self.ago(2)).status == 2, "an end before the start")
+        #expect(try retime.run("track", "work", "--from", Self.ago(1)).status == 2, "no --to")
+        #expect(try retime.run("track", "nope", "--from", Self.ago(2), "--to", Self.ago(1)).status == 1, "no such group")
+        #expect(try sessions(retime).count == 1, "nothing else recorded")
+    }
+
+    @Test("edit by @N, prefix or id changes group, times, tags and note; delete removes; the month's lines are never rewritten")
+    func editAndDelete() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("group", "create", "reading").status == 0)
+        for hours in [5.0, 3.0] {
+            #expect(try retime.run("track", "work", "--from", Self.ago(hours), "--to", Self.ago(hours - 1), "--tag", "a").status == 0)
+        }
+        let before = try segmentBytes(retime)
+        let ids = try sessions(retime).compactMap { $0["id"] as? String }
+        #expect(ids.count == 2)
+
+        let edited = try retime.run("edit", "@1", "--group", "reading", "--from", Self.ago(3.5), "--tag", "b", "--untag", "a",
+                                    "--note", "moved", "--json")
+        #expect(edited.status == 0, "\(edited.err)")
+        var log = try sessions(retime)
+        #expect(log.first?["id"] as? String == ids[0] && log.first?["group"] as? String == "reading")
+        #expect(log.first?["tags"] as? [String] == ["b"] && log.first?["note"] as? String == "moved")
+        #expect((log.first?["focusedSeconds"] as? Double).map { abs($0 - 5_400) < 2 } == true, "3.5 h to 2 h ago: \(log)")
+        #expect(try retime.run("edit", String(ids[1].prefix(6)), "--note", "by prefix").status == 0)
+        #expect(try retime.run("edit", ids[1], "--tag", "c").status == 0)
+        log = try sessions(retime)
+        #expect(log.last?["note"] as? String == "by prefix" && log.last?["tags"] as? [String] == ["a", "c"])
+
+        let deleted = try retime.run("delete", "@2")
+        #expect(deleted.status == 0 && deleted.out.hasPrefix("Deleted \(ids[1].prefix(8))"), "\(deleted.out)")
+        #expect(try sessions(retime).compactMap { $0["id"] as? String } == [ids[0]])
+        let report = try retime.run("report", "--by", "group", "--json")
+        #expect((report.json["buckets"] as? [[String: Any]])?.map { $0["key"] as? String } == ["reading"], "\(report.out)")
+        #expect(try segmentBytes(retime) == before, "amendments are appended elsewhere; the sessions' lines stay as written")
+
+        #expect(try retime.run("edit", "@5").status == 1, "no fifth session")
+        #expect(try retime.run("edit", "abc").status == 2, "too short to be a prefix")
+        #expect(try retime.run("delete", ids[1]).status == 1, "already deleted")
+        #expect(try retime.run("edit", "@1", "--to", Self.ago(-1)).status == 2, "an end in the future")
+    }
+
+    @Test("continue starts a session like the last one: group, tags, note and planned length; --for overrides")
+    func continueLast() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("start", "work", "--for", "25m", "--tag", "pomodoro", "--note", "chapter 3").status == 0)
+        #expect(try retime.run("stop").status == 0)
+        let continued = try retime.run("continue", "--json")
+        #expect(continued.status == 0, "\(continued.err)")
+        let session = try #require(continued.json["session"] as? [String: Any])
+        #expect(session["group"] as? String == "work" && session["tags"] as? [String] == ["pomodoro"] && session["note"] as? String == "chapter 3")
+        let planned = try #require((session["plannedEnd"] as? String).flatMap(Timestamp.parse))
+        let started = try #require((session["startedAt"] as? String).flatMap(Timestamp.parse))
+        #expect(abs(planned.timeIntervalSince(started) - 1_500) < 1, "25 minutes again")
+        #expect(try retime.run("continue").status == 1, "a session is already active")
+        #expect(try retime.run("stop").status == 0)
+        let longer = try retime.run("continue", "@2", "--for", "50m", "--json")
+        let again = try #require(longer.json["session"] as? [String: Any])
+        let end = try #require((again["plannedEnd"] as? String).flatMap(Timestamp.parse))
+        let start = try #require((again["startedAt"] as? String).flatMap(Timestamp.parse))
+        #expect(abs(end.timeIntervalSince(start) - 3_000) < 1)
+    }
+
+    @Test("two devices editing one session: the edit made last wins, whichever folder was copied first")
+    func twoDevices() throws {
+        let laptop = RetimeProcess(), desktop = RetimeProcess()
+        for device in [laptop, desktop] { #expect(try device.run("group", "create", "work").status == 0) }
+        #expect(try laptop.run("track", "work", "--from", Self.ago(4), "--to", Self.ago(3), "--note", "original").status == 0)
+        let laptopFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: laptop.file("history")).first)
+        // The desktop gets the laptop's history (a sync engine copying folders).
+        try FileManager.default.copyItem(atPath: laptop.file("history/\(laptopFolder)"), toPath: desktop.file("history/\(laptopFolder)"))
+        #expect(try sessions(desktop).count == 1)
+
+        #expect(try laptop.run("edit", "@1", "--note", "first edit, on the laptop").status == 0)
+        // The next edit is made later on the wall clock: its process starts after this one ended.
+        #expect(try desktop.run("edit", "@1", "--note", "second edit, on the desktop").status == 0)
+        let desktopFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: desktop.file("history")).first { $0 != laptopFolder })
+
+        // Each copies the other's folder: both read the later edit.
+        try FileManager.default.removeItem(atPath: desktop.file("history/\(laptopFolder)"))
+        try FileManager.default.copyItem(atPath: laptop.file("history/\(laptopFolder)"), toPath: desktop.file("history/\(laptopFolder)"))
+        try FileManager.default.copyItem(atPath: desktop.file("history/\(desktopFolder)"), toPath: laptop.file("history/\(desktopFolder)"))
+        for device in [laptop, desktop] {
+            let log = try sessions(device)
+            #expect(log.count == 1 && log.first?["note"] as? String == "second edit, on the desktop", "\(log)")
+        }
+        // A deletion on the laptop, made after both, wins on both once copied.
+        #expect(try laptop.run("delete", "@1").status == 0)
+        try FileManager.default.removeItem(atPath: desktop.file("history/\(laptopFolder)"))
+        try FileManager.default.copyItem(atPath: laptop.file("history/\(laptopFolder)"), toPath: desktop.file("history/\(laptopFolder)"))
+        #expect(try sessions(desktop).isEmpty && sessions(laptop).isEmpty)
+    }
+}

@@ -1,0 +1,118 @@
+import Domain
+import Foundation
+
+/// `retime track | edit | delete | continue`: fixing and reusing history
+/// (cli.md, "History"). SESSION is an id, 6+ characters of one, or `@N`.
+enum HistoryEditCommands {
+    static let sessionArgument = ArgumentSpec("SESSION", help: "An id, at least 6 characters of one, or @N (the Nth most recent).")
+
+    static func reference(_ parsed: ParsedCommand, _ name: String = "SESSION") throws -> SessionReference {
+        try SessionReference(parsing: parsed.argument(name) ?? "@1")
+    }
+
+    /// `a1b2c3d4 work 2026-11-20 09:00-10:30 (1h 30m)`; the end's date too
+    /// when it is another day's.
+    static func line(_ session: Session, group: String?, now: Date) -> String {
+        let start = LocalTime.dateTime(session.startedAt)
+        let end = session.endedAt.map(LocalTime.dateTime).map { $0.prefix(10) == start.prefix(10) ? "-" + $0.dropFirst(11) : " - " + $0 } ?? ""
+        return "\(session.id.description.prefix(8)) \(group ?? "(deleted group)") \(start)\(end)"
+            + " (\(DurationValue.format(session.focused(at: now))))"
+    }
+
+    static func result(_ verb: String, _ session: Session, context: CommandContext) async throws -> CommandResult {
+        let name = try await context.groupName(session.groupId)
+        return CommandResult(json: try await SessionCommands.document(session, context: context),
+                             human: "\(verb) \(line(session, group: name, now: try context.now)).")
+    }
+
+    struct Track: RetimeCommand {
+        static let spec = CommandSpec("track", summary: "Record a past session you did not run with retime.", options: [
+            .value("from", "WHEN", help: "When it started (required): HH:MM (today, or yesterday if later), yesterday 14:00, 2026-11-20 09:00."),
+            .value("to", "WHEN", help: "When it ended (required; same forms)."),
+            .value("tag", "TAG", help: "A tag.", repeatable: true),
+            .value("note", "TEXT", help: "A note."),
+        ], arguments: [ArgumentSpec("GROUP", help: "The group it was on.", names: .groups)])
+        let group: String, from: Date, to: Date, tags: [String], note: String?
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            group = parsed.argument("GROUP") ?? ""
+            guard let start = parsed.value("from"), let end = parsed.value("to") else {
+                throw UsageError(.missingValue, "give --from WHEN and --to WHEN", command: parsed.commandName)
+            }
+            from = try values.past(start, option: "from")
+            to = try values.past(end, option: "to")
+            tags = parsed.allValues("tag")
+            note = parsed.value("note")
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let session = try await context.resolve(TrackSessionUseCase.self).execute(group: group, from: from, to: to, tags: tags, note: note)
+            return try await HistoryEditCommands.result("Tracked", session, context: context)
+        }
+    }
+
+    struct Edit: RetimeCommand {
+        static let spec = CommandSpec("edit", summary: "Change an ended session: its group, times, tags or note.", options: [
+            .value("group", "NAME", help: "Move it to this group.", names: .groups),
+            .value("from", "WHEN", help: "Its new start (as for track)."),
+            .value("to", "WHEN", help: "Its new end (as for track)."),
+            .value("tag", "TAG", help: "Add a tag.", repeatable: true),
+            .value("untag", "TAG", help: "Remove a tag.", repeatable: true),
+            .value("note", "TEXT", help: "Its new note."),
+        ], arguments: [HistoryEditCommands.sessionArgument])
+        let parsed: ParsedCommand
+        let changes: EditSessionUseCase.Changes
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            self.parsed = parsed
+            changes = .init(group: parsed.value("group"), from: try parsed.value("from").map { text throws(UsageError) in try values.past(text, option: "from") },
+                            to: try parsed.value("to").map { text throws(UsageError) in try values.past(text, option: "to") },
+                            addTags: parsed.allValues("tag"), removeTags: parsed.allValues("untag"), note: parsed.value("note"))
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let session = try await context.resolve(EditSessionUseCase.self).execute(try HistoryEditCommands.reference(parsed), changes: changes)
+            return try await HistoryEditCommands.result("Edited", session, context: context)
+        }
+    }
+
+    struct Delete: RetimeCommand {
+        static let spec = CommandSpec("delete", summary: "Remove an ended session from history.",
+                                      arguments: [HistoryEditCommands.sessionArgument])
+        let parsed: ParsedCommand
+        init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let session = try await context.resolve(DeleteSessionUseCase.self).execute(try HistoryEditCommands.reference(parsed))
+            return try await HistoryEditCommands.result("Deleted", session, context: context)
+        }
+    }
+
+    struct Continue: RetimeCommand {
+        static let reconcilesFirst = false   // StartSessionUseCase reconciles first itself
+        static let spec = CommandSpec("continue", summary: "Start a new session like an ended one: its group, tags and note.",
+                                      discussion: "Without SESSION, the most recent (@1). It lasts as long as that one was planned to, unless --for or --until says otherwise.",
+                                      options: [
+                                          .value("for", "DURATION", help: "How long: 90s, 25m, 1h30m or PT25M."),
+                                          .value("until", "WHEN", help: "When it ends (as for start)."),
+                                      ],
+                                      arguments: [ArgumentSpec("SESSION", help: "An id, at least 6 characters of one, or @N (default @1).",
+                                                               optional: true)])
+        let parsed: ParsedCommand
+        let length: SessionLength?
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            self.parsed = parsed
+            switch (parsed.value("for"), parsed.value("until")) {
+            case (.some, .some): throw UsageError(.invalidValue, "give --for or --until, not both", command: parsed.commandName)
+            case (let duration?, nil): length = .duration(try DurationValue.parse(duration, option: "for"))
+            case (nil, let when?):
+                let end = try values.when(when, option: "until")
+                length = values.isTimeOfDay(when) ? .untilTimeOfDay(end) : .until(end)
+            case (nil, nil): length = nil
+            }
+        }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            let (previous, session) = try await context.resolve(ContinueSessionUseCase.self)
+                .execute(try HistoryEditCommands.reference(parsed), length: length)
+            let name = try await context.groupName(session.groupId) ?? "(deleted group)"
+            let until = session.plannedEnd.map { " until \(LocalTime.moment($0, now: session.startedAt))" } ?? " (open-ended)"
+            return CommandResult(json: try await SessionCommands.document(session, context: context),
+                                 human: "Continued \(previous.id.description.prefix(8)): a session on \(context.style.bold(name))\(until).")
+        }
+    }
+}
