@@ -132,4 +132,21 @@ struct HistoryAmendmentEndToEndTests {
         try FileManager.default.copyItem(atPath: laptop.file("history/\(laptopFolder)"), toPath: desktop.file("history/\(laptopFolder)"))
         #expect(try sessions(desktop).isEmpty && sessions(laptop).isEmpty)
     }
+
+    @Test("a session keeps its group's name when it ran: log, report and CSV show it after a rename and a delete")
+    func groupNameAtTheTime() throws {
+        #expect(try retime.run("group", "create", "writing").status == 0)
+        #expect(try retime.run("track", "writing", "--from", Self.ago(5), "--to", Self.ago(4)).status == 0)
+        #expect(try retime.run("group", "rename", "writing", "thesis").status == 0)
+        #expect(try retime.run("track", "thesis", "--from", Self.ago(3), "--to", Self.ago(2.5)).status == 0)
+        #expect(try sessions(retime).map { $0["group"] as? String } == ["thesis", "writing"])
+        #expect(try retime.run("group", "delete", "thesis").status == 0)
+        let log = try retime.run("log")
+        #expect(log.out.contains("thesis") && log.out.contains("writing") && !log.out.contains("deleted group"), "\(log.out)")
+        let report = try retime.run("report", "--by", "group", "--json")
+        let keys = (report.json["buckets"] as? [[String: Any]])?.compactMap { $0["key"] as? String }
+        #expect(keys.map(Set.init) == ["writing", "thesis"], "\(report.out)")
+        let csv = try retime.run("log", "--csv")
+        #expect(csv.out.contains(",writing,") && csv.out.contains(",thesis,"), "\(csv.out)")
+    }
 }

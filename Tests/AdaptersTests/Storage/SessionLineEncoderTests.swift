@@ -17,7 +17,8 @@ struct SessionLineEncoderTests {
             sessions.append(Session(id: SessionID(), groupId: group, startedAt: start, plannedEnd: index % 2 == 0 ? nil : start + 60,
                                     endedAt: start + 120, outcome: index % 2 == 0 ? .stopped : .completed, strict: false,
                                     breaks: [Break(start: start + 10, end: start + 20), Break(start: start + 30, end: nil)],
-                                    tags: [text, "plain"], note: index == 0 ? nil : text, origin: index % 3 == 0 ? .imported("watson") : .schedule(text)))
+                                    tags: [text, "plain"], note: index == 0 ? nil : text, origin: index % 3 == 0 ? .imported("watson") : .schedule(text),
+                                    groupName: index == 1 ? nil : "group " + text))
         }
         return sessions
     }

@@ -18,11 +18,12 @@ enum SessionLineCodec {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, plannedEnd: Date?, endedAt: Date?
         var outcome: SessionOutcome?, strict = false, breaks: [Break] = [], tags: [String] = [], note: String?
-        var origin = SessionOrigin.manual, bootDeadline: BootTimeReading?
+        var origin = SessionOrigin.manual, bootDeadline: BootTimeReading?, groupName: String?
         try readObject(&reader) { key, reader in
             switch key {
             case .id: id = SessionID(try reader.withString(uuid))
             case .groupId: groupId = GroupID(try reader.withString(uuid))
+            case .groupName: groupName = reader.takeNull() ? nil : try reader.readString()
             case .startedAt: startedAt = try date(&reader)
             case .plannedEnd: plannedEnd = try optionalDate(&reader)
             case .endedAt: endedAt = try optionalDate(&reader)
@@ -42,7 +43,7 @@ enum SessionLineCodec {
         }
         return Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt,
                        outcome: outcome, strict: strict, breaks: breaks, tags: tags, note: note, origin: origin,
-                       bootDeadline: bootDeadline)
+                       bootDeadline: bootDeadline, groupName: groupName)
     }
 
     /// What orders and filters a line for `log`: its id, start and group,
@@ -107,10 +108,12 @@ enum SessionLineCodec {
     static func decodeSpan(_ line: UnsafeBufferPointer<UInt8>) throws -> SessionSpan? {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, endedAt: Date?, outcome: SessionOutcome?, breaks: [Break] = []
+        var groupName: String?
         try readObject(&reader) { key, reader in
             switch key {
             case .id: id = SessionID(try reader.withString(uuid))
             case .groupId: groupId = GroupID(try reader.withString(uuid))
+            case .groupName: groupName = reader.takeNull() ? nil : try reader.readString()
             case .startedAt: startedAt = try date(&reader)
             case .endedAt: endedAt = try optionalDate(&reader)
             case .outcome: outcome = try reader.withString(Self.outcome)
@@ -123,7 +126,8 @@ enum SessionLineCodec {
             throw JSONByteReader.Malformed(description: "id, groupId, startedAt or outcome is missing")
         }
         guard let endedAt, outcome != .active else { return nil }
-        return SessionSpan(id: id, groupId: groupId, startedAt: startedAt, endedAt: endedAt, outcome: outcome, breaks: breaks)
+        return SessionSpan(id: id, groupId: groupId, startedAt: startedAt, endedAt: endedAt, outcome: outcome, breaks: breaks,
+                           groupName: groupName)
     }
 
     private static func date(_ reader: inout JSONByteReader) throws -> Date {
@@ -192,7 +196,7 @@ enum SessionLineCodec {
     /// The keys a session line may hold, matched on raw bytes: making a
     /// string per key costs more than the rest of the line.
     private enum Key {
-        case id, groupId, startedAt, plannedEnd, endedAt, outcome, strict, breaks, tags, note, origin, start, end
+        case id, groupId, groupName, startedAt, plannedEnd, endedAt, outcome, strict, breaks, tags, note, origin, start, end
         case bootDeadline, bootID, seconds
 
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -203,6 +207,7 @@ enum SessionLineCodec {
             switch bytes[0] {
             case UInt8(ascii: "i") where equals("id"): self = .id
             case UInt8(ascii: "g") where equals("groupId"): self = .groupId
+            case UInt8(ascii: "g") where equals("groupName"): self = .groupName
             case UInt8(ascii: "s") where equals("startedAt"): self = .startedAt
             case UInt8(ascii: "s") where equals("strict"): self = .strict
             case UInt8(ascii: "s") where equals("start"): self = .start

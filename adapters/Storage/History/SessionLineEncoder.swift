@@ -53,6 +53,7 @@ struct SessionLineEncoder {
         raw("]")
         if let endedAt = session.endedAt { key("endedAt"); date(endedAt) }
         key("groupId"); string(session.groupId.description)
+        if let name = session.groupName { key("groupName"); string(name) }
         key("id"); string(session.id.description)
         if let note = session.note { key("note"); string(note) }
         key("origin"); string(session.origin.description)

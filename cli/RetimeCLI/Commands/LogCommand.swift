@@ -39,14 +39,14 @@ struct LogCommand: RetimeCommand {
         let sessions = try await context.resolve((any SessionHistory).self)
             .sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, limit: limit))
         let now = try context.now
-        let json = Documents.document(["sessions": .array(sessions.map { Documents.session($0, groupName: names[$0.groupId], at: now) })])
+        let json = Documents.document(["sessions": .array(sessions.map { Documents.session($0, groupName: Self.groupName($0, names), at: now) })])
         let human = csv ? CSVTable.sessions(sessions, names: names, now: now) : table(sessions, names: names, now: now, style: context.style)
         return CommandResult(json: json, human: human)
     }
 
     private func table(_ sessions: [Session], names: [GroupID: String], now: Date, style: Style) -> String {
         guard !sessions.isEmpty else { return "No sessions." }
-        let name = { (session: Session) in names[session.groupId] ?? "(deleted group)" }
+        let name = { (session: Session) in Self.groupName(session, names) ?? "(deleted group)" }
         // Group names differ in length: pad them so the outcomes line up.
         let width = sessions.lazy.map { name($0).count }.max() ?? 0
         return sessions.map { session in
@@ -58,6 +58,12 @@ struct LogCommand: RetimeCommand {
             // The short id names it to edit, delete and continue, as git's does a commit.
             return "\(style.dim(String(session.id.description.prefix(8))))  \(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(group)  \(outcome)\(tags)\(note)"
         }.joined(separator: "\n")
+    }
+
+    /// The name the session's group had when it ran, else (sessions recorded
+    /// before sessions kept it) its name now.
+    static func groupName(_ session: Session, _ names: [GroupID: String]) -> String? {
+        session.groupName ?? names[session.groupId]
     }
 
     /// `#deep`, or `#"two words"` so that a tag with a space reads as one.

@@ -7,7 +7,7 @@ enum CSVTable {
 
     static func sessions(_ sessions: [Session], names: [GroupID: String], now: Date) -> String {
         ([header] + sessions.map { session in
-            [session.id.description, names[session.groupId] ?? "", session.groupId.description,
+            [session.id.description, LogCommand.groupName(session, names) ?? "", session.groupId.description,
              text(Documents.time(session.startedAt)), text(Documents.time(session.plannedEnd)), text(Documents.time(session.endedAt)),
              session.outcome.rawValue, String(session.strict), JSONWriter.write(.double(session.focused(at: now))),
              String(session.breaks.count), session.tags.joined(separator: ";"), session.note ?? "", session.origin.description]

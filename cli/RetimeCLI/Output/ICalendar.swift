@@ -13,7 +13,7 @@ enum ICalendar {
         if !recurring.isEmpty { lines += VTimeZone.lines(timeZone, around: now) }
         for session in sessions {
             guard let end = session.endedAt else { continue }
-            let group = groupNames[session.groupId] ?? "a deleted group"
+            let group = session.groupName ?? groupNames[session.groupId] ?? "a deleted group"
             var description = "\(session.outcome.rawValue), focused \(DurationValue.format(session.focused(at: end)))"
             if !session.tags.isEmpty { description += "; tags: " + session.tags.joined(separator: ", ") }
             if let note = session.note { description += "\n" + note }

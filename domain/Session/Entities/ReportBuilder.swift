@@ -36,13 +36,14 @@ public struct ReportBuilder {
     }
 
     public func build(_ spans: [SessionSpan], since: Date?, until: Date?) -> Report {
-        var byDay: [Int64: Sum] = [:], byGroup: [GroupID: Sum] = [:]
+        var byDay: [Int64: Sum] = [:], byGroup: [GroupKey: Sum] = [:]
         for session in spans {
             let end = session.endedAt
             if grouping == .group {
-                byGroup[session.groupId, default: Sum()].count(session.outcome)
+                let key = GroupKey(id: session.groupId, name: session.groupName)
+                byGroup[key, default: Sum()].count(session.outcome)
                 forEachFocusedStretch(of: session, endingAt: end) { from, to in
-                    byGroup[session.groupId]!.focused += to.timeIntervalSince(from)
+                    byGroup[key]!.focused += to.timeIntervalSince(from)
                 }
                 continue
             }
@@ -88,10 +89,18 @@ public struct ReportBuilder {
     }
 
     /// Groups by focused time, most first; a deleted group is named as such.
-    private func groupBuckets(_ sums: [GroupID: Sum]) -> [Report.Bucket] {
+    /// A group as a session recorded it: its id, and its name then.
+    private struct GroupKey: Hashable {
+        var id: GroupID
+        var name: String?
+    }
+
+    /// Buckets by the name each session ran under (else the group's name
+    /// now): a renamed group's earlier sessions keep their old name.
+    private func groupBuckets(_ sums: [GroupKey: Sum]) -> [Report.Bucket] {
         var merged: [String: Sum] = [:]
-        for (id, sum) in sums {
-            let name = groupNames[id] ?? "(deleted group)"
+        for (key, sum) in sums {
+            let name = key.name ?? groupNames[key.id] ?? "(deleted group)"
             var total = merged[name, default: Sum()]
             total.focused += sum.focused
             total.sessions += sum.sessions

@@ -24,10 +24,14 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// it is lowered through that one. Nil for sessions recorded before
     /// sessions named their shield, and in history, which does not keep it.
     public let shield: String?
+    /// The group's name when the session ran: history shows it after the
+    /// group is renamed or deleted. Nil for sessions recorded before
+    /// sessions kept it (readers then look the group up).
+    public let groupName: String?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
-                bootDeadline: BootTimeReading? = nil, shield: String? = nil) {
+                bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -41,13 +45,14 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.origin = origin
         self.bootDeadline = bootDeadline
         self.shield = shield
+        self.groupName = groupName
     }
 
     /// Rebuilds a session exactly as it was stored, for adapters that read
     /// persisted sessions back. New sessions start through the other init.
     public init(id: SessionID, groupId: GroupID, startedAt: Date, plannedEnd: Date?, endedAt: Date?,
                 outcome: SessionOutcome, strict: Bool, breaks: [Break], tags: [String], note: String?,
-                origin: SessionOrigin, bootDeadline: BootTimeReading? = nil, shield: String? = nil) {
+                origin: SessionOrigin, bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -61,6 +66,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.origin = origin
         self.bootDeadline = bootDeadline
         self.shield = shield
+        self.groupName = groupName
     }
 
     public var isActive: Bool { outcome == .active }

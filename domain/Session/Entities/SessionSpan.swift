@@ -11,20 +11,24 @@ public struct SessionSpan: Sendable, Hashable {
     public var endedAt: Date
     public var outcome: SessionOutcome
     public var breaks: [Break]
+    /// The group's name when it ran, if recorded.
+    public var groupName: String?
 
-    public init(id: SessionID, groupId: GroupID, startedAt: Date, endedAt: Date, outcome: SessionOutcome, breaks: [Break]) {
+    public init(id: SessionID, groupId: GroupID, startedAt: Date, endedAt: Date, outcome: SessionOutcome, breaks: [Break],
+                groupName: String? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.outcome = outcome
         self.breaks = breaks
+        self.groupName = groupName
     }
 
     /// The span of an ended session; nil while it runs.
     public init?(_ session: Session) {
         guard let endedAt = session.endedAt else { return nil }
         self.init(id: session.id, groupId: session.groupId, startedAt: session.startedAt, endedAt: endedAt,
-                  outcome: session.outcome, breaks: session.breaks)
+                  outcome: session.outcome, breaks: session.breaks, groupName: session.groupName)
     }
 }

@@ -45,7 +45,7 @@ public struct TrackSessionUseCase: Sendable {
         try SessionTimes.check(from: from, to: to, now: clock.now())
         let plan = SessionPlan(groupName: name, tags: tags, note: note)
         let session = Session(groupId: group.groupId, startedAt: from, plannedEnd: to, tags: try plan.validatedTags(),
-                              note: try plan.validatedNote(), origin: .manual)
+                              note: try plan.validatedNote(), origin: .manual, groupName: group.name)
             .ending(at: to, outcome: .completed)
         try await history.append(session)
         return session
@@ -87,10 +87,10 @@ public struct EditSessionUseCase: Sendable {
 
     public func execute(_ reference: SessionReference, changes: Changes) async throws -> Session {
         let session = try await FindEndedSessionUseCase(history: history).execute(reference)
-        var groupId = session.groupId
+        var groupId = session.groupId, groupName = session.groupName
         if let name = changes.group {
             guard let group = try await groups.blockList(named: name) else { throw SessionError.groupNotFound(name: name) }
-            groupId = group.groupId
+            (groupId, groupName) = (group.groupId, group.name)
         }
         let from = changes.from ?? session.startedAt
         let to = changes.to ?? session.endedAt ?? session.startedAt
@@ -108,7 +108,7 @@ public struct EditSessionUseCase: Sendable {
         let plannedEnd = session.outcome == .completed ? to : session.plannedEnd.map { max($0, from) }
         let revised = Session(id: session.id, groupId: groupId, startedAt: from, plannedEnd: plannedEnd, endedAt: to,
                               outcome: session.outcome, strict: session.strict, breaks: breaks, tags: try plan.validatedTags(),
-                              note: try plan.validatedNote(), origin: session.origin)
+                              note: try plan.validatedNote(), origin: session.origin, groupName: groupName)
         try await history.amend(.revise(revised, at: now))
         return revised
     }
@@ -147,7 +147,7 @@ public struct ContinueSessionUseCase: Sendable {
     public func execute(_ reference: SessionReference, length: SessionLength?) async throws -> (previous: Session, started: Session) {
         let previous = try await FindEndedSessionUseCase(history: history).execute(reference)
         guard let group = try await groups.blockList(id: previous.groupId) else {
-            throw SessionError.groupNotFound(name: "of session \(previous.id.description.prefix(8)) (deleted since)")
+            throw SessionError.groupNotFound(name: previous.groupName ?? "of session \(previous.id.description.prefix(8))")
         }
         let planned = previous.plannedEnd.map { SessionLength.duration($0.timeIntervalSince(previous.startedAt)) } ?? .openEnded
         let plan = SessionPlan(groupName: group.name, groupId: group.groupId, length: length ?? planned, tags: previous.tags,

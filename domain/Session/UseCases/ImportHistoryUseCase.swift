@@ -54,7 +54,7 @@ public struct ImportHistoryUseCase: Sendable {
         }
         for record in accepted {
             switch answers[index[record.groupName.lowercased()]!] {
-            case .success(let found): fresh.append(record.session.inGroup(found.id))
+            case .success(let found): fresh.append(record.session.inGroup(found.id, named: record.session.groupName ?? record.groupName))
             case .failure(let error):
                 let file = record.file.map { $0 + ": " } ?? ""
                 problems.append(.init(line: record.line, message: "\(file)no group for '\(record.groupName)': \(error)"))
@@ -82,9 +82,9 @@ public struct ImportHistoryUseCase: Sendable {
 }
 
 private extension Session {
-    /// The same session, filed under `group` (the id history knows the name by).
-    func inGroup(_ group: GroupID) -> Session {
+    /// The same session, filed under `group`, with the name it ran under.
+    func inGroup(_ group: GroupID, named name: String) -> Session {
         Session(id: id, groupId: group, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt, outcome: outcome,
-                strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline)
+                strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, groupName: name)
     }
 }

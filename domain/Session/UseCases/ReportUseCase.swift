@@ -17,7 +17,8 @@ public struct ReportUseCase: Sendable {
     public func execute(since: Date?, until: Date?, by grouping: ReportGrouping) async throws -> Report {
         let spans = try await history.spans(matching: HistoryQuery(since: since, until: until))
         var names: [GroupID: String] = [:]
-        for id in grouping == .group ? Set(spans.map(\.groupId)) : [] {
+        // Only sessions recorded before sessions kept their group's name need it looked up.
+        for id in grouping == .group ? Set(spans.filter { $0.groupName == nil }.map(\.groupId)) : [] {
             if let group = try await groups.blockList(id: id) { names[id] = group.name }
         }
         return ReportBuilder(grouping: grouping, timeZone: calendar.timeZone, groupNames: names).build(spans, since: since, until: until)

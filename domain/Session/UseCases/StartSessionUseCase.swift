@@ -54,7 +54,8 @@ public struct StartSessionUseCase: Sendable {
         } : nil
         let shield = try shields.configured()
         let session = Session(groupId: group.groupId, startedAt: now, plannedEnd: plannedEnd, strict: plan.strict,
-                              tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity)
+                              tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
+                              groupName: group.name)
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)
