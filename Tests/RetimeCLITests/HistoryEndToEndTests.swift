@@ -49,7 +49,8 @@ struct HistoryEndToEndTests {
         #expect(groups.out == "key,focusedSeconds,sessions,completed,stopped\ndeep,93600,3,3,0\n\"mail, chat\",1800,1,1,0\n")
 
         let chart = try retime.run("report", "--since", "2026-11-19", "--until", "2026-11-21")
-        #expect(chart.out.contains("2026-11-20  █") && chart.out.contains("Total 1h 30m focused in 2 sessions, 100% completed."))
+        #expect(chart.out.contains("2026-11-20  Fri       1h 30m         2       100%  █") && chart.out.contains("Total 1h 30m focused in 2 sessions, 100% completed."),
+                "\(chart.out)")
         let bad = try retime.run("report", "--by", "month", "--json")
         #expect(bad.status == 2 && bad.errorCode == "usage.invalidValue")
     }

@@ -11,18 +11,38 @@ struct ReportChartTests {
         .init(key: "2026-11-22", focusedSeconds: 3_600, sessions: 1, completed: 1),
     ])
 
-    @Test("fits the terminal's width; the biggest bucket fills the bar; the others are in proportion", arguments: [40, 80, 200])
+    @Test("fits the terminal's width; the biggest bucket fills the bar; the others are in proportion", arguments: [60, 80, 200])
     func width(columns: Int) {
         let lines = ReportChart.render(Self.report, width: columns, style: Style(enabled: false)).split(separator: "\n")
-        #expect(lines.count == 4)
+        #expect(lines.count == 5)
         for line in lines.dropLast() { #expect(line.count <= columns, "\(line)") }
-        let bars = lines.dropLast().map { line in line.filter { "█▉▊▋▌▍▎▏".contains($0) } }
+        let bars = lines.dropFirst().dropLast().map { line in line.filter { "█▉▊▋▌▍▎▏".contains($0) } }
         let full = bars[0].count
-        #expect(full >= 10 && bars[0].allSatisfy { $0 == "█" })
+        #expect(full >= 5 && bars[0].allSatisfy { $0 == "█" })
         #expect(bars[1].isEmpty, "an empty day has no bar")
         let half = bars[2].reduce(0.0) { $0 + ($1 == "█" ? 1 : Double(ReportChart.eighths.firstIndex(of: String($1)) ?? 0) / 8) }
         #expect(abs(half - Double(full) / 2) <= 0.125)
         #expect(lines.last == "Total 3h focused in 4 sessions, 75% completed.")
+    }
+
+    @Test("a labelled table: bucket, weekday, focused, sessions, completed; durations as log writes them")
+    func labels() {
+        let lines = ReportChart.render(Self.report, width: 80, style: Style(enabled: false)).split(separator: "\n").map(String.init)
+        #expect(lines[0] == "day         weekday  focused  sessions  completed")
+        #expect(lines[1].hasPrefix("2026-11-20  Fri           2h         3        67%  █"))
+        #expect(lines[2] == "2026-11-21  Sat           0s         0          -", "an empty day between two is kept, without a bar")
+        #expect(!ReportChart.render(Self.report, width: 40, style: Style(enabled: false)).contains("█"), "too narrow: the table alone")
+        let odd = Report(since: nil, until: nil, grouping: .day, buckets: [.init(key: "2026-11-23", focusedSeconds: 1_499.6, sessions: 1, completed: 1)])
+        #expect(ReportChart.render(odd, width: 80, style: Style(enabled: false)).contains("24m 59s"), "truncated like log, not rounded up")
+    }
+
+    @Test("empty days before the first and after the last are left out and counted")
+    func trimmed() {
+        let report = Report(since: nil, until: nil, grouping: .day, buckets: [.init(key: "2026-11-18"), .init(key: "2026-11-19")]
+                            + Self.report.buckets + [.init(key: "2026-11-23")])
+        let lines = ReportChart.render(report, width: 80, style: Style(enabled: false)).split(separator: "\n").map(String.init)
+        #expect(lines.count == 6 && lines[1].hasPrefix("2026-11-20"))
+        #expect(lines[4] == "3 days without sessions in the range, before the first or after the last, not shown.")
     }
 
     @Test("colour only when the style allows it")

@@ -20,6 +20,28 @@ struct ReportTests {
         return Dictionary(uniqueKeysWithValues: report.buckets.map { ($0.key, $0.focusedSeconds / 3_600) })
     }
 
+    @Test("overlapping sessions count once: 3h 30m of real time is 3h 30m, by day and by group; each still counts as a session")
+    func overlaps() {
+        // Nov 20: 09:00-12:00 and an imported 10:30-12:30 overlap; a break in the second is covered by the first.
+        let sessions = [session("2026-11-20T09:00:00Z", "2026-11-20T12:00:00Z"),
+                        session("2026-11-20T10:30:00Z", "2026-11-20T12:30:00Z", breaks: [("2026-11-20T11:00:00Z", "2026-11-20T11:30:00Z")]),
+                        session("2026-11-20T11:00:00Z", "2026-11-20T11:30:00Z", group: play)]
+        #expect(report(sessions) == ["2026-11-20": 3.5])
+        #expect(report(sessions, by: .group) == ["work": 3.5, "play": 0.5], "within a group, once; across groups, each its own")
+        let built = ReportBuilder(grouping: .day, timeZone: TimeZone(identifier: "UTC")!, groupNames: [:]).build(sessions, since: nil, until: nil)
+        #expect(built.totalSessions == 3)
+    }
+
+    @Test("an open-ended session ended by stop counts as completed; one stopped before its planned end does not")
+    func openEnded() {
+        let open = Session(id: SessionID(), groupId: work, startedAt: Timestamp.parse("2026-11-20T09:00:00Z")!, plannedEnd: nil,
+                           endedAt: Timestamp.parse("2026-11-20T10:00:00Z")!, outcome: .stopped, strict: false, breaks: [], tags: [],
+                           note: nil, origin: .manual)
+        let early = session("2026-11-20T11:00:00Z", "2026-11-20T12:00:00Z", outcome: .stopped)
+        let total = ReportBuilder(grouping: .day, timeZone: TimeZone(identifier: "UTC")!, groupNames: [:]).build([open, early], since: nil, until: nil).total
+        #expect(total.completed == 1 && total.stopped == 1 && total.completionRate == 0.5)
+    }
+
     @Test("a session across midnight gives each day its part; breaks are not focused time")
     func midnight() {
         let hours = report([session("2026-11-22T23:00:00Z", "2026-11-23T02:00:00Z",

@@ -108,12 +108,13 @@ enum SessionLineCodec {
     static func decodeSpan(_ line: UnsafeBufferPointer<UInt8>) throws -> SessionSpan? {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, endedAt: Date?, outcome: SessionOutcome?, breaks: [Break] = []
-        var groupName: String?
+        var groupName: String?, openEnded = true
         try readObject(&reader) { key, reader in
             switch key {
             case .id: id = SessionID(try reader.withString(uuid))
             case .groupId: groupId = GroupID(try reader.withString(uuid))
             case .groupName: groupName = reader.takeNull() ? nil : try reader.readString()
+            case .plannedEnd: if !reader.takeNull() { openEnded = false; try reader.skipValue() }
             case .startedAt: startedAt = try date(&reader)
             case .endedAt: endedAt = try optionalDate(&reader)
             case .outcome: outcome = try reader.withString(Self.outcome)
@@ -127,7 +128,7 @@ enum SessionLineCodec {
         }
         guard let endedAt, outcome != .active else { return nil }
         return SessionSpan(id: id, groupId: groupId, startedAt: startedAt, endedAt: endedAt, outcome: outcome, breaks: breaks,
-                           groupName: groupName)
+                           groupName: groupName, openEnded: openEnded)
     }
 
     private static func date(_ reader: inout JSONByteReader) throws -> Date {

@@ -56,27 +56,60 @@ enum ReportChart {
     /// Eighths of a cell, for bars with sub-cell resolution.
     static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
+    /// A labelled table, a row per bucket (for days, their weekday), with
+    /// each row's bar at its end. Days or weeks without sessions before the
+    /// first and after the last are left out and counted in a line; those
+    /// between stay, so the gaps show. Durations read as `log` writes them.
     static func render(_ report: Report, width: Int, style: Style) -> String {
         guard report.totalSessions > 0 || report.totalFocusedSeconds > 0 else {
             return report.since == nil && report.until == nil
                 ? "No sessions yet: start one with 'retime start --for 25m'." : "No sessions in this range."
         }
-        let labelWidth = report.buckets.map(\.key.count).max() ?? 10
-        let values = report.buckets.map { DurationValue.format($0.focusedSeconds.rounded()) }
-        let counts = report.buckets.map { "\($0.sessions)" }
-        let valueWidth = values.map(\.count).max() ?? 1, countWidth = counts.map(\.count).max() ?? 1
-        let barWidth = max(10, width - labelWidth - valueWidth - countWidth - 6)
-        let most = report.buckets.map(\.focusedSeconds).max() ?? 0
-        var lines: [String] = []
-        for (index, bucket) in report.buckets.enumerated() {
+        var buckets = report.buckets
+        var trimmed = 0
+        if report.grouping != .group {
+            let used = { (bucket: Report.Bucket) in bucket.sessions > 0 || bucket.focusedSeconds > 0 }
+            let first = buckets.firstIndex(where: used) ?? 0, last = buckets.lastIndex(where: used) ?? buckets.count - 1
+            trimmed = buckets.count - (last - first + 1)
+            buckets = Array(buckets[first...last])
+        }
+        let days = report.grouping == .day
+        let header = [report.grouping.rawValue] + (days ? ["weekday"] : []) + ["focused", "sessions", "completed"]
+        let rows = buckets.map { bucket in
+            [bucket.key] + (days ? [weekday(bucket.key)] : []) + [DurationValue.format(bucket.focusedSeconds), "\(bucket.sessions)",
+                                                                 bucket.completionRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"]
+        }
+        let widths = header.indices.map { column in max(header[column].count, rows.map { $0[column].count }.max() ?? 0) }
+        // The key and weekday read left to right; the numbers line up on the right.
+        let numeric = Set((days ? 2 : 1)..<header.count)
+        func line(_ cells: [String]) -> String {
+            cells.indices.map { numeric.contains($0) ? padLeft(cells[$0], widths[$0]) : pad(cells[$0], widths[$0]) }.joined(separator: "  ")
+        }
+        let tableWidth = widths.reduce(0, +) + 2 * (widths.count - 1)
+        // What the terminal leaves; too narrow for a bar, the table alone.
+        let barWidth = width - tableWidth - 2 >= 4 ? width - tableWidth - 2 : 0
+        let most = buckets.map(\.focusedSeconds).max() ?? 0
+        var lines = [style.dim(line(header))]
+        for (index, bucket) in buckets.enumerated() {
             let bar = Self.bar(most > 0 ? bucket.focusedSeconds / most : 0, width: barWidth)
-            lines.append(pad(bucket.key, labelWidth) + "  " + style.green(pad(bar, barWidth)) + " "
-                         + padLeft(values[index], valueWidth) + " " + style.dim(padLeft(counts[index], countWidth)))
+            lines.append(line(rows[index]) + (bar.isEmpty ? "" : "  " + style.green(bar)))
+        }
+        if trimmed > 0 {
+            let unit = report.grouping == .week ? "week" : "day"
+            lines.append(style.dim("\(trimmed) \(unit)\(trimmed == 1 ? "" : "s") without sessions in the range, before the first or after the last, not shown."))
         }
         let total = report.total
         let rate = total.completionRate.map { ", \(Int(($0 * 100).rounded()))% completed" } ?? ""
-        lines.append(style.bold("Total \(DurationValue.format(total.focusedSeconds.rounded())) focused in \(total.sessions) session\(total.sessions == 1 ? "" : "s")\(rate)."))
+        lines.append(style.bold("Total \(DurationValue.format(total.focusedSeconds)) focused in \(total.sessions) session\(total.sessions == 1 ? "" : "s")\(rate)."))
         return lines.joined(separator: "\n")
+    }
+
+    /// `Mon` for `2026-11-23` (1970-01-01 was a Thursday).
+    static func weekday(_ key: String) -> String {
+        let parts = key.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, let day = LocalDays.day(year: parts[0], month: parts[1], day: parts[2]) else { return "" }
+        let names = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        return names[Int(((day % 7) + 7) % 7)]
     }
 
     /// `fraction` of `width` cells in full and eighth blocks.

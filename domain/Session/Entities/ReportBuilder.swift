@@ -23,10 +23,12 @@ public struct ReportBuilder {
     private struct Sum {
         var focused = 0.0, sessions = 0, completed = 0, stopped = 0
 
-        mutating func count(_ outcome: SessionOutcome) {
+        /// An open-ended session has no planned end to fall short of:
+        /// stopping it completes it.
+        mutating func count(_ span: SessionSpan) {
             sessions += 1
-            if outcome == .completed { completed += 1 }
-            if outcome == .stopped { stopped += 1 }
+            if span.outcome == .completed || (span.outcome == .stopped && span.openEnded) { completed += 1 }
+            if span.outcome == .stopped && !span.openEnded { stopped += 1 }
         }
     }
 
@@ -35,33 +37,56 @@ public struct ReportBuilder {
         build(sessions.compactMap(SessionSpan.init), since: since, until: until)
     }
 
+    /// Sessions that overlap (imports, tracked sessions) are counted once:
+    /// a bucket's focused time is the union of its sessions' focused
+    /// stretches, not their sum.
     public func build(_ spans: [SessionSpan], since: Date?, until: Date?) -> Report {
-        var byDay: [Int64: Sum] = [:], byGroup: [GroupKey: Sum] = [:]
-        for session in spans {
-            let end = session.endedAt
-            if grouping == .group {
-                let key = GroupKey(id: session.groupId, name: session.groupName)
-                byGroup[key, default: Sum()].count(session.outcome)
-                forEachFocusedStretch(of: session, endingAt: end) { from, to in
-                    byGroup[key]!.focused += to.timeIntervalSince(from)
-                }
-                continue
+        if grouping == .group {
+            var sums: [String: Sum] = [:], stretches: [String: [(Date, Date)]] = [:]
+            for span in spans {
+                // The name it ran under, else the group's name now: a renamed
+                // group's earlier sessions keep their old name.
+                let name = span.groupName ?? groupNames[span.groupId] ?? "(deleted group)"
+                sums[name, default: Sum()].count(span)
+                forEachFocusedStretch(of: span, endingAt: span.endedAt) { stretches[name, default: []].append(($0, $1)) }
             }
-            byDay[bucket(days.day(of: session.startedAt)), default: Sum()].count(session.outcome)
-            forEachFocusedStretch(of: session, endingAt: end) { from, to in
-                // Walk the stretch day by day, cutting at each local midnight.
-                var cursor = from
-                var day = days.day(of: from)
-                while cursor < to {
-                    let next = min(to, days.start(of: day + 1))
-                    byDay[bucket(day), default: Sum()].focused += next.timeIntervalSince(cursor)
-                    cursor = next
-                    day += 1
-                }
+            for (name, list) in stretches {
+                sums[name]!.focused = Self.union(list).reduce(0) { $0 + $1.1.timeIntervalSince($1.0) }
+            }
+            let buckets = sums.map { Self.bucket($0.key, $0.value) }.sorted { ($0.focusedSeconds, $1.key) > ($1.focusedSeconds, $0.key) }
+            return Report(since: since, until: until, grouping: grouping, buckets: buckets)
+        }
+        var byDay: [Int64: Sum] = [:], stretches: [(Date, Date)] = []
+        stretches.reserveCapacity(spans.count)
+        for span in spans {
+            byDay[bucket(days.day(of: span.startedAt)), default: Sum()].count(span)
+            forEachFocusedStretch(of: span, endingAt: span.endedAt) { stretches.append(($0, $1)) }
+        }
+        for (from, to) in Self.union(stretches) {
+            // Walk the stretch day by day, cutting at each local midnight.
+            var cursor = from
+            var day = days.day(of: from)
+            while cursor < to {
+                let next = min(to, days.start(of: day + 1))
+                byDay[bucket(day), default: Sum()].focused += next.timeIntervalSince(cursor)
+                cursor = next
+                day += 1
             }
         }
-        let buckets = grouping == .group ? groupBuckets(byGroup) : dayBuckets(byDay, since: since, until: until)
-        return Report(since: since, until: until, grouping: grouping, buckets: buckets)
+        return Report(since: since, until: until, grouping: grouping, buckets: dayBuckets(byDay, since: since, until: until))
+    }
+
+    /// The stretches merged where they overlap or touch, in time order.
+    static func union(_ stretches: [(Date, Date)]) -> [(Date, Date)] {
+        var merged: [(Date, Date)] = []
+        for stretch in stretches.sorted(by: { $0.0 < $1.0 }) {
+            if let last = merged.last, stretch.0 <= last.1 {
+                merged[merged.count - 1].1 = max(last.1, stretch.1)
+            } else {
+                merged.append(stretch)
+            }
+        }
+        return merged
     }
 
     /// The bucket number of a local day: the day, or the Monday of its week.
@@ -86,29 +111,6 @@ public struct ReportBuilder {
             cursor = max(cursor, pauseEnd)
         }
         if end > cursor { body(cursor, end) }
-    }
-
-    /// Groups by focused time, most first; a deleted group is named as such.
-    /// A group as a session recorded it: its id, and its name then.
-    private struct GroupKey: Hashable {
-        var id: GroupID
-        var name: String?
-    }
-
-    /// Buckets by the name each session ran under (else the group's name
-    /// now): a renamed group's earlier sessions keep their old name.
-    private func groupBuckets(_ sums: [GroupKey: Sum]) -> [Report.Bucket] {
-        var merged: [String: Sum] = [:]
-        for (key, sum) in sums {
-            let name = key.name ?? groupNames[key.id] ?? "(deleted group)"
-            var total = merged[name, default: Sum()]
-            total.focused += sum.focused
-            total.sessions += sum.sessions
-            total.completed += sum.completed
-            total.stopped += sum.stopped
-            merged[name] = total
-        }
-        return merged.map { Self.bucket($0.key, $0.value) }.sorted { ($0.focusedSeconds, $1.key) > ($1.focusedSeconds, $0.key) }
     }
 
     /// How many buckets `since`/`until` may add around the ones with

@@ -13,9 +13,11 @@ public struct SessionSpan: Sendable, Hashable {
     public var breaks: [Break]
     /// The group's name when it ran, if recorded.
     public var groupName: String?
+    /// Whether it had no planned end: stopping it is how it ends, not early.
+    public var openEnded: Bool
 
     public init(id: SessionID, groupId: GroupID, startedAt: Date, endedAt: Date, outcome: SessionOutcome, breaks: [Break],
-                groupName: String? = nil) {
+                groupName: String? = nil, openEnded: Bool = false) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -23,12 +25,13 @@ public struct SessionSpan: Sendable, Hashable {
         self.outcome = outcome
         self.breaks = breaks
         self.groupName = groupName
+        self.openEnded = openEnded
     }
 
     /// The span of an ended session; nil while it runs.
     public init?(_ session: Session) {
         guard let endedAt = session.endedAt else { return nil }
         self.init(id: session.id, groupId: session.groupId, startedAt: session.startedAt, endedAt: endedAt,
-                  outcome: session.outcome, breaks: session.breaks, groupName: session.groupName)
+                  outcome: session.outcome, breaks: session.breaks, groupName: session.groupName, openEnded: session.plannedEnd == nil)
     }
 }
