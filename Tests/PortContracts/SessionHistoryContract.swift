@@ -85,11 +85,11 @@ public enum SessionHistoryContract {
             let sessions = (0..<12).map { Fixtures.endedSession(group: $0 % 3 == 0 ? group : GroupID(), startingAt: Double($0) * 86_400 * 3) }
             try await history.append(contentsOf: sessions + [sessions[4]])
             let all = try await history.spans(matching: .init(limit: 2))
-            try requireEqual(Set(all), Set(sessions.compactMap(SessionSpan.init)), "all spans")
+            try requireEqual(Set(all), Set(sessions.compactMap { SessionSpan($0) }), "all spans")
             try requireEqual(all.count, 12, "each once")
             let query = HistoryQuery(since: sessions[3].startedAt, until: sessions[10].startedAt, groupId: group)
             try requireEqual(Set(try await history.spans(matching: query)),
-                             Set(sessions.filter(query.matches).compactMap(SessionSpan.init)), "filtered spans")
+                             Set(sessions.filter(query.matches).compactMap { SessionSpan($0) }), "filtered spans")
         },
         ContractCheck("concurrent appends are all kept") { make in
             let history = try await make()

@@ -149,4 +149,28 @@ struct HistoryAmendmentEndToEndTests {
         let csv = try retime.run("log", "--csv")
         #expect(csv.out.contains(",writing,") && csv.out.contains(",thesis,"), "\(csv.out)")
     }
+
+    @Test("log and report filter by --group and --tag; report --by tag counts a session in each of its tags, the total once")
+    func filters() throws {
+        for name in ["work", "play"] { #expect(try retime.run("group", "create", name).status == 0) }
+        #expect(try retime.run("track", "work", "--from", Self.ago(6), "--to", Self.ago(5), "--tag", "deep", "--tag", "writing").status == 0)
+        #expect(try retime.run("track", "play", "--from", Self.ago(4), "--to", Self.ago(3.5), "--tag", "deep").status == 0)
+        #expect(try retime.run("track", "work", "--from", Self.ago(3), "--to", Self.ago(2.75)).status == 0)
+        func ids(_ arguments: String...) throws -> Int { try (retime.run(["log", "--json"] + arguments).json["sessions"] as? [Any])?.count ?? -1 }
+        #expect(try ids("--tag", "deep") == 2 && ids("--tag", "writing") == 1 && ids("--group", "play") == 1)
+        #expect(try ids("--tag", "deep", "--limit", "1") == 1 && ids("--tag", "deep", "--group", "work") == 1 && ids("--tag", "none") == 0)
+        #expect(try retime.run("log", "--group", "nope").status == 1)
+
+        let byTag = try retime.run("report", "--by", "tag", "--json")
+        let buckets = Dictionary(uniqueKeysWithValues: (byTag.json["buckets"] as? [[String: Any]] ?? []).map {
+            ($0["key"] as? String ?? "", $0["focusedSeconds"] as? Double ?? -1)
+        })
+        #expect(buckets.mapValues { ($0 / 60).rounded() } == ["deep": 90, "writing": 60, "(no tag)": 15], "\(byTag.out)")
+        #expect((byTag.json["totalFocusedSeconds"] as? Double).map { ($0 / 60).rounded() } == 105, "each session once")
+        #expect(byTag.json["totalSessions"] as? Int == 3)
+        let deep = try retime.run("report", "--by", "group", "--tag", "deep", "--json")
+        #expect((deep.json["buckets"] as? [[String: Any]])?.compactMap { $0["key"] as? String }.sorted() == ["play", "work"])
+        let play = try retime.run("report", "--group", "play", "--json")
+        #expect((play.json["totalFocusedSeconds"] as? Double).map { ($0 / 60).rounded() } == 30)
+    }
 }

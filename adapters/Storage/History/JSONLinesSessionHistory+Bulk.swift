@@ -62,8 +62,8 @@ extension JSONLinesSessionHistory {
             for path in segments {
                 tasks.addTask(executorPreference: globalConcurrentExecutor) {
                     try readLines(path) { line in
-                        guard let span = try SessionLineCodec.decodeSpan(line),
-                              query.matches(startedAt: span.startedAt, groupId: span.groupId) else { return nil }
+                        guard let span = try SessionLineCodec.decodeSpan(line, withTags: query.spansWithTags), query.matches(span)
+                        else { return nil }
                         return span
                     }
                 }
@@ -83,7 +83,7 @@ extension JSONLinesSessionHistory {
         guard !winners.isEmpty else { return spans }
         spans.removeAll { winners[$0.id] != nil }
         for case .revise(let session, _) in winners.values where query.matches(session) {
-            if let span = SessionSpan(session) { spans.append(span) }
+            if let span = SessionSpan(session, withTags: query.spansWithTags) { spans.append(span) }
         }
         return spans
     }

@@ -66,7 +66,8 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// The sessions as their own lines say, but for the ids in `excluding`.
     private func sessions(matching query: HistoryQuery, excluding: Set<SessionID>) async throws -> [Session] {
         let months = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.sorted { $0.key > $1.key }
-        guard let limit = query.limit else {
+        // A tag filter needs every line decoded: the ranking by keys alone cannot see tags.
+        guard let limit = query.limit, query.tag == nil else {
             // Everything is wanted: decode the segments in parallel, on the
             // global pool whatever executor the caller prefers.
             let segments = try await withThrowingTaskGroup(of: [Session].self) { tasks in

@@ -105,16 +105,17 @@ enum SessionLineCodec {
 
     /// Decodes only what a report needs, skipping tags, note, origin and the
     /// rest without making a string; nil for a session that has not ended.
-    static func decodeSpan(_ line: UnsafeBufferPointer<UInt8>) throws -> SessionSpan? {
+    static func decodeSpan(_ line: UnsafeBufferPointer<UInt8>, withTags: Bool = false) throws -> SessionSpan? {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, endedAt: Date?, outcome: SessionOutcome?, breaks: [Break] = []
-        var groupName: String?, openEnded = true
+        var groupName: String?, openEnded = true, tags: [String] = []
         try readObject(&reader) { key, reader in
             switch key {
             case .id: id = SessionID(try reader.withString(uuid))
             case .groupId: groupId = GroupID(try reader.withString(uuid))
             case .groupName: groupName = reader.takeNull() ? nil : try reader.readString()
             case .plannedEnd: if !reader.takeNull() { openEnded = false; try reader.skipValue() }
+            case .tags where withTags: tags = try readArray(&reader) { try $0.readString() }
             case .startedAt: startedAt = try date(&reader)
             case .endedAt: endedAt = try optionalDate(&reader)
             case .outcome: outcome = try reader.withString(Self.outcome)
@@ -128,7 +129,7 @@ enum SessionLineCodec {
         }
         guard let endedAt, outcome != .active else { return nil }
         return SessionSpan(id: id, groupId: groupId, startedAt: startedAt, endedAt: endedAt, outcome: outcome, breaks: breaks,
-                           groupName: groupName, openEnded: openEnded)
+                           groupName: groupName, openEnded: openEnded, tags: tags)
     }
 
     private static func date(_ reader: inout JSONByteReader) throws -> Date {

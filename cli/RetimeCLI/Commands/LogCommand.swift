@@ -7,15 +7,17 @@ struct LogCommand: RetimeCommand {
         .value("since", "DATE", help: "From this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
         .value("until", "DATE", help: "Before this date (same forms)."),
         .value("group", "NAME", help: "Only this group's sessions.", names: .groups),
+        .value("tag", "TAG", help: "Only sessions with this tag."),
         .value("limit", "N", help: "At most N sessions, the newest."),
         .flag("csv", help: "Comma-separated values with a header line."),
     ])
 
-    let since: Date?, until: Date?, group: String?, limit: Int?, csv: Bool
+    let since: Date?, until: Date?, group: String?, tag: String?, limit: Int?, csv: Bool
 
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
         (since, until) = try values.range(parsed)
         group = parsed.value("group")
+        tag = parsed.value("tag")
         if let text = parsed.value("limit") {
             guard let number = Int(text), number >= 0 else {
                 throw UsageError(.invalidValue, "invalid number '\(text)' for --limit", hint: "give a whole number, 0 or more",
@@ -37,7 +39,7 @@ struct LogCommand: RetimeCommand {
         }
         let names = Dictionary(groups.map { ($0.id, $0.name.rawValue) }, uniquingKeysWith: { first, _ in first })
         let sessions = try await context.resolve((any SessionHistory).self)
-            .sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, limit: limit))
+            .sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, tag: tag, limit: limit))
         let now = try context.now
         let json = Documents.document(["sessions": .array(sessions.map { Documents.session($0, groupName: Self.groupName($0, names), at: now) })])
         let human = csv ? CSVTable.sessions(sessions, names: names, now: now) : table(sessions, names: names, now: now, style: context.style)
@@ -58,6 +60,15 @@ struct LogCommand: RetimeCommand {
             // The short id names it to edit, delete and continue, as git's does a commit.
             return "\(style.dim(String(session.id.description.prefix(8))))  \(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(group)  \(outcome)\(tags)\(note)"
         }.joined(separator: "\n")
+    }
+
+    /// The id of the group named `name` (nil for no filter); an unknown name is an error.
+    static func groupId(named name: String?, context: CommandContext) async throws -> GroupID? {
+        guard let name else { return nil }
+        guard let found = try await context.resolve((any GroupRepository).self).all().first(where: { $0.name == (try? GroupName(name)) }) else {
+            throw GroupError.notFound(name: name)
+        }
+        return found.id
     }
 
     /// The name the session's group had when it ran, else (sessions recorded

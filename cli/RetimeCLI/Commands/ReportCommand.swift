@@ -7,24 +7,29 @@ struct ReportCommand: RetimeCommand {
     static let spec = CommandSpec("report", summary: "Total focused time and sessions per day, week or group.", options: [
         .value("since", "DATE", help: "From this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
         .value("until", "DATE", help: "Before this date (same forms)."),
-        .value("by", "BUCKET", help: "day (default), week (ISO weeks) or group.", choices: ["day", "week", "group"]),
+        .value("by", "BUCKET", help: "day (default), week (ISO weeks), group or tag.", choices: ["day", "week", "group", "tag"]),
+        .value("group", "NAME", help: "Only this group's sessions.", names: .groups),
+        .value("tag", "TAG", help: "Only sessions with this tag."),
         .flag("csv", help: "Comma-separated values with a header line."),
     ])
 
-    let since: Date?, until: Date?, grouping: ReportGrouping, csv: Bool
+    let since: Date?, until: Date?, grouping: ReportGrouping, csv: Bool, group: String?, tag: String?
 
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
         (since, until) = try values.range(parsed)
         let by = parsed.value("by") ?? "day"
         guard let grouping = ReportGrouping(rawValue: by.lowercased()) else {
-            throw UsageError(.invalidValue, "invalid value '\(by)' for --by", hint: "give day, week or group", command: parsed.commandName)
+            throw UsageError(.invalidValue, "invalid value '\(by)' for --by", hint: "give day, week, group or tag", command: parsed.commandName)
         }
         self.grouping = grouping
         csv = parsed.flag("csv")
+        group = parsed.value("group")
+        tag = parsed.value("tag")
     }
 
     func run(_ context: CommandContext) async throws -> CommandResult {
-        let report = try await context.resolve(ReportUseCase.self).execute(since: since, until: until, by: grouping)
+        let groupId = try await LogCommand.groupId(named: group, context: context)
+        let report = try await context.resolve(ReportUseCase.self).execute(since: since, until: until, by: grouping, group: groupId, tag: tag)
         let human = csv ? Self.csv(report) : ReportChart.render(report, width: context.console.width, style: context.style)
         return CommandResult(json: Self.document(report), human: human)
     }

@@ -2,7 +2,10 @@ import Foundation
 
 /// How a report groups history.
 public enum ReportGrouping: String, Sendable, CaseIterable {
-    case day, week, group
+    case day, week, group, tag
+
+    /// What a session without tags is filed under in a report by tag.
+    public static let untagged = "(no tag)"
 }
 
 /// Focused time and sessions per bucket, as `retime report` shows them.
@@ -36,18 +39,25 @@ public struct Report: Sendable, Equatable {
     public var until: Date?
     public var grouping: ReportGrouping
     public var buckets: [Bucket]
+    /// The whole range, each session once and overlaps once, as the
+    /// builder counted it; nil to sum the buckets.
+    public var overall: Bucket?
 
-    public init(since: Date?, until: Date?, grouping: ReportGrouping, buckets: [Bucket]) {
+    public init(since: Date?, until: Date?, grouping: ReportGrouping, buckets: [Bucket], overall: Bucket? = nil) {
         self.since = since
         self.until = until
         self.grouping = grouping
         self.buckets = buckets
+        self.overall = overall
     }
 
-    public var totalFocusedSeconds: Double { buckets.reduce(0) { $0 + $1.focusedSeconds } }
-    public var totalSessions: Int { buckets.reduce(0) { $0 + $1.sessions } }
+    /// A session with two tags is in two buckets of a report by tag, and
+    /// two groups' sessions may overlap: the total counts each once.
     public var total: Bucket {
-        Bucket(key: "total", focusedSeconds: totalFocusedSeconds, sessions: totalSessions,
-               completed: buckets.reduce(0) { $0 + $1.completed }, stopped: buckets.reduce(0) { $0 + $1.stopped })
+        overall ?? Bucket(key: "total", focusedSeconds: buckets.reduce(0) { $0 + $1.focusedSeconds },
+                          sessions: buckets.reduce(0) { $0 + $1.sessions },
+                          completed: buckets.reduce(0) { $0 + $1.completed }, stopped: buckets.reduce(0) { $0 + $1.stopped })
     }
+    public var totalFocusedSeconds: Double { total.focusedSeconds }
+    public var totalSessions: Int { total.sessions }
 }

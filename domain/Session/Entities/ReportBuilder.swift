@@ -34,35 +34,43 @@ public struct ReportBuilder {
 
     /// A report of ended sessions; sessions still running are left out.
     public func build(_ sessions: [Session], since: Date?, until: Date?) -> Report {
-        build(sessions.compactMap(SessionSpan.init), since: since, until: until)
+        build(sessions.compactMap { SessionSpan($0, withTags: grouping == .tag) }, since: since, until: until)
     }
 
     /// Sessions that overlap (imports, tracked sessions) are counted once:
     /// a bucket's focused time is the union of its sessions' focused
     /// stretches, not their sum.
     public func build(_ spans: [SessionSpan], since: Date?, until: Date?) -> Report {
-        if grouping == .group {
+        var overall = Sum(), everything: [(Date, Date)] = []
+        for span in spans {
+            overall.count(span)
+            forEachFocusedStretch(of: span, endingAt: span.endedAt) { everything.append(($0, $1)) }
+        }
+        let union = Self.union(everything)
+        overall.focused = union.reduce(0) { $0 + $1.1.timeIntervalSince($1.0) }
+        let total = Self.bucket("total", overall)
+        if grouping == .group || grouping == .tag {
             var sums: [String: Sum] = [:], stretches: [String: [(Date, Date)]] = [:]
             for span in spans {
-                // The name it ran under, else the group's name now: a renamed
-                // group's earlier sessions keep their old name.
-                let name = span.groupName ?? groupNames[span.groupId] ?? "(deleted group)"
-                sums[name, default: Sum()].count(span)
-                forEachFocusedStretch(of: span, endingAt: span.endedAt) { stretches[name, default: []].append(($0, $1)) }
+                // By group: the name it ran under, else the group's name now
+                // (a renamed group's earlier sessions keep their old name).
+                // By tag: each of its tags (a session with two counts in both).
+                let names = grouping == .tag ? (span.tags.isEmpty ? [ReportGrouping.untagged] : span.tags)
+                    : [span.groupName ?? groupNames[span.groupId] ?? "(deleted group)"]
+                for name in names {
+                    sums[name, default: Sum()].count(span)
+                    forEachFocusedStretch(of: span, endingAt: span.endedAt) { stretches[name, default: []].append(($0, $1)) }
+                }
             }
             for (name, list) in stretches {
                 sums[name]!.focused = Self.union(list).reduce(0) { $0 + $1.1.timeIntervalSince($1.0) }
             }
             let buckets = sums.map { Self.bucket($0.key, $0.value) }.sorted { ($0.focusedSeconds, $1.key) > ($1.focusedSeconds, $0.key) }
-            return Report(since: since, until: until, grouping: grouping, buckets: buckets)
+            return Report(since: since, until: until, grouping: grouping, buckets: buckets, overall: total)
         }
-        var byDay: [Int64: Sum] = [:], stretches: [(Date, Date)] = []
-        stretches.reserveCapacity(spans.count)
-        for span in spans {
-            byDay[bucket(days.day(of: span.startedAt)), default: Sum()].count(span)
-            forEachFocusedStretch(of: span, endingAt: span.endedAt) { stretches.append(($0, $1)) }
-        }
-        for (from, to) in Self.union(stretches) {
+        var byDay: [Int64: Sum] = [:]
+        for span in spans { byDay[bucket(days.day(of: span.startedAt)), default: Sum()].count(span) }
+        for (from, to) in union {
             // Walk the stretch day by day, cutting at each local midnight.
             var cursor = from
             var day = days.day(of: from)
@@ -73,7 +81,8 @@ public struct ReportBuilder {
                 day += 1
             }
         }
-        return Report(since: since, until: until, grouping: grouping, buckets: dayBuckets(byDay, since: since, until: until))
+        return Report(since: since, until: until, grouping: grouping, buckets: dayBuckets(byDay, since: since, until: until),
+                      overall: total)
     }
 
     /// The stretches merged where they overlap or touch, in time order.

@@ -15,9 +15,11 @@ public struct SessionSpan: Sendable, Hashable {
     public var groupName: String?
     /// Whether it had no planned end: stopping it is how it ends, not early.
     public var openEnded: Bool
+    /// Its tags, when the query asked for them (`HistoryQuery.spansWithTags`).
+    public var tags: [String]
 
     public init(id: SessionID, groupId: GroupID, startedAt: Date, endedAt: Date, outcome: SessionOutcome, breaks: [Break],
-                groupName: String? = nil, openEnded: Bool = false) {
+                groupName: String? = nil, openEnded: Bool = false, tags: [String] = []) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -26,12 +28,15 @@ public struct SessionSpan: Sendable, Hashable {
         self.breaks = breaks
         self.groupName = groupName
         self.openEnded = openEnded
+        self.tags = tags
     }
 
-    /// The span of an ended session; nil while it runs.
-    public init?(_ session: Session) {
+    /// The span of an ended session, its tags only when asked for (as the
+    /// history reads spans); nil while it runs.
+    public init?(_ session: Session, withTags: Bool = false) {
         guard let endedAt = session.endedAt else { return nil }
         self.init(id: session.id, groupId: session.groupId, startedAt: session.startedAt, endedAt: endedAt,
-                  outcome: session.outcome, breaks: session.breaks, groupName: session.groupName, openEnded: session.plannedEnd == nil)
+                  outcome: session.outcome, breaks: session.breaks, groupName: session.groupName, openEnded: session.plannedEnd == nil,
+                  tags: withTags ? session.tags : [])
     }
 }

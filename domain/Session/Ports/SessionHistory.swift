@@ -30,7 +30,7 @@ extension SessionHistory {
     public func spans(matching query: HistoryQuery) async throws -> [SessionSpan] {
         var all = query
         all.limit = nil
-        return try await sessions(matching: all).compactMap(SessionSpan.init)
+        return try await sessions(matching: all).compactMap { SessionSpan($0, withTags: query.spansWithTags) }
     }
 }
 
@@ -41,14 +41,22 @@ public struct HistoryQuery: Sendable, Hashable {
     /// Sessions that started before this instant (exclusive).
     public var until: Date?
     public var groupId: GroupID?
+    /// Only sessions with this tag.
+    public var tag: String?
     /// At most this many, the newest.
     public var limit: Int?
+    /// Whether the spans read must carry their tags (a report by tag);
+    /// reading them costs a string each, so spans leave them out otherwise.
+    public var spansWithTags: Bool
 
-    public init(since: Date? = nil, until: Date? = nil, groupId: GroupID? = nil, limit: Int? = nil) {
+    public init(since: Date? = nil, until: Date? = nil, groupId: GroupID? = nil, tag: String? = nil, limit: Int? = nil,
+                spansWithTags: Bool = false) {
         self.since = since
         self.until = until
         self.groupId = groupId
+        self.tag = tag
         self.limit = limit
+        self.spansWithTags = spansWithTags || tag != nil
     }
 
     /// Every ended session.
@@ -56,7 +64,12 @@ public struct HistoryQuery: Sendable, Hashable {
 
     /// Whether `session` passes the filters (the limit aside).
     public func matches(_ session: Session) -> Bool {
-        matches(startedAt: session.startedAt, groupId: session.groupId)
+        matches(startedAt: session.startedAt, groupId: session.groupId) && (tag.map(session.tags.contains) ?? true)
+    }
+
+    /// Whether a span passes the filters (its tags read when a tag is asked for).
+    public func matches(_ span: SessionSpan) -> Bool {
+        matches(startedAt: span.startedAt, groupId: span.groupId) && (tag.map(span.tags.contains) ?? true)
     }
 
     /// Whether a session that started then, in that group, passes the filters.

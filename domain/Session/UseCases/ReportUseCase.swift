@@ -14,8 +14,10 @@ public struct ReportUseCase: Sendable {
         self.calendar = calendar
     }
 
-    public func execute(since: Date?, until: Date?, by grouping: ReportGrouping) async throws -> Report {
-        let spans = try await history.spans(matching: HistoryQuery(since: since, until: until))
+    /// `group` and `tag` keep only that group's (by id) or that tag's sessions.
+    public func execute(since: Date?, until: Date?, by grouping: ReportGrouping, group: GroupID? = nil, tag: String? = nil) async throws -> Report {
+        let spans = try await history.spans(matching: HistoryQuery(since: since, until: until, groupId: group, tag: tag,
+                                                                    spansWithTags: grouping == .tag))
         var names: [GroupID: String] = [:]
         // Only sessions recorded before sessions kept their group's name need it looked up.
         for id in grouping == .group ? Set(spans.filter { $0.groupName == nil }.map(\.groupId)) : [] {
