@@ -173,4 +173,49 @@ struct HistoryAmendmentEndToEndTests {
         let play = try retime.run("report", "--group", "play", "--json")
         #expect((play.json["totalFocusedSeconds"] as? Double).map { ($0 / 60).rounded() } == 30)
     }
+
+    @Test("export --format json is a whole backup: imported into an empty data directory, every document reads back the same")
+    func backupRoundTrip() throws {
+        let original = retime, restored = RetimeProcess()
+        #expect(try original.run("group", "create", "work", "--block", "example.com", "--block", "app:steam").status == 0)
+        #expect(try original.run("group", "create", "unused").status == 0)
+        #expect(try original.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00", "--days", "weekdays",
+                                 "--warn", "5m").status == 0)
+        #expect(try original.run("config", "set", "notify", "off").status == 0)
+        #expect(try original.run("config", "set", "defaultGroup", "work").status == 0)
+        #expect(try original.run("auth", "set-passcode", "--stdin", input: "correct horse\n").status == 0)
+        #expect(try original.run("track", "work", "--from", Self.ago(5), "--to", Self.ago(4), "--tag", "deep").status == 0)
+        #expect(try original.run("track", "work", "--from", Self.ago(3), "--to", Self.ago(2)).status == 0)
+        #expect(try original.run("edit", "@1", "--note", "amended").status == 0)
+        #expect(try original.run("delete", "@2").status == 0)
+        #expect(try original.run("start", "work", "--for", "1m").status == 0)
+        #expect(try original.run("stop").status == 0)
+
+        let exported = try original.run("export")
+        #expect(exported.status == 0)
+        #expect(!exported.out.contains("$y$") && !exported.out.lowercased().contains("passcode"), "never the passcode")
+        let path = original.dataDirectory + "-backup.json"
+        try exported.out.write(toFile: path, atomically: true, encoding: .utf8)
+        let imported = try restored.run("import", "--from", "retime", path)
+        #expect(imported.status == 0 && imported.out.contains("Created 2 groups") && imported.out.contains("Restored 1 schedule and 2 settings"),
+                "\(imported.out) \(imported.err)")
+
+        func document(_ retime: RetimeProcess, _ arguments: [String]) throws -> NSDictionary {
+            var json = try retime.run(arguments + ["--json"]).json
+            json.removeValue(forKey: "exportedAt")
+            // hooks.dir is not set: its default is inside each data directory.
+            if var config = json["config"] as? [String: Any] {
+                config.removeValue(forKey: "hooks.dir")
+                json["config"] = config
+            }
+            return json as NSDictionary
+        }
+        for command in [["export"], ["group", "list"], ["schedule", "list"], ["config", "list"], ["log"], ["report", "--by", "group"]] {
+            let (mine, theirs) = (try document(original, command), try document(restored, command))
+            #expect(mine == theirs, "\(command): \(mine) vs \(theirs)")
+        }
+        #expect(try restored.run("auth", "status", "--json").json["passcodeSet"] as? Bool == false)
+        let again = try restored.run("import", "--from", "retime", path)
+        #expect(again.out.contains("Imported 0 of 2") && !again.out.contains("Restored"), "a second import adds nothing: \(again.out)")
+    }
 }

@@ -32,7 +32,8 @@ public struct GroupRepositoryImportDirectory: ImportGroupDirectory {
             }
             let id = request.preferredId.flatMap { ids.contains($0) ? nil : $0 } ?? GroupID()
             ids.insert(id)
-            missing.append((answers.count, Group(id: id, name: name, targets: request.targets, createdAt: now)))
+            missing.append((answers.count, Group(id: id, name: name, targets: request.targets, createdAt: request.createdAt ?? now,
+                                                     updatedAt: request.updatedAt)))
             answers.append(.success((id, true)))
         }
         // A group another process created meanwhile is used, not doubled.

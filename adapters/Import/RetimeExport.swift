@@ -1,10 +1,11 @@
 import Domain
 import Foundation
 
-/// retime's own export file (`retime export --format json`), which
-/// `retime import --from retime` reads back without losing anything: every
-/// session field at full precision (nanosecond instants), and the groups the
-/// sessions belong to, with their ids and targets.
+/// retime's own export file (`retime export --format json`), a whole
+/// backup that `retime import --from retime` reads back without losing
+/// anything: every session field at full precision (nanosecond instants),
+/// as amended; every group with its id, targets and dates; the schedules;
+/// the settings. Never the passcode (it is not a setting).
 public enum RetimeExport {
     public static let format = "retime-export"
 
@@ -13,11 +14,16 @@ public enum RetimeExport {
         public var id: GroupID
         public var name: String
         public var targets: [Target]
+        /// Absent from exports made before backups kept them.
+        public var createdAt: Date?
+        public var updatedAt: Date?
 
-        public init(id: GroupID, name: String, targets: [Target]) {
+        public init(id: GroupID, name: String, targets: [Target], createdAt: Date? = nil, updatedAt: Date? = nil) {
             self.id = id
             self.name = name
             self.targets = targets
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
         }
     }
 
@@ -27,11 +33,16 @@ public enum RetimeExport {
         var exportedAt: Date
         var groups: [ExportedGroup]
         var sessions: [Session]
+        /// Absent from exports made before exports were backups.
+        var schedules: [Schedule]?
+        var settings: [String: String]?
     }
 
     /// The export file's bytes: one JSON document, keys sorted.
-    public static func encode(sessions: [Session], groups: [ExportedGroup], at now: Date) throws -> [UInt8] {
-        Array(try StoreJSON.encoder().encode(Document(exportedAt: now, groups: groups, sessions: sessions)))
+    public static func encode(sessions: [Session], groups: [ExportedGroup], schedules: [Schedule] = [], settings: [String: String] = [:],
+                              at now: Date) throws -> [UInt8] {
+        Array(try StoreJSON.encoder().encode(Document(exportedAt: now, groups: groups, sessions: sessions, schedules: schedules,
+                                                      settings: settings)))
     }
 }
 
@@ -61,6 +72,12 @@ public struct RetimeExportSource: HistoryImportSource {
             let group = groups[session.groupId]
             batch.records.append(ImportBatch.Record(session: session, groupName: group?.name ?? "imported",
                                                     groupId: group?.id, groupTargets: group?.targets ?? [], line: index + 1))
+        }
+        if document.schedules != nil || document.settings != nil {
+            batch.backup = ImportBatch.Backup(
+                groups: document.groups.map { ImportGroupRequest(name: $0.name, preferredId: $0.id, targets: $0.targets, createdAt: $0.createdAt,
+                                                           updatedAt: $0.updatedAt) },
+                schedules: document.schedules ?? [], settings: document.settings ?? [:])
         }
         return batch
     }

@@ -38,8 +38,13 @@ struct ExportCommand: RetimeCommand {
         let output: String
         switch format {
         case .json:
-            let exported = groups.map { RetimeExport.ExportedGroup(id: $0.id, name: $0.name.rawValue, targets: $0.targets) }
-            output = String(decoding: try RetimeExport.encode(sessions: sessions, groups: exported, at: now), as: UTF8.self) + "\n"
+            // A whole backup: every group, the schedules and the settings too.
+            let exported = groups.map { RetimeExport.ExportedGroup(id: $0.id, name: $0.name.rawValue, targets: $0.targets,
+                                                                   createdAt: $0.createdAt, updatedAt: $0.updatedAt) }
+            let schedules = try await context.resolve((any ScheduleRepository).self).all()
+            let settings = try await context.resolve((any SettingsStore).self).all()
+            output = String(decoding: try RetimeExport.encode(sessions: sessions, groups: exported, schedules: schedules, settings: settings,
+                                                              at: now), as: UTF8.self) + "\n"
         case .csv:
             output = CSVTable.sessions(sessions, names: names, now: now) + "\n"
         case .ics:
@@ -90,6 +95,10 @@ struct ImportCommand: RetimeCommand {
             lines.append("Created \(created.count) group\(created.count == 1 ? "" : "s"): " + shown
                          + (created.count > 10 ? " and \(created.count - 10) more (retime group list)." : "."))
         }
+        if summary.schedulesRestored + summary.settingsRestored > 0 {
+            lines.append("Restored \(summary.schedulesRestored) schedule\(summary.schedulesRestored == 1 ? "" : "s") and "
+                         + "\(summary.settingsRestored) setting\(summary.settingsRestored == 1 ? "" : "s").")
+        }
         if !summary.problems.isEmpty {
             lines.append("Skipped \(summary.problems.count):")
             lines += summary.problems.prefix(50).map { "  " + $0.description }
@@ -99,6 +108,7 @@ struct ImportCommand: RetimeCommand {
             "read": .int(Int64(summary.read)), "imported": .int(Int64(summary.imported)),
             "alreadyPresent": .int(Int64(summary.alreadyPresent)),
             "groupsCreated": .array(summary.groupsCreated.map(JSONValue.string)),
+            "schedulesRestored": .int(Int64(summary.schedulesRestored)), "settingsRestored": .int(Int64(summary.settingsRestored)),
             "skipped": .array(summary.problems.map { .object(["line": .int(Int64($0.line)), "message": .string($0.message)]) }),
         ])
         return CommandResult(json: json, human: lines.joined(separator: "\n"))

@@ -44,10 +44,27 @@ public struct ImportBatch: Sendable, Equatable {
 
     public var records: [Record]
     public var problems: [Problem]
+    /// The rest of a retime backup (`export --format json`): every group,
+    /// even those without sessions, the schedules and the settings.
+    public var backup: Backup?
 
-    public init(records: [Record] = [], problems: [Problem] = []) {
+    /// What a backup holds besides history. Never a passcode.
+    public struct Backup: Sendable, Equatable {
+        public var groups: [ImportGroupRequest]
+        public var schedules: [Schedule]
+        public var settings: [String: String]
+
+        public init(groups: [ImportGroupRequest], schedules: [Schedule], settings: [String: String]) {
+            self.groups = groups
+            self.schedules = schedules
+            self.settings = settings
+        }
+    }
+
+    public init(records: [Record] = [], problems: [Problem] = [], backup: Backup? = nil) {
         self.records = records
         self.problems = problems
+        self.backup = backup
     }
 }
 
@@ -63,4 +80,7 @@ public struct ImportSummary: Sendable, Equatable {
     public var groupsCreated: [String]
     /// Lines skipped, with why.
     public var problems: [ImportBatch.Problem]
+    /// From a retime backup: schedules and settings added.
+    public var schedulesRestored = 0
+    public var settingsRestored = 0
 }

@@ -40,3 +40,21 @@ public struct Schedule: Identifiable, Hashable, Sendable, Codable {
     /// The weekdays in week order, as JSON shows them.
     public var orderedWeekdays: [Weekday] { weekdays.sorted() }
 }
+
+extension Schedule {
+    /// As synthesized, but the weekdays in week order: a set's order changes
+    /// from process to process, and a stored or exported schedule must read
+    /// the same each time it is written.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(groupId, forKey: .groupId)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(orderedWeekdays, forKey: .weekdays)
+        try container.encode(warnSeconds, forKey: .warnSeconds)
+        try container.encode(strict, forKey: .strict)
+        try container.encode(enabled, forKey: .enabled)
+    }
+}

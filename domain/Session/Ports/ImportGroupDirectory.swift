@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an import finds the groups for its names, creating (with no targets,
 /// or the targets a retime export carries) those history does not know yet.
 /// The Session context asks; the composition root answers with a bridge
@@ -15,10 +17,15 @@ public struct ImportGroupRequest: Sendable, Equatable {
     public var name: String
     public var preferredId: GroupID?
     public var targets: [Target]
+    /// When a created group was first made (a backup keeps it); nil: now.
+    public var createdAt: Date?
+    public var updatedAt: Date?
 
-    public init(name: String, preferredId: GroupID? = nil, targets: [Target] = []) {
+    public init(name: String, preferredId: GroupID? = nil, targets: [Target] = [], createdAt: Date? = nil, updatedAt: Date? = nil) {
         self.name = name
         self.preferredId = preferredId
         self.targets = targets
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }

@@ -14,14 +14,20 @@ public struct ImportHistoryUseCase: Sendable {
     private let history: any SessionHistory
     private let directory: any ImportGroupDirectory
     private let sessions: any SessionRepository
+    /// Where a retime backup's schedules and settings go.
+    private let schedules: (any ScheduleRepository)?
+    private let settings: (any SettingsStore)?
 
     /// The instants an imported session may have.
     public static let plausible = Date(timeIntervalSince1970: 0)..<Date(timeIntervalSince1970: 7_258_118_400)   // 2200-01-01
 
-    public init(history: any SessionHistory, directory: any ImportGroupDirectory, sessions: any SessionRepository) {
+    public init(history: any SessionHistory, directory: any ImportGroupDirectory, sessions: any SessionRepository,
+                schedules: (any ScheduleRepository)? = nil, settings: (any SettingsStore)? = nil) {
         self.history = history
         self.directory = directory
         self.sessions = sessions
+        self.schedules = schedules
+        self.settings = settings
     }
 
     public func execute(from source: any HistoryImportSource, path: String) async throws -> ImportSummary {
@@ -42,7 +48,14 @@ public struct ImportHistoryUseCase: Sendable {
             }
         }
 
+        // A backup's groups come first, with or without sessions; then the
+        // names the sessions need. Other tools' projects become groups only
+        // when they have sessions.
         var requests: [ImportGroupRequest] = [], index: [String: Int] = [:]
+        for group in batch.backup?.groups ?? [] where index[group.name.lowercased()] == nil {
+            index[group.name.lowercased()] = requests.count
+            requests.append(group)
+        }
         for record in accepted where index[record.groupName.lowercased()] == nil {
             index[record.groupName.lowercased()] = requests.count
             requests.append(ImportGroupRequest(name: record.groupName, preferredId: record.groupId, targets: record.groupTargets))
@@ -61,8 +74,45 @@ public struct ImportHistoryUseCase: Sendable {
             }
         }
         let recorded = try await history.append(contentsOf: fresh)
-        return ImportSummary(read: batch.records.count, imported: recorded, alreadyPresent: alreadyPresent + fresh.count - recorded,
-                             groupsCreated: created, problems: problems.sorted { $0.line < $1.line })
+        var summary = ImportSummary(read: batch.records.count, imported: recorded, alreadyPresent: alreadyPresent + fresh.count - recorded,
+                                    groupsCreated: created, problems: problems.sorted { $0.line < $1.line })
+        if let backup = batch.backup {
+            // A backup's group ids name the groups as the backup knew them; here they may have others.
+            var ids: [GroupID: GroupID] = [:]
+            for group in backup.groups {
+                if let preferred = group.preferredId, case .success(let found)? = index[group.name.lowercased()].map({ answers[$0] }) {
+                    ids[preferred] = found.id
+                }
+            }
+            (summary.schedulesRestored, summary.settingsRestored) = try await restore(backup, groupIds: ids)
+        }
+        return summary
+    }
+
+    /// Adds the backup's schedules whose names are free and the settings
+    /// not set here: into an empty data directory, all of them; never over
+    /// what is there.
+    private func restore(_ backup: ImportBatch.Backup, groupIds: [GroupID: GroupID]) async throws -> (schedules: Int, settings: Int) {
+        var restored = (schedules: 0, settings: 0)
+        if let schedules {
+            for var schedule in backup.schedules where try await schedules.schedule(named: schedule.name) == nil {
+                guard let group = groupIds[schedule.groupId] else { continue }
+                schedule.groupId = group
+                try await schedules.insert(schedule)
+                restored.schedules += 1
+            }
+        }
+        if let settings {
+            // Only keys this retime knows, with values `config set` would take:
+            // a backup is a file anyone may have edited.
+            for (key, value) in backup.settings.sorted(by: { $0.key < $1.key }) {
+                guard let known = try? SettingKey(parsing: key), let valid = try? known.validate(value),
+                      try await settings.value(for: known.rawValue) == nil else { continue }
+                try await settings.set(valid, for: known.rawValue)
+                restored.settings += 1
+            }
+        }
+        return restored
     }
 
     /// Why history cannot hold `session`, if it cannot.
