@@ -1,6 +1,9 @@
 import Adapters
 import Domain
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The retime command line: parses, builds the services, completes an
 /// expired session, runs the command and prints its result, mapping every
@@ -62,7 +65,10 @@ public enum RetimeCLI {
         }
         let configured = try? JSONFileStore(directory: data + "/store")
             .value(String.self, forKey: SettingKey.logLevel.rawValue, in: StoreSettings.suite)
-        return configured.flatMap { LogLevel(rawValue: $0) } ?? (parsed.path == ["daemon", "run"] ? .info : .warning)
+        // The daemon under a service manager logs what it does (journald
+        // keeps it); run by hand on a terminal, it stays quiet unless asked.
+        let daemonUnattended = parsed.path == ["daemon", "run"] && isatty(STDERR_FILENO) != 1
+        return configured.flatMap { LogLevel(rawValue: $0) } ?? (daemonUnattended ? .info : .warning)
     }
 
     private static func emit(_ document: JSONValue, human: String, json: Bool, console: Console) {

@@ -81,8 +81,11 @@ enum AuthCommands {
     /// A new passcode: one stdin line, or typed twice at the prompt.
     static func newPasscode(fromStdin: Bool, first: String, command: String) throws -> Passcode {
         if fromStdin { return try PasscodeInput.read([first], fromStdin: true, command: command)[0] }
-        let entries = try PasscodeInput.read([first, "Repeat it: "], fromStdin: false, command: command)
-        guard entries[0] == entries[1] else { throw AuthError.invalidPasscode(reason: "the two entries differ") }
-        return entries[0]
+        // Checked before it is asked again: typing a refused passcode twice helps no one.
+        let entered = try PasscodeInput.read([first], fromStdin: false, command: command)[0]
+        try PasscodePolicy.check(entered)
+        let again = try PasscodeInput.read(["Repeat it: "], fromStdin: false, command: command)[0]
+        guard entered == again else { throw AuthError.invalidPasscode(reason: "the two entries differ") }
+        return entered
     }
 }

@@ -15,6 +15,7 @@ enum CommandTree {
         ["config", "list"]: ConfigCommands.List.self, ["config", "get"]: ConfigCommands.Get.self,
         ["config", "set"]: ConfigCommands.Set.self, ["config", "unset"]: ConfigCommands.Unset.self,
         ["schedule", "add"]: ScheduleCommands.Add.self, ["schedule", "list"]: ScheduleCommands.List.self,
+        ["schedule", "show"]: ScheduleCommands.Show.self,
         ["schedule", "remove"]: ScheduleCommands.Remove.self, ["schedule", "enable"]: ScheduleCommands.Enable.self,
         ["schedule", "disable"]: ScheduleCommands.Disable.self, ["schedule", "next"]: ScheduleCommands.Next.self,
         ["daemon", "run"]: DaemonCommands.Run.self, ["daemon", "status"]: DaemonCommands.Status.self,
@@ -26,6 +27,7 @@ enum CommandTree {
         ["system", "release"]: SystemCommands.Release.self, ["system", "install"]: SystemInstallCommands.Install.self,
         ["system", "uninstall"]: SystemInstallCommands.Uninstall.self, ["shield", "test"]: ShieldCommands.Test.self,
         ["doctor"]: DoctorCommand.self, ["completion"]: CompletionCommand.self, ["help"]: HelpCommand.self,
+        ["version"]: VersionCommand.self,
     ]
 
     static let root = CommandSpec(
@@ -35,6 +37,6 @@ enum CommandTree {
             SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
             HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
-            CompletionCommand.spec, HelpCommand.spec,
+            CompletionCommand.spec, HelpCommand.spec, VersionCommand.spec,
         ])
 }

@@ -49,3 +49,14 @@ struct HelpCommand: RetimeCommand {
         return CommandResult(json: Documents.document(["help": .string(text)]), human: text)
     }
 }
+
+/// `retime version`: what `--version` prints, for those who type it as a word.
+struct VersionCommand: RetimeCommand {
+    static let spec = CommandSpec("version", summary: "Print the version (as --version does).")
+    static let reconcilesFirst = false
+    static let usesServices = false
+    init(_ parsed: ParsedCommand, values: DateValue) {}
+    func run(_ context: CommandContext) async throws -> CommandResult {
+        CommandResult(json: Documents.document(["version": .string(RetimeCLI.version)]), human: "retime \(RetimeCLI.version)")
+    }
+}

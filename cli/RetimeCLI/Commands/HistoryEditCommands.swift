@@ -27,8 +27,9 @@ enum HistoryEditCommands {
 
     struct Track: RetimeCommand {
         static let spec = CommandSpec("track", summary: "Record a past session you did not run with retime.", options: [
-            .value("from", "WHEN", help: "When it started (required): HH:MM (today, or yesterday if later), yesterday 14:00, 2026-11-20 09:00."),
-            .value("to", "WHEN", help: "When it ended (required; same forms)."),
+            .value("from", "WHEN", help: "When it started: HH:MM (today, or yesterday if later), yesterday 14:00, 2026-11-20 09:00.",
+                   required: true),
+            .value("to", "WHEN", help: "When it ended (same forms).", required: true),
             .value("tag", "TAG", help: "A tag.", repeatable: true),
             .value("note", "TEXT", help: "A note."),
         ], arguments: [ArgumentSpec("GROUP", help: "The group it was on.", names: .groups)])

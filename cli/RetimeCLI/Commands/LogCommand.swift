@@ -53,7 +53,8 @@ struct LogCommand: RetimeCommand {
         let width = sessions.lazy.map { name($0).count }.max() ?? 0
         return sessions.map { session in
             let group = name(session) + String(repeating: " ", count: width - name(session).count)
-            let outcome = session.outcome == .completed ? style.green("completed") : style.yellow(session.outcome.rawValue)
+            let outcome = (session.outcome == .completed ? style.green("completed") : style.yellow(session.outcome.rawValue))
+                + (session.origin == .manual ? "" : "  " + style.dim("(\(session.origin))"))
             let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map(Self.tag).joined(separator: " "))
             // A note's first line, as `git log --oneline` shows a message's.
             let note = session.note.flatMap { $0.split(separator: "\n").first }.map { "  " + style.dim("— \($0)") } ?? ""

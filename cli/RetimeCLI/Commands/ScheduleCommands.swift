@@ -4,7 +4,7 @@ import Foundation
 /// `retime schedule ...`: recurring intervals that the daemon turns into sessions.
 enum ScheduleCommands {
     static let spec = CommandSpec("schedule", summary: "Manage schedules: recurring intervals run by the daemon.",
-                                  subcommands: [Add.spec, List.spec, Remove.spec, Enable.spec, Disable.spec, Next.spec])
+                                  subcommands: [Add.spec, List.spec, Show.spec, Remove.spec, Enable.spec, Disable.spec, Next.spec])
 
     static let nameArgument = ArgumentSpec("NAME", help: "The schedule.", names: .schedules)
 
@@ -32,9 +32,9 @@ enum ScheduleCommands {
         static let spec = CommandSpec(
             "add", summary: "Add a schedule.", discussion: "--to earlier than --from crosses midnight.",
             options: [
-                .value("group", "GROUP", help: "The group its sessions block.", names: .groups),
-                .value("from", "TIME", help: "Start, HH:MM[:SS] local time."),
-                .value("to", "TIME", help: "End, HH:MM[:SS] local time."),
+                .value("group", "GROUP", help: "The group its sessions block.", names: .groups, required: true),
+                .value("from", "TIME", help: "Start, HH:MM[:SS] local time.", required: true),
+                .value("to", "TIME", help: "End, HH:MM[:SS] local time.", required: true),
                 .value("days", "DAYS", help: "daily (default), weekdays, weekends, or days and ranges: mon,wed,fri or mon-fri",
                        choices: ["daily", "weekdays", "weekends"]),
                 .value("warn", "DURATION", help: "Warn this long before the start and the end."),
@@ -79,6 +79,20 @@ enum ScheduleCommands {
                 : schedules.map { ScheduleCommands.human($0, groupName: names[$0.groupId], style: context.style) }.joined(separator: "\n")
             return CommandResult(json: Documents.document(["schedules": .array(schedules.map { ScheduleCommands.document($0, groupName: names[$0.groupId]) })]),
                                  human: human)
+        }
+    }
+
+    struct Show: RetimeCommand {
+        static let spec = CommandSpec("show", summary: "Show one schedule.", arguments: [ScheduleCommands.nameArgument])
+        let name: String
+        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
+        func run(_ context: CommandContext) async throws -> CommandResult {
+            guard let schedule = try await context.resolve((any ScheduleRepository).self).schedule(named: name) else {
+                throw ScheduleError.notFound(name: name)
+            }
+            let group = try await context.groupName(schedule.groupId)
+            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(schedule, groupName: group)]),
+                                 human: ScheduleCommands.human(schedule, groupName: group, style: context.style))
         }
     }
 
@@ -141,9 +155,19 @@ enum ScheduleCommands {
                 .object(["schedule": .string($0.schedule.name), "event": .string($0.kind.rawValue), "at": Documents.time($0.at)])
             })])
             let human = events.isEmpty ? "No events: no enabled schedule." : events.map {
-                "\(LocalTime.dateTime($0.at))\(LocalTime.clock($0.at).dropFirst(5))  \($0.schedule.name)  \($0.kind.rawValue)"
+                "\(LocalTime.dateTime($0.at))\(LocalTime.clock($0.at).dropFirst(5))  \($0.schedule.name)  \(Self.words($0.kind))"
             }.joined(separator: "\n")
             return CommandResult(json: json, human: human)
+        }
+
+        /// The event as people say it; JSON keeps the spec's names.
+        static func words(_ kind: IntervalEventKind) -> String {
+            switch kind {
+            case .intervalWillStartWarning: "starts soon (warning)"
+            case .intervalDidStart: "starts"
+            case .intervalWillEndWarning: "ends soon (warning)"
+            case .intervalDidEnd: "ends"
+            }
         }
     }
 }

@@ -44,7 +44,17 @@ enum SessionCommands {
         func run(_ context: CommandContext) async throws -> CommandResult {
             var plan = plan
             if group == nil { plan.groupName = try await defaultGroup(context) }
-            let session = try await context.resolve(StartSessionUseCase.self).execute(plan)
+            let session: Session
+            do {
+                session = try await context.resolve(StartSessionUseCase.self).execute(plan)
+            } catch SessionError.groupNotFound(let name) where group != nil {
+                // On a terminal, a group that does not exist yet is offered; a script gets the error.
+                guard TerminalPrompt.confirm("No group named '\(name)'. Create it (empty) and start? [y/N] ") == true else {
+                    throw SessionError.groupNotFound(name: name)
+                }
+                _ = try await context.resolve(CreateGroupUseCase.self).execute(name: name)
+                session = try await context.resolve(StartSessionUseCase.self).execute(plan)
+            }
             let group = try await context.resolve((any GroupRepository).self).group(id: session.groupId)
             let name = group?.name.rawValue ?? plan.groupName
             let length = session.plannedEnd.map {

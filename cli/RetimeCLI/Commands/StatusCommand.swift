@@ -59,6 +59,7 @@ struct StatusCommand: RetimeCommand {
         // session must not think its sites are closed.
         let enforced = shield == "none" ? style.yellow("none (records only, blocks nothing)") : shield
         lines.append("focused \(DurationValue.format(status.focused)) · strict: \(session.strict ? "yes" : "no") · paused: \(session.isPaused ? style.yellow("yes") : "no") · shield: \(enforced)")
+        if session.origin != .manual { lines.append(style.dim("started by \(session.origin)")) }
         lines.append(style.dim(daemon))
         return lines.joined(separator: "\n")
     }

@@ -98,6 +98,21 @@ enum TerminalPrompt {
         var description: String { "cancelled" }
     }
 
+    /// Asks a yes-or-no question on the terminal (echoed, a line): true for
+    /// an answer starting with y. Nil when there is no one to ask (stdin or
+    /// stdout is not a terminal): scripts get the error, not a question.
+    static func confirm(_ question: String) -> Bool? {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        _ = question.withCString { write(fd, $0, strlen($0)) }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 64, read(fd, &byte, 1) == 1, byte != 0x0A, byte != 0x0D { bytes.append(byte) }
+        return bytes.first.map { $0 == UInt8(ascii: "y") || $0 == UInt8(ascii: "Y") } ?? false
+    }
+
     static func readSecret(_ prompt: String, command: String) throws -> String {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {

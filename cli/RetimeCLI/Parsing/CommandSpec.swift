@@ -44,14 +44,18 @@ public struct OptionSpec: Sendable, Hashable {
     public var choices: [String]
     /// Names from the user's data offered by shell completion.
     public var names: CompletedNames?
+    /// Whether the command needs it (it checks that itself): usage lines
+    /// show it without brackets.
+    public var required = false
 
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, repeatable: false, choices: [])
     }
 
     public static func value(_ name: String, _ valueName: String, help: String, repeatable: Bool = false,
-                             choices: [String] = [], names: CompletedNames? = nil) -> OptionSpec {
-        OptionSpec(name: name, short: nil, valueName: valueName, help: help, repeatable: repeatable, choices: choices, names: names)
+                             choices: [String] = [], names: CompletedNames? = nil, required: Bool = false) -> OptionSpec {
+        OptionSpec(name: name, short: nil, valueName: valueName, help: help, repeatable: repeatable, choices: choices, names: names,
+                   required: required)
     }
 
     public var takesValue: Bool { valueName != nil }

@@ -4,7 +4,7 @@ enum HelpRenderer {
         let name = (["retime"] + path).joined(separator: " ")
         var text = "\(command.summary)\n\nUsage: \(name)"
         if !command.subcommands.isEmpty { text += " COMMAND" }
-        for option in command.options { text += " [\(option.synopsis)]" }
+        for option in command.options { text += option.required ? " \(option.synopsis)" : " [\(option.synopsis)]" }
         for argument in command.arguments { text += " \(argument.synopsis)" }
         text += "\n"
         if let discussion = command.discussion { text += "\n\(discussion)\n" }

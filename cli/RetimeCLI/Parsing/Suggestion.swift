@@ -1,7 +1,12 @@
-/// "Did you mean": the closest candidate by edit distance, if close enough
-/// to be a typo rather than another word.
+/// "Did you mean": a candidate the word begins (`stat` is the start of
+/// `status`, whatever `start`'s distance), else the closest by edit
+/// distance, if close enough to be a typo rather than another word.
 enum Suggestion {
     static func closest(to word: String, among candidates: [String]) -> String? {
+        let lowered = word.lowercased()
+        if lowered.count >= 2, let begun = candidates.filter({ $0.lowercased().hasPrefix(lowered) }).min(by: { $0.count < $1.count }) {
+            return begun
+        }
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         let allowed = max(1, min(3, word.count / 3))

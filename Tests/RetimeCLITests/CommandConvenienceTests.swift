@@ -1,0 +1,75 @@
+import Domain
+import Foundation
+import Testing
+
+/// Small things a new user hits (issue 19, item 5), through the binary.
+@Suite("command conveniences")
+struct CommandConvenienceTests {
+    let retime = RetimeProcess()
+
+    @Test("a word that begins a command is suggested; 'version' is a command too")
+    func words() throws {
+        let stat = try retime.run("stat")
+        #expect(stat.status == 2 && stat.err.contains("did you mean 'status'?"), "\(stat.err)")
+        let version = try retime.run("version"), flag = try retime.run("--version")
+        #expect(version.status == 0 && version.out == flag.out && version.out.hasPrefix("retime "))
+        #expect(try retime.run("version", "--json").json["version"] as? String != nil)
+    }
+
+    @Test("schedule show, and schedule next in words for people and the spec's names in JSON")
+    func schedules() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00", "--warn", "5m").status == 0)
+        let show = try retime.run("schedule", "show", "mornings")
+        #expect(show.status == 0 && show.out.contains("mornings: work daily 09:00:00-12:00:00"), "\(show.out)")
+        #expect(try retime.run("schedule", "show", "evenings").status == 1)
+        let next = try retime.run("schedule", "next", "--count", "4")
+        #expect(next.out.contains("mornings  starts soon (warning)") && next.out.contains("mornings  ends") && !next.out.contains("interval"))
+        let json = try retime.run("schedule", "next", "--count", "4", "--json")
+        let events = (json.json["events"] as? [[String: Any]])?.compactMap { $0["event"] as? String } ?? []
+        #expect(Set(events) == ["intervalWillStartWarning", "intervalDidStart", "intervalWillEndWarning", "intervalDidEnd"])
+    }
+
+    @Test("usage lines show required options without brackets")
+    func usage() throws {
+        #expect(try retime.run("track", "--help").out.contains("Usage: retime track --from WHEN --to WHEN [--tag TAG...]"))
+        #expect(try retime.run("schedule", "add", "--help").out.contains("Usage: retime schedule add --group GROUP --from TIME --to TIME [--days"))
+    }
+
+    @Test("log names where a session came from when it was not started by hand")
+    func origin() throws {
+        let frames = retime.dataDirectory + "-frames"
+        try "[[1763626800, 1763630400, \"deep\", \"00000000000000000000000000000001\", [], 0]]\n".write(toFile: frames, atomically: true, encoding: .utf8)
+        #expect(try retime.run("import", "--from", "watson", frames).status == 0)
+        #expect(try retime.run("log").out.contains("(import:watson)"))
+    }
+}
+
+/// The same, where they need a terminal (`Helpers/pty_driver.py`).
+@Suite("command conveniences on a terminal", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3")))
+struct TerminalConvenienceTests {
+    let retime = RetimeProcess()
+
+    func onTerminal(_ steps: [(String, String)], _ arguments: String...) throws -> RetimeProcess.Outcome {
+        var driver = retime
+        driver.launcher = ["/usr/bin/python3", PasscodePromptTests.driver] + steps.map { "\($0)=\($1)" } + ["--"]
+        return try driver.run(arguments)
+    }
+
+    @Test("start with a group that does not exist offers to create it on a terminal; a script gets the error")
+    func offerGroup() throws {
+        let script = try retime.run("start", "reading", "--for", "10m")
+        #expect(script.status == 1 && script.err.contains("no group named 'reading'") && script.err.contains("group create"))
+        let declined = try onTerminal([("and start? [y/N] ", "n\\r")], "start", "reading", "--for", "10m")
+        #expect(declined.status == 1, "\(declined.out)")
+        let accepted = try onTerminal([("and start? [y/N] ", "y\\r")], "start", "reading", "--for", "10m")
+        #expect(accepted.status == 0 && accepted.out.contains("Started a 10m session on reading"), "\(accepted.out)")
+        #expect(try retime.run("group", "show", "reading").status == 0)
+    }
+
+    @Test("a passcode too short is refused before it is asked for again")
+    func shortPasscode() throws {
+        let short = try onTerminal([("New passcode: ", "ab\\r")], "auth", "set-passcode")
+        #expect(short.status == 2 && !short.out.contains("Repeat it"), "\(short.out)")
+    }
+}
