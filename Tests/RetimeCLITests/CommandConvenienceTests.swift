@@ -73,3 +73,31 @@ struct TerminalConvenienceTests {
         #expect(short.status == 2 && !short.out.contains("Repeat it"), "\(short.out)")
     }
 }
+
+/// `retime man`: the manual page, from the command tree.
+@Suite("the manual page")
+struct ManPageTests {
+    @Test("every command of the tree has its section; roff's special characters are escaped; groff reads it without a warning")
+    func page() throws {
+        let page = try RetimeProcess().run("man")
+        #expect(page.status == 0 && page.out.hasPrefix(".TH RETIME 1 "))
+        for path in ["group create", "start", "track", "edit", "shield test", "system run", "schedule show", "man"] {
+            #expect(page.out.contains("\n.SS retime \(path)"), "\(path)")
+        }
+        #expect(!page.out.split(separator: "\n").contains { $0.hasPrefix(".SS") && $0.contains(" --") }, "option dashes are escaped")
+        let groff = "/usr/bin/groff"
+        guard FileManager.default.isExecutableFile(atPath: groff) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: groff)
+        process.arguments = ["-man", "-Tutf8", "-ww", "-z"]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(page.out.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+    }
+}

@@ -86,6 +86,7 @@ struct DaemonEndToEndTests {
         let bin = retime.file("bin")
         try HooksEndToEndTests.install(bin + "/notify-send", #"printf '%s\n' "$@" > "$0.tmp" && mv "$0.tmp" "$0.args""#)
         retime.environment["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + retime.file("bus")   // a desktop session
         try retime.run("config", "set", "notify", "on")
         try retime.run("group", "create", "work", "--block", "slack.com")
         try retime.run("start", "--for", "1h")   // so the interval is skipped

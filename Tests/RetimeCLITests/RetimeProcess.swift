@@ -79,6 +79,10 @@ struct RetimeProcess: Sendable {
         // Never the machine's own system service: a test that wants one
         // starts its own and says where.
         environment["RETIME_SHIELD_SOCKET"] = dataDirectory + "-no-service.sock"
+        // No desktop: notifications (on by default) show only where a test
+        // gives a session bus and a notify-send of its own.
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        environment.removeValue(forKey: "XDG_RUNTIME_DIR")
         process.environment = environment.merging(self.environment) { _, mine in mine }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

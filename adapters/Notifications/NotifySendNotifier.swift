@@ -17,11 +17,24 @@ public struct NotifySendNotifier: Notifier {
     }
 
     /// A notifier over the first `notify-send` on `PATH`, or nil.
+    /// Nil where a notification could not be shown: no `notify-send`, or no
+    /// session bus for it to reach a desktop by (a server, a cron job, CI),
+    /// so `notify on` (the default) costs nothing there.
     public static func make(logPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> NotifySendNotifier? {
+        guard hasSessionBus(environment) else { return nil }
         let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
         let candidates: [String] = directories.map { "\($0)/notify-send" }
         guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else { return nil }
         return NotifySendNotifier(executable: found, logPath: logPath, environment: environment)
+    }
+
+    /// A D-Bus session bus: named in the environment, or at the runtime
+    /// directory's `bus` socket, where systemd puts it.
+    static func hasSessionBus(_ environment: [String: String]) -> Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+        var info = stat()
+        return stat(runtime + "/bus", &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
     }
 
     public func notify(_ event: SessionEvent) {

@@ -27,7 +27,7 @@ enum CommandTree {
         ["system", "release"]: SystemCommands.Release.self, ["system", "install"]: SystemInstallCommands.Install.self,
         ["system", "uninstall"]: SystemInstallCommands.Uninstall.self, ["shield", "test"]: ShieldCommands.Test.self,
         ["doctor"]: DoctorCommand.self, ["completion"]: CompletionCommand.self, ["help"]: HelpCommand.self,
-        ["version"]: VersionCommand.self,
+        ["version"]: VersionCommand.self, ["man"]: ManCommand.self,
     ]
 
     static let root = CommandSpec(
@@ -37,6 +37,6 @@ enum CommandTree {
             SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
             HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
-            CompletionCommand.spec, HelpCommand.spec, VersionCommand.spec,
+            CompletionCommand.spec, HelpCommand.spec, VersionCommand.spec, ManCommand.spec,
         ])
 }

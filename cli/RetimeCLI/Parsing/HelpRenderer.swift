@@ -1,12 +1,17 @@
 /// Writes `--help` for any command of the tree, and the reference page.
 enum HelpRenderer {
-    static func help(for command: CommandSpec, path: [String]) -> String {
-        let name = (["retime"] + path).joined(separator: " ")
-        var text = "\(command.summary)\n\nUsage: \(name)"
+    /// `retime track --from WHEN --to WHEN [--tag TAG...] GROUP`.
+    static func usage(for command: CommandSpec, path: [String]) -> String {
+        var text = (["retime"] + path).joined(separator: " ")
         if !command.subcommands.isEmpty { text += " COMMAND" }
         for option in command.options { text += option.required ? " \(option.synopsis)" : " [\(option.synopsis)]" }
         for argument in command.arguments { text += " \(argument.synopsis)" }
-        text += "\n"
+        return text
+    }
+
+    static func help(for command: CommandSpec, path: [String]) -> String {
+        let name = (["retime"] + path).joined(separator: " ")
+        var text = "\(command.summary)\n\nUsage: \(usage(for: command, path: path))\n"
         if let discussion = command.discussion { text += "\n\(discussion)\n" }
         if !command.subcommands.isEmpty {
             text += "\nCommands:\n" + table(command.subcommands.map { ($0.name, $0.summary) })

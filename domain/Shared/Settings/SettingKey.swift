@@ -31,7 +31,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .shieldHostsFile: "/etc/hosts"
         case .hooksDir: dataDirectory + "/hooks"
         case .defaultGroup: "focus"
-        case .notify: "off"
+        case .notify: "on"
         case .logLevel: "warning"
         }
     }
