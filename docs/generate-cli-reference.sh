@@ -17,13 +17,13 @@ retime=.build/debug/retime
   echo "\`--json\` also \`{\"schema\":\"retime/1\",\"error\":{\"code\":...,\"message\":...}}\`."
   for command in "" "group" "group create" "group list" "group show" "group rename" "group block" \
                  "group unblock" "group delete" "start" "stop" "pause" "resume" "status" "log" \
-                 "schedule" "schedule add" "schedule list" "schedule remove" "schedule enable" "schedule disable" "schedule next" \
-                 "report" "export" "import" \
+                 "schedule" "schedule add" "schedule list" "schedule show" "schedule remove" "schedule enable" "schedule disable" "schedule next" \
+                 "report" "export" "import" "track" "edit" "delete" "continue" \
                  "daemon" "daemon run" "daemon status" "daemon install" "daemon uninstall" \
                  "system" "system run" "system status" "system release" "system install" "system uninstall" \
                  "shield" "shield test" \
                  "auth" "auth status" "auth set-passcode" "auth change-passcode" "auth remove-passcode" "auth request" \
-                 "config" "config list" "config get" "config set" "config unset" "doctor" "completion" "help"; do
+                 "config" "config list" "config get" "config set" "config unset" "doctor" "completion" "help" "version" "man"; do
     echo
     echo "## retime $command"
     echo
