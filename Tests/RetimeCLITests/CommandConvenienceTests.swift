@@ -1,3 +1,4 @@
+@testable import RetimeCLI
 import Domain
 import Foundation
 import Testing
@@ -28,6 +29,21 @@ struct CommandConvenienceTests {
         let json = try retime.run("schedule", "next", "--count", "4", "--json")
         let events = (json.json["events"] as? [[String: Any]])?.compactMap { $0["event"] as? String } ?? []
         #expect(Set(events) == ["intervalWillStartWarning", "intervalDidStart", "intervalWillEndWarning", "intervalDidEnd"])
+    }
+
+    @Test("every command's help fits an 80-column terminal")
+    func eightyColumns() throws {
+        var paths: [[String]] = [[]]
+        for (path, _) in ManPage.leaves(of: CommandTree.root, path: []) {
+            paths.append(path)
+            if path.count > 1 { paths.append(Array(path.dropLast())) }
+        }
+        for path in Set(paths) {
+            let help = HelpRenderer.help(for: try #require(ArgumentParser(root: CommandTree.root).command(at: path)), path: path)
+            for line in help.split(separator: "\n") where line.count > 80 {
+                Issue.record("retime \(path.joined(separator: " ")) --help: \(line.count) columns: \(line)")
+            }
+        }
     }
 
     @Test("usage lines show required options without brackets")

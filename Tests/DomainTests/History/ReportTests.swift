@@ -32,6 +32,16 @@ struct ReportTests {
         #expect(built.totalSessions == 3)
     }
 
+    @Test("Berlin's 23-hour spring-forward day with overlapping sessions: each hour once, the day still 23 hours at most")
+    func dstOverlaps() {
+        // The whole of 2026-03-29 local (23:00Z on the 28th to 22:00Z on the 29th, 23 hours), twice over, plus overlaps into the 28th and the 30th.
+        let sessions = [session("2026-03-28T23:00:00Z", "2026-03-29T22:00:00Z"),
+                        session("2026-03-28T22:00:00Z", "2026-03-29T12:00:00Z"),
+                        session("2026-03-29T21:00:00Z", "2026-03-29T23:00:00Z")]
+        // 22:00Z on the 28th is 23:00 there: the 28th's last hour.
+        #expect(report(sessions, zone: "Europe/Berlin") == ["2026-03-28": 1, "2026-03-29": 23, "2026-03-30": 1])
+    }
+
     @Test("an open-ended session ended by stop counts as completed; one stopped before its planned end does not")
     func openEnded() {
         let open = Session(id: SessionID(), groupId: work, startedAt: Timestamp.parse("2026-11-20T09:00:00Z")!, plannedEnd: nil,

@@ -11,8 +11,12 @@ enum HelpRenderer {
 
     static func help(for command: CommandSpec, path: [String]) -> String {
         let name = (["retime"] + path).joined(separator: " ")
-        var text = "\(command.summary)\n\nUsage: \(usage(for: command, path: path))\n"
-        if let discussion = command.discussion { text += "\n\(discussion)\n" }
+        // Usage wraps under its first word after "Usage: retime".
+        let usageLines = wrap(usage(for: command, path: path), width: columns - 7)
+        var text = wrap(command.summary, width: columns).joined(separator: "\n") + "\n\nUsage: " + usageLines.joined(separator: "\n       ") + "\n"
+        if let discussion = command.discussion {
+            text += "\n" + discussion.split(separator: "\n").map { wrap(String($0), width: columns).joined(separator: "\n") }.joined(separator: "\n") + "\n"
+        }
         if !command.subcommands.isEmpty {
             text += "\nCommands:\n" + table(command.subcommands.map { ($0.name, $0.summary) })
         }
@@ -29,11 +33,37 @@ enum HelpRenderer {
         return text
     }
 
+    /// The columns help fits in: an 80-column terminal's.
+    static let columns = 80
+
+    /// Two columns; the right one wrapped at word boundaries to fit
+    /// `columns`, its continuation lines under its start. A left entry wider
+    /// than the column gets its text on the lines below.
     private static func table(_ rows: [(String, String)]) -> String {
         let width = min(28, rows.map(\.0.count).max() ?? 0)
+        let indent = 2 + width + 2
         return rows.map { left, right in
-            let pad = left.count < width ? String(repeating: " ", count: width - left.count) : ""
-            return "  \(left)\(pad)  \(right)\n"
+            let lines = wrap(right, width: columns - indent)
+            let continuation = lines.dropFirst().map { String(repeating: " ", count: indent) + $0 + "\n" }.joined()
+            guard left.count <= width else {
+                return "  \(left)\n" + lines.map { String(repeating: " ", count: indent) + $0 + "\n" }.joined()
+            }
+            let pad = String(repeating: " ", count: width - left.count)
+            return "  \(left)\(pad)  \(lines.first ?? "")\n" + continuation
         }.joined()
+    }
+
+    /// `text` in lines of at most `width` characters, broken between words
+    /// (a word longer than a line stands alone).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + (line.isEmpty ? [] : [line])
     }
 }
