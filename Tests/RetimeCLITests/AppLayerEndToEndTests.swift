@@ -23,8 +23,9 @@ struct AppLayerEndToEndTests {
         return (path, name)
     }
 
-    /// Runs the app as `uid`, with no signal blocked (a child of the test
-    /// runner inherits the signals its thread blocks, SIGTERM among them),
+    /// Runs the app as `uid`, with no signal blocked and TERM at its default
+    /// (a child of the test runner inherits the signals its thread blocks,
+    /// and those it ignores while an in-process test holds a signal pipe),
     /// and returns once it runs under the app's name or has ended (killed
     /// at its exec): setpriv and python take their time on a busy machine,
     /// and that time is not the service's.
@@ -32,7 +33,8 @@ struct AppLayerEndToEndTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", NetworkSandbox.python, "-c",
-                             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); signal.signal(signal.SIGTERM, signal.SIG_DFL); "
+                             + "os.execv(sys.argv[1], sys.argv[1:])",
                              path, "60"]
         try process.run()
         let name = String(path.split(separator: "/").last ?? "").prefix(15)

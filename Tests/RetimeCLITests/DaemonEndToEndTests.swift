@@ -70,6 +70,7 @@ struct DaemonEndToEndTests {
         })
         let session = try #require((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first)
         #expect(session["origin"] as? String == "schedule:soon")
+        #expect(try retime.run("log").out.contains("(schedule:soon)"), "log names where the session came from")
         let started = try #require((session["startedAt"] as? String).flatMap { Timestamp.parse($0) })
         #expect(started.timeIntervalSince1970 >= from && started.timeIntervalSince1970 - from < 1, "started on the interval's start")
         #expect(session["endedAt"] as? String == Timestamp.format(Date(timeIntervalSince1970: to), fractionDigits: 3))

@@ -98,14 +98,7 @@ enum HistoryEditCommands {
         let length: SessionLength?
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             self.parsed = parsed
-            switch (parsed.value("for"), parsed.value("until")) {
-            case (.some, .some): throw UsageError(.invalidValue, "give --for or --until, not both", command: parsed.commandName)
-            case (let duration?, nil): length = .duration(try DurationValue.parse(duration, option: "for"))
-            case (nil, let when?):
-                let end = try values.when(when, option: "until")
-                length = values.isTimeOfDay(when) ? .untilTimeOfDay(end) : .until(end)
-            case (nil, nil): length = nil
-            }
+            length = try SessionCommands.Start.length(parsed, values: values)
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let (previous, session) = try await context.resolve(ContinueSessionUseCase.self)

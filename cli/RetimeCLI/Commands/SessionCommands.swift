@@ -28,16 +28,7 @@ enum SessionCommands {
 
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             group = parsed.argument("GROUP")
-            let length: SessionLength
-            switch (parsed.value("for"), parsed.value("until")) {
-            case (.some, .some): throw UsageError(.invalidValue, "give --for or --until, not both", command: parsed.commandName)
-            case (let duration?, nil): length = .duration(try DurationValue.parse(duration, option: "for"))
-            case (nil, let when?):
-                let end = try values.when(when, option: "until")
-                length = values.isTimeOfDay(when) ? .untilTimeOfDay(end) : .until(end)
-            case (nil, nil): length = .openEnded
-            }
-            plan = SessionPlan(groupName: group ?? "", length: length, strict: parsed.flag("strict"),
+            plan = SessionPlan(groupName: group ?? "", length: try Self.length(parsed, values: values) ?? .openEnded, strict: parsed.flag("strict"),
                                tags: parsed.allValues("tag"), note: parsed.value("note"))
         }
 
@@ -67,6 +58,18 @@ enum SessionCommands {
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
             return CommandResult(json: try await document(session, context: context),
                                  human: "Started \(length).\(Self.blocking(group?.targets ?? [], group: name, shield: shield, appsBlocked: appsBlocked))\(strict)")
+        }
+
+        /// `--for DURATION` or `--until WHEN` (not both); nil when neither is given.
+        static func length(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) -> SessionLength? {
+            switch (parsed.value("for"), parsed.value("until")) {
+            case (.some, .some): throw UsageError(.invalidValue, "give --for or --until, not both", command: parsed.commandName)
+            case (let duration?, nil): return .duration(try DurationValue.parse(duration, option: "for"))
+            case (nil, let when?):
+                let end = try values.when(when, option: "until")
+                return values.isTimeOfDay(when) ? .untilTimeOfDay(end) : .until(end)
+            case (nil, nil): return nil
+            }
         }
 
         /// What the session blocks, as the shield in force really does: a
