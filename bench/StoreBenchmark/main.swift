@@ -78,6 +78,32 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "generate-histo
     exit(0)
 }
 
+// `StoreBenchmark generate-scale DATA_DIR`: a heavy user's data for
+// bench/scale.sh: 1,000 groups (one, `big`, of 10,000 targets), 1,000
+// schedules, 100,000 past sessions.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "generate-scale" {
+    let data = CommandLine.arguments[2]
+    let store = JSONFileStore(directory: data + "/store")
+    let now = Date()
+    var groups = (0..<999).map { index in
+        Group(name: try! GroupName("group \(index)"), targets: [try! Target(parsing: "site\(index).example")], createdAt: now)
+    }
+    let big = (0..<10_000).map { try! Target(parsing: "s\($0).big.example") }
+    groups.append(Group(name: try GroupName("big"), targets: big, createdAt: now))
+    let all = groups
+    _ = try blocking { try await StoreGroupRepository(store: store).insert(contentsOf: all) }
+    let schedules = StoreScheduleRepository(store: store)
+    for index in 0..<1_000 {
+        let schedule = Schedule(name: "schedule \(index)", groupId: groups[index % groups.count].id,
+                                from: TimeOfDay(parsing: String(format: "%02d:%02d", index % 24, index % 60))!,
+                                to: TimeOfDay(parsing: String(format: "%02d:%02d", (index + 1) % 24, index % 60))!,
+                                weekdays: Weekday.weekdays, enabled: index % 2 == 0)
+        try blocking { try await schedules.insert(schedule) }
+    }
+    try generate(100_000, into: data + "/history")
+    exit(0)
+}
+
 // Key-value store.
 let store = JSONFileStore(directory: root + "/store")
 try store.set("seed", forKey: "k", in: "config")

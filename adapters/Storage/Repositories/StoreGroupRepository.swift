@@ -12,7 +12,7 @@ public struct StoreGroupRepository: GroupRepository {
     }
 
     public func all() async throws -> [Group] {
-        try Self.decode(try store.values(of: Self.suite)).sorted { $0.name.comparisonKey < $1.name.comparisonKey }
+        try Self.decode(try store.values(of: Self.suite)).sortedByKey(\.name.comparisonKey)
     }
 
     public func group(id: GroupID) async throws -> Group? {

@@ -11,7 +11,7 @@ public struct StoreScheduleRepository: ScheduleRepository {
     }
 
     public func all() async throws -> [Schedule] {
-        try Self.decode(try store.values(of: Self.suite)).sorted { $0.nameKey < $1.nameKey }
+        try Self.decode(try store.values(of: Self.suite)).sortedByKey(\.nameKey)
     }
 
     public func schedule(named name: String) async throws -> Schedule? {

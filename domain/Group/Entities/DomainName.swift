@@ -11,6 +11,21 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses what a user typed: `Example.COM`, `bücher.de`, `xn--bcher-kva.de`.
     public init(_ text: String) throws(GroupError) {
+        // A name already in canonical form (what the store holds: every
+        // group read decodes its targets) needs none of the work below.
+        if let canonical = Self.canonical(text) {
+            self.init(canonical: canonical)
+            return
+        }
+        try self.init(fullParse: text)
+    }
+
+    private init(canonical: String) {
+        ascii = canonical
+    }
+
+    /// The whole parse: trimming, IDNA, every rule with its message.
+    init(fullParse text: String) throws(GroupError) {
         func invalid(_ reason: String) -> GroupError { .invalidTarget(text, reason: reason) }
         var name = text.trimmedSpaces
         // IDNA treats the ideographic full stops as dots.
@@ -39,6 +54,43 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
             throw invalid("it is longer than \(Self.maxLength) characters")
         }
         self.ascii = ascii
+    }
+
+    /// `text` itself when it is exactly what the full parse would give:
+    /// lower-case letters, digits and hyphens in 2+ labels of 1-63 bytes,
+    /// none starting or ending with '-' or with '--' third and fourth (so
+    /// no `xn--` label, which needs its Punycode checked), the last not all
+    /// digits, 253 bytes at most. Anything else takes the full parse.
+    static func canonical(_ text: String) -> String? {
+        var labels = 0, length = 0, allDigits = true
+        var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            length += 1
+            if byte == UInt8(ascii: ".") {
+                guard length > 1, previous != UInt8(ascii: "-") else { return nil }
+                labels += 1
+                length = 0
+                allDigits = true
+            } else {
+                let digit = (0x30...0x39).contains(byte)
+                guard digit || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "-"), length <= maxLabelLength else { return nil }
+                if length == 1 && byte == UInt8(ascii: "-") { return nil }
+                if length <= 4 {
+                    switch length {
+                    case 1: bytes.0 = byte
+                    case 2: bytes.1 = byte
+                    case 3: bytes.2 = byte
+                    default: bytes.3 = byte
+                    }
+                    if length == 4, bytes.2 == UInt8(ascii: "-"), bytes.3 == UInt8(ascii: "-") { return nil }
+                }
+                allDigits = allDigits && digit
+            }
+            previous = byte
+        }
+        guard length > 0, previous != UInt8(ascii: "-"), labels >= 1, !allDigits, text.utf8.count <= maxLength else { return nil }
+        return text
     }
 
     /// The host of a pasted URL (`https://www.example.com/a?b` gives
