@@ -9,6 +9,12 @@ public enum Target: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a target as a user writes it: `example.com` or `app:slack`.
     public init(parsing text: String) throws(GroupError) {
+        // A domain already in canonical form (as every stored target is)
+        // skips the trimming and the prefix test, each costlier than the check.
+        if DomainName.canonical(text) != nil {
+            self = .domain(try DomainName(text))
+            return
+        }
         let trimmed = text.trimmedSpaces
         guard trimmed.lowercased().hasPrefix(Self.appPrefix) else {
             self = .domain(try DomainName(text))

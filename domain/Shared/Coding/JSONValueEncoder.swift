@@ -38,8 +38,13 @@ private final class Node {
     /// The members of an object, making this node one if it is not yet.
     func member(_ key: String) -> Node {
         var members: [String: Node] = [:]
-        if case .object(let existing) = content { members = existing }
-        if let node = members[key] { return node }
+        // Taken out of `content` before it changes: left there too, the
+        // dictionary would be copied at each new member (quadratic).
+        if case .object(let existing) = content { members = existing; content = .empty }
+        if let node = members[key] {
+            content = .object(members)
+            return node
+        }
         let node = Node()
         members[key] = node
         content = .object(members)
@@ -58,7 +63,9 @@ private final class Node {
 
     func appended() -> Node {
         var items: [Node] = []
-        if case .array(let existing) = content { items = existing }
+        // As for members: an array left in `content` too was copied at each
+        // append, which made encoding a 10,000-target block take 0.6 s.
+        if case .array(let existing) = content { items = existing; content = .empty }
         let node = Node()
         items.append(node)
         content = .array(items)
