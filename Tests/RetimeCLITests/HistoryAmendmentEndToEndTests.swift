@@ -218,4 +218,33 @@ struct HistoryAmendmentEndToEndTests {
         let again = try restored.run("import", "--from", "retime", path)
         #expect(again.out.contains("Imported 0 of 2") && !again.out.contains("Restored"), "a second import adds nothing: \(again.out)")
     }
+
+    @Test("a backup edited by hand: schedules and settings the commands would refuse are left out, the rest restored")
+    func editedBackup() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00").status == 0)
+        #expect(try retime.run("config", "set", "notify", "off").status == 0)
+        var backup = try #require(try JSONSerialization.jsonObject(with: Data(retime.run("export").out.utf8)) as? [String: Any])
+        var schedules = try #require(backup["schedules"] as? [[String: Any]])
+        var bad = schedules[0]
+        bad["id"] = UUID().uuidString.lowercased()
+        bad["name"] = "evil\u{1B}[2J"
+        var empty = schedules[0]
+        empty["id"] = UUID().uuidString.lowercased()
+        empty["name"] = "empty"
+        empty["to"] = empty["from"]
+        schedules += [bad, empty]
+        backup["schedules"] = schedules
+        backup["settings"] = ["notify": "off", "shield": "everything", "hooks.dir": "relative/dir", "no.such.key": "x"]
+        let path = retime.dataDirectory + "-edited.json"
+        try JSONSerialization.data(withJSONObject: backup).write(to: URL(fileURLWithPath: path))
+
+        let restored = RetimeProcess()
+        let imported = try restored.run("import", "--from", "retime", path, "--json")
+        #expect(imported.status == 0, "\(imported.err)")
+        #expect(imported.json["schedulesRestored"] as? Int == 1 && imported.json["settingsRestored"] as? Int == 1, "\(imported.out)")
+        let names = (try restored.run("schedule", "list", "--json").json["schedules"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["mornings"])
+        #expect(try restored.run("config", "get", "shield").out.trimmingCharacters(in: .whitespacesAndNewlines) == "auto")
+    }
 }

@@ -24,6 +24,11 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
         ascii = canonical
     }
 
+    /// The name when `text` is already canonical (see `canonical(_:)`), else nil.
+    static func ifCanonical(_ text: String) -> DomainName? {
+        canonical(text).map(DomainName.init(canonical:))
+    }
+
     /// The whole parse: trimming, IDNA, every rule with its message.
     init(fullParse text: String) throws(GroupError) {
         func invalid(_ reason: String) -> GroupError { .invalidTarget(text, reason: reason) }

@@ -11,8 +11,8 @@ public enum Target: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(GroupError) {
         // A domain already in canonical form (as every stored target is)
         // skips the trimming and the prefix test, each costlier than the check.
-        if DomainName.canonical(text) != nil {
-            self = .domain(try DomainName(text))
+        if let name = DomainName.ifCanonical(text) {
+            self = .domain(name)
             return
         }
         let trimmed = text.trimmedSpaces

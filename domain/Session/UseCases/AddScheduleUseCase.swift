@@ -36,6 +36,15 @@ public struct AddScheduleUseCase: Sendable {
         self.dataLock = dataLock
     }
 
+    /// Whether a schedule from elsewhere (a backup) keeps the rules `add`
+    /// checks: a valid name as written, an interval, days, a warning of 0 s
+    /// to 24 h.
+    public static func keepsRules(_ schedule: Schedule) -> Bool {
+        guard case .success(let name) = NameRules.check(schedule.name), name == schedule.name else { return false }
+        return schedule.from != schedule.to && !schedule.weekdays.isEmpty
+            && schedule.warnSeconds.isFinite && (0...86_400).contains(schedule.warnSeconds)
+    }
+
     public func execute(_ request: Request) async throws -> Schedule {
         let name: String
         switch NameRules.check(request.name) {

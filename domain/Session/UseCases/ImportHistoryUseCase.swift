@@ -95,8 +95,10 @@ public struct ImportHistoryUseCase: Sendable {
     private func restore(_ backup: ImportBatch.Backup, groupIds: [GroupID: GroupID]) async throws -> (schedules: Int, settings: Int) {
         var restored = (schedules: 0, settings: 0)
         if let schedules {
-            for var schedule in backup.schedules where try await schedules.schedule(named: schedule.name) == nil {
-                guard let group = groupIds[schedule.groupId] else { continue }
+            // A backup is a file anyone may have edited: a schedule `add`
+            // would refuse is left out, as a setting `config set` would refuse.
+            for var schedule in backup.schedules where AddScheduleUseCase.keepsRules(schedule) {
+                guard try await schedules.schedule(named: schedule.name) == nil, let group = groupIds[schedule.groupId] else { continue }
                 schedule.groupId = group
                 try await schedules.insert(schedule)
                 restored.schedules += 1
