@@ -13,11 +13,13 @@ public enum SessionGroupLookupContract {
             let expected = BlockList(groupId: group.id, name: "Deep Work", targets: group.targets)
             try requireEqual(try await lookup.blockList(named: "deep WORK"), expected, "by name")
             try requireEqual(try await lookup.blockList(id: group.id), expected, "by id")
+            try requireEqual(try await lookup.groupName(id: group.id), "Deep Work", "name by id")
         },
         ContractCheck("an unknown group is nil, not an error") { make in
             let lookup = try await make([Fixtures.group("Work")])
             try require(try await lookup.blockList(named: "nope") == nil, "unknown name")
             try require(try await lookup.blockList(id: GroupID()) == nil, "unknown id")
+            try require(try await lookup.groupName(id: GroupID()) == nil, "unknown id's name")
         },
     ]
 }

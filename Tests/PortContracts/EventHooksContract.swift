@@ -35,6 +35,13 @@ public enum EventHooksContract {
             let heard = try await subject.heard(events.count).sorted { $0.at < $1.at }
             try requireEqual(heard, events, "events as the hooks heard them")
         },
+        ContractCheck("an adapter with a hook for every event listens to every event, before and after one ran") { make in
+            let subject = try await make()
+            for kind in SessionEvent.Kind.allCases { try require(subject.hooks.listens(to: kind), "listens to \(kind)") }
+            subject.hooks.run(event(.sessionStarted, at: 0))
+            _ = try await subject.heard(1)
+            for kind in SessionEvent.Kind.allCases { try require(subject.hooks.listens(to: kind), "listens to \(kind) after a run") }
+        },
         ContractCheck("an event with no group, targets or session still reaches its hook") { make in
             let subject = try await make()
             let bare = SessionEvent(kind: .intervalSkipped, at: Fixtures.instant(0), sessionId: nil, groupName: nil, targets: [],

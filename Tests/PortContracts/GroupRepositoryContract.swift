@@ -20,6 +20,19 @@ public enum GroupRepositoryContract {
             try requireEqual(try await repository.group(named: "Work"), group, "group(named:)")
             try requireEqual(try await repository.all(), [group], "all()")
         },
+        ContractCheck("a group's name is read by its id: nil for an unknown id, the new name after a rename, nil after a delete") { make in
+            let repository = try await make()
+            var group = Fixtures.group("Work")
+            try await repository.insert(group)
+            try await repository.insert(Fixtures.group("Play"))
+            try requireEqual(try await repository.name(of: group.id), "Work", "name(of:)")
+            try require(try await repository.name(of: GroupID()) == nil, "name(of:) of an unknown id")
+            group.name = try GroupName("Focus")
+            try await repository.update(group)
+            try requireEqual(try await repository.name(of: group.id), "Focus", "name(of:) after a rename")
+            try await repository.delete(id: group.id)
+            try require(try await repository.name(of: group.id) == nil, "name(of:) after a delete")
+        },
         ContractCheck("names are looked up case-insensitively") { make in
             let repository = try await make()
             let group = Fixtures.group("Deep Work")

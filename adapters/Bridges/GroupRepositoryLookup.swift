@@ -17,6 +17,10 @@ public struct GroupRepositoryLookup: SessionGroupLookup {
         try await groups.group(id: id).map(Self.blockList)
     }
 
+    public func groupName(id: GroupID) async throws -> String? {
+        try await groups.name(of: id)
+    }
+
     private static func blockList(_ group: Group) -> BlockList {
         BlockList(groupId: group.id, name: group.name.rawValue, targets: group.targets)
     }

@@ -8,6 +8,7 @@ public final class InMemoryEventHooks: EventHooks, Notifier {
     public init() {}
 
     public func run(_ event: SessionEvent) { received.withLock { $0.append(event) } }
+    public func listens(to kind: SessionEvent.Kind) -> Bool { true }
     public func notify(_ event: SessionEvent) { received.withLock { $0.append(event) } }
 
     /// Every event so far, oldest first.
@@ -18,5 +19,6 @@ public final class InMemoryEventHooks: EventHooks, Notifier {
 public struct NoEventHooks: EventHooks, Notifier {
     public init() {}
     public func run(_ event: SessionEvent) {}
+    public func listens(to kind: SessionEvent.Kind) -> Bool { false }
     public func notify(_ event: SessionEvent) {}
 }

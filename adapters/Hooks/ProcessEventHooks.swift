@@ -54,9 +54,14 @@ public struct ProcessEventHooks: EventHooks {
         return nil
     }
 
+    public func listens(to kind: SessionEvent.Kind) -> Bool {
+        let path = directory + "/" + kind.rawValue
+        return access(path, F_OK) == 0 || POSIXFiles.isSymlink(path)
+    }
+
     public func run(_ event: SessionEvent) {
         let path = directory + "/" + event.kind.rawValue
-        guard access(path, F_OK) == 0 || POSIXFiles.isSymlink(path) else { return }
+        guard listens(to: event.kind) else { return }
         if let problem = Self.problem(withDirectory: directory) ?? Self.problem(with: path) {
             logger.warning("hook skipped: \(problem)", metadata: ["hook": "\(path)"])
             return

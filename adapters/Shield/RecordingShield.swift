@@ -22,15 +22,19 @@ public struct RecordingShield: Shield {
         self.logger = logger
     }
 
+    // The record is derivable, so its writes spare the directory's sync: a
+    // raise a crash undoes is raised again by the next command (the running
+    // session's block is down), and a lowering undone leaves a record of an
+    // ended session, which blocks nothing and the next raise replaces.
     public func raise(_ targets: [Target], for session: SessionID) async throws {
-        try store.set(Block(session: session, targets: targets), forKey: "block", in: Self.suite)
+        try store.set(Block(session: session, targets: targets), forKey: "block", in: Self.suite, durability: .repairable)
         logger.info("would block \(targets.count) target(s)", metadata: [
             "session": "\(session)", "targets": .array(targets.map { .string($0.description) }),
         ])
     }
 
     public func lower(for session: SessionID) async throws {
-        let lowered = try store.update(Self.suite) { values -> Bool in
+        let lowered = try store.update(Self.suite, durability: .repairable) { values -> Bool in
             guard let raw = values["block"], try JSONValueCoding.decode(Block.self, from: raw).session == session else { return false }
             values.removeValue(forKey: "block")
             return true

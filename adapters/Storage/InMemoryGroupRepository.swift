@@ -18,6 +18,10 @@ public final class InMemoryGroupRepository: GroupRepository {
         groups.withLock { $0[id] }
     }
 
+    public func name(of id: GroupID) async throws -> String? {
+        groups.withLock { $0[id]?.name.rawValue }
+    }
+
     public func group(named name: String) async throws -> Group? {
         let key = GroupName.comparisonKey(name)
         return groups.withLock { $0.values.first { $0.name.comparisonKey == key } }

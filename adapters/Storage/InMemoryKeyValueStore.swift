@@ -19,7 +19,8 @@ public final class InMemoryKeyValueStore: KeyValueStore {
         return state.withLock { $0.suites[suite] ?? [:] }
     }
 
-    public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
+    public func update<Result>(_ suite: String, durability: WriteDurability,
+                               _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
         try SuiteName.check(suite)
         let (result, observers) = try state.withLock { state in
             var values = state.suites[suite] ?? [:]

@@ -18,6 +18,15 @@ struct FileContractTests {
         try await check.run { StoreGroupRepository(store: Self.store()) }
     }
 
+    @Test(arguments: SessionGroupLookupContract.checks)
+    func groupLookup(_ check: ContractCheck<SessionGroupLookupContract.Factory>) async throws {
+        try await check.run { groups in
+            let repository = StoreGroupRepository(store: Self.store())
+            for group in groups { try await repository.insert(group) }
+            return GroupRepositoryLookup(groups: repository)
+        }
+    }
+
     @Test(arguments: SessionRepositoryContract.checks)
     func sessionRepository(_ check: ContractCheck<SessionRepositoryContract.Factory>) async throws {
         try await check.run { StoreSessionRepository(store: Self.store()) }

@@ -125,4 +125,50 @@ struct JSONFileStoreTests {
         try store.set(2, forKey: "n", in: "config")
         #expect(try store.stamp(of: "config") != first)
     }
+
+    @Test("a read after the file changed behind the store sees the change: replaced, edited in place, damaged or removed")
+    func readsFollowTheFile() throws {
+        let reader = store   // one instance: its parsed copy must not outlive the file's version
+        try store.set(1, forKey: "n", in: "config")
+        #expect(try reader.value(Int.self, forKey: "n", in: "config") == 1)
+        try JSONFileStore(directory: storeDirectory).set(2, forKey: "n", in: "config")
+        #expect(try reader.value(Int.self, forKey: "n", in: "config") == 2)
+
+        // The same size, written in place (as an editor that does not rename).
+        let path = storeDirectory + "/config.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let fd = open(path, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        let edited = Array(text.replacingOccurrences(of: "\"n\" : 2", with: "\"n\" : 7").utf8)
+        #expect(edited.count == text.utf8.count)
+        #expect(write(fd, edited, edited.count) == edited.count)
+        close(fd)
+        #expect(try reader.value(Int.self, forKey: "n", in: "config") == 7)
+
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("{".utf8)))
+        #expect(throws: StoreError.self) { try reader.values(of: "config") }
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try reader.values(of: "config").isEmpty)
+    }
+
+    @Test("an update starts from the file, never from a copy read earlier: 20 instances' increments all land")
+    func updatesReadTheFile() async throws {
+        let stores = (0..<20).map { _ in JSONFileStore(directory: storeDirectory) }
+        for store in stores { _ = try store.values(of: "config") }   // every instance holds a parsed (empty) copy
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores {
+                group.addTask {
+                    for _ in 0..<5 {
+                        try store.update("config") { values in
+                            guard case .int(let count)? = values["n"] ?? .int(0) else { return }
+                            values["n"] = .int(count + 1)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try store.value(Int.self, forKey: "n", in: "config") == 100)
+        #expect(try stores[0].value(Int.self, forKey: "n", in: "config") == 100)
+    }
 }

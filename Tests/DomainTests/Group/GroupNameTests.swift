@@ -1,3 +1,4 @@
+import Foundation
 import Domain
 import Testing
 
@@ -22,5 +23,17 @@ struct GroupNameTests {
         #expect(try GroupName("Ärger") == GroupName("ärger"))
         #expect(try GroupName("Work") != GroupName("Play"))
         #expect(try Set([GroupName("Work"), GroupName("work")]).count == 1)
+    }
+
+    @Test("a plain ASCII name's key (the fast path) is the key Foundation's folding gives, over 20,000 random names")
+    func asciiKeysAgreeWithFolding() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array(" \t-_.'AZaz09Mmé".unicodeScalars) + (0x20...0x7E).compactMap(Unicode.Scalar.init)
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...12, using: &generator)
+            let name = String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator)! }))
+            let folded = name.trimmed.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
+            #expect(NameRules.comparisonKey(name) == folded, "\(name.debugDescription)")
+        }
     }
 }

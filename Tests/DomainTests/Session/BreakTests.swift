@@ -9,7 +9,7 @@ struct BreakTests {
         let world = try await SessionWorld()
         let session = try await world.startWork(.duration(1_500))
         world.clock.advance(by: 300)
-        let paused = try await world.pause.execute()
+        let paused = try await world.pause.execute().session
         #expect(paused.isPaused)
         #expect(try await world.shieldState == nil)
 
@@ -17,7 +17,7 @@ struct BreakTests {
         group.add([try Target(parsing: "news.example.org")])
         try await world.groups.update(group)
         world.clock.advance(by: 120)
-        let resumed = try await world.resume.execute()
+        let resumed = try await world.resume.execute().session
         #expect(!resumed.isPaused)
         #expect(resumed.plannedEnd == session.plannedEnd)
         #expect(try await world.shieldState == ShieldState(session: session.id, targets: group.targets))
@@ -63,7 +63,7 @@ struct BreakTests {
         world.clock.advance(by: 60)
         _ = try await world.pause.execute()
         world.clock.advance(by: 30)
-        let stopped = try await world.stop.execute()
+        let stopped = try await world.stop.execute().session
         #expect(stopped.breaks.last?.end == world.clock.now())
         #expect(stopped.focused(at: world.clock.now()) == 60)
         #expect(world.spy.operations.last == .lower(stopped.id))

@@ -81,7 +81,7 @@ struct EndingSessionTests {
         let world = try await SessionWorld()
         let session = try await world.startWork(.duration(1_500))
         world.clock.advance(by: 600)
-        let stopped = try await world.stop.execute()
+        let stopped = try await world.stop.execute().session
         #expect(stopped.id == session.id)
         #expect(stopped.endedAt == world.clock.now())
         #expect(stopped.outcome == .stopped)
@@ -129,10 +129,10 @@ struct EndingSessionTests {
         await #expect(throws: AuthError.passcodeRequired) { try await world.stop.execute() }
         await #expect(throws: AuthError.self) { try await world.pause.execute(passcode: Passcode("0000")) }
         #expect(try await world.sessions.current() == session)
-        let paused = try await world.pause.execute(passcode: Passcode("1234"))
+        let paused = try await world.pause.execute(passcode: Passcode("1234")).session
         #expect(paused.isPaused && paused.plannedEnd == session.plannedEnd)
         _ = try await world.resume.execute()
-        let stopped = try await world.stop.execute(passcode: Passcode("1234"))
+        let stopped = try await world.stop.execute(passcode: Passcode("1234")).session
         #expect(stopped.outcome == .stopped)
         #expect(try await world.shieldState == nil)
         #expect(try await world.auth.audit.entries().map(\.action) == ["set-passcode", "stop", "pause", "pause", "stop"])

@@ -43,11 +43,11 @@ struct SessionWorld {
                             clock: clock, events: events, reconcile: reconcile, dataLock: InMemoryDataLock())
     }
     var stop: StopSessionUseCase {
-        StopSessionUseCase(sessions: sessions, history: history, shields: shields, clock: clock, events: events,
+        StopSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, events: events,
                            reconcile: reconcile, override: auth.override)
     }
     var pause: PauseSessionUseCase {
-        PauseSessionUseCase(sessions: sessions, shields: shields, clock: clock, events: events, reconcile: reconcile,
+        PauseSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields, clock: clock, events: events, reconcile: reconcile,
                             override: auth.override)
     }
     var resume: ResumeSessionUseCase {
@@ -64,7 +64,7 @@ struct SessionWorld {
     /// Starts a session on `work`.
     @discardableResult
     func startWork(_ length: SessionLength = .duration(25 * 60), strict: Bool = false) async throws -> Session {
-        try await start.execute(SessionPlan(groupName: "work", length: length, strict: strict))
+        try await start.execute(SessionPlan(groupName: "work", length: length, strict: strict)).session
     }
 
     var shieldState: ShieldState? { get async throws { try await spy.state() } }

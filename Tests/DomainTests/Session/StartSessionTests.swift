@@ -8,7 +8,7 @@ struct StartSessionTests {
     func start() async throws {
         let world = try await SessionWorld()
         let session = try await world.start.execute(SessionPlan(
-            groupName: "WORK", length: .duration(1_500), tags: ["writing", " writing "], note: "  ch. 3 "))
+            groupName: "WORK", length: .duration(1_500), tags: ["writing", " writing "], note: "  ch. 3 ")).session
         #expect(try await world.sessions.current() == session)
         #expect(try await world.shieldState == ShieldState(session: session.id, targets: world.work.targets))
         #expect(session.groupId == world.work.id)
@@ -126,15 +126,15 @@ struct StartSessionTests {
         }
         #expect(SessionError.strictUntilFarAhead(far).kind == .invalidInput)
         #expect(try await world.sessions.current() == nil)
-        let open = try await world.start.execute(SessionPlan(groupName: "work", length: .untilTimeOfDay(far)))
+        let open = try await world.start.execute(SessionPlan(groupName: "work", length: .untilTimeOfDay(far))).session
         #expect(open.plannedEnd == far, "not strict: taken")
         _ = try await world.stop.execute()
-        let dated = try await world.start.execute(SessionPlan(groupName: "work", length: .until(far), strict: true))
+        let dated = try await world.start.execute(SessionPlan(groupName: "work", length: .until(far), strict: true)).session
         #expect(dated.plannedEnd == far, "a date says it is meant")
         world.clock.advance(by: 23 * 3_600 + 38 * 60)
         _ = try await world.status.execute()
         let twelve = now.addingTimeInterval(2 * 86_400)
-        let near = try await world.start.execute(SessionPlan(groupName: "work", length: .untilTimeOfDay(world.clock.now() + 12 * 3_600), strict: true))
+        let near = try await world.start.execute(SessionPlan(groupName: "work", length: .untilTimeOfDay(world.clock.now() + 12 * 3_600), strict: true)).session
         #expect(near.plannedEnd != nil && near.plannedEnd! < twelve)
     }
 }

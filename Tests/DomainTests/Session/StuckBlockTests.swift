@@ -86,19 +86,19 @@ struct StuckBlockTests {
         #expect(try await world.sessions.current() == session)
         #expect(!world.eventNames.contains("session-paused"))
         shield.stuck = false
-        #expect(try await world.pause.execute().isPaused)
+        #expect(try await world.pause.execute().session.isPaused)
     }
 
     @Test("a resume whose block cannot be raised is withdrawn: the break goes on, and the error says why")
     func resumeWhileRefused() async throws {
         let world = try await SessionWorld(shield: shield)
         try await world.startWork()
-        let paused = try await world.pause.execute()
+        let paused = try await world.pause.execute().session
         shield.refusesRaise = true
         await #expect(throws: SessionError.shieldFailed("no space left on device")) { try await world.resume.execute() }
         #expect(try await world.sessions.current() == paused)
         shield.refusesRaise = false
-        #expect(try await !world.resume.execute().isPaused)
+        #expect(try await !world.resume.execute().session.isPaused)
     }
 
     @Test("the daemon completes the session on time and tries the stuck block again a minute later, not before")

@@ -9,7 +9,9 @@ import Glibc
 /// directory, shared safely by every retime process (docs/storage.md).
 ///
 /// - Reads take no lock: files are only ever replaced by `rename`, so a
-///   reader sees the old or the new content, never a mixture.
+///   reader sees the old or the new content, never a mixture. A file is
+///   parsed once per version: a read whose file still has the stamp of the
+///   last one read or written here returns what that one held.
 /// - `update` takes an exclusive `flock` on `<suite>.lock`, re-reads the
 ///   file inside it, and writes durably (temp file, fsync, rename, fsync of
 ///   the directory). The replaced file is kept as the newest of `backupCount`
@@ -22,6 +24,10 @@ public final class JSONFileStore: KeyValueStore {
     public let backupCount: Int
     private let registeredDefaults = Mutex<[String: [String: JSONValue]]>([:])
     private let observers = Mutex<[UUID: AsyncStream<String>.Continuation]>([:])
+    /// The values last read or written per suite, by the stamp of their
+    /// file: a command reads each file once however many repositories ask,
+    /// and the daemon re-reads a suite only when its file changed.
+    private let cache = Mutex<[String: (stamp: POSIXFiles.FileStamp, values: [String: JSONValue])]>([:])
 
     /// A store over `directory` (created 0700 on first write).
     public init(directory: String, lockTimeout: Double = 5, backupCount: Int = 3) {
@@ -32,24 +38,53 @@ public final class JSONFileStore: KeyValueStore {
 
     public func values(of suite: String) throws -> [String: JSONValue] {
         let path = try path(of: suite)
-        guard let bytes = try POSIXFiles.read(path) else { return [:] }
-        return try SuiteFile.decode(bytes, path: path).values
+        guard let stamp = try POSIXFiles.FileStamp.current(path) else {
+            cache.withLock { _ = $0.removeValue(forKey: suite) }
+            return [:]
+        }
+        if let cached = cache.withLock({ $0[suite] }), cached.stamp == stamp { return cached.values }
+        return try freshValues(of: suite, path: path)
     }
 
-    public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
+    /// The suite as its file holds it now, remembered for lock-free reads.
+    private func freshValues(of suite: String, path: String) throws -> [String: JSONValue] {
+        guard let (bytes, stamp) = try POSIXFiles.readStamped(path) else {
+            cache.withLock { _ = $0.removeValue(forKey: suite) }
+            return [:]
+        }
+        let values = try SuiteFile.decode(bytes, path: path).values
+        remember(values, of: suite, stamp: stamp)
+        return values
+    }
+
+    public func update<Result>(_ suite: String, durability: WriteDurability,
+                               _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
         let path = try path(of: suite)
         try POSIXFiles.ensureDirectory(directory)
         let lock = try FileLock(path: lockPath(of: suite), timeout: lockTimeout)
-        let before = try values(of: suite)
+        // Re-read inside the lock, never from the cache (semantics.md): a
+        // read-modify-write must start from the file as it is now.
+        let before = try freshValues(of: suite, path: path)
         var after = before
         let result = try body(&after)
         if after != before {
             try rotateBackups(of: suite, path: path)
-            try POSIXFiles.writeAtomically(try SuiteFile(values: after).encoded(), to: path)
+            let written = try POSIXFiles.writeAtomically(try SuiteFile(values: after).encoded(), to: path,
+                                                         syncingDirectory: durability == .durable)
+            // The rename moved the change time: the stamp is read again, and
+            // kept only if the path still names the file just written.
+            if let written, let stamp = try? POSIXFiles.FileStamp.current(path), stamp.inode == written.inode,
+               stamp.device == written.device {
+                remember(after, of: suite, stamp: stamp)
+            }
             notify(suite)
         }
         _ = consume lock
         return result
+    }
+
+    private func remember(_ values: [String: JSONValue], of suite: String, stamp: POSIXFiles.FileStamp) {
+        cache.withLock { $0[suite] = (stamp, values) }
     }
 
     public func register(defaults: [String: JSONValue], in suite: String) {

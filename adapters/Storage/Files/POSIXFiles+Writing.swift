@@ -22,14 +22,20 @@ extension POSIXFiles {
     /// Replaces `path` with `bytes` so that a crash at any instant leaves the
     /// old or the new content: temp file beside it, fsync, rename, fsync dir.
     /// A data file is created 0600; `system` says how a system file is kept.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, system: SystemFileWrite? = nil) throws {
+    /// Without `syncingDirectory`, the rename itself may be lost to a crash
+    /// (the old content stays): for state that is repaired when it is lost.
+    /// Returns the stamp of the new file (nil when written in place).
+    @discardableResult
+    static func writeAtomically(_ bytes: [UInt8], to path: String, system: SystemFileWrite? = nil,
+                                syncingDirectory: Bool = true) throws -> FileStamp? {
         let directory = parentDirectory(of: path)
         var existing = stat()
         let exists = system?.keepsOwnerAndMode == true && stat(path, &existing) == 0
         let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, system?.mode ?? 0o600)
+        var stamp: FileStamp?   // rename keeps the inode and the modification time
         guard fd >= 0 else {
-            if system?.inPlaceWhenFixed == true { return try writeInPlace(bytes, to: path) }
+            if system?.inPlaceWhenFixed == true { try writeInPlace(bytes, to: path); return nil }
             throw StoreError.notWritable(path: path, reason: reason())
         }
         do {
@@ -41,6 +47,8 @@ extension POSIXFiles {
                 _ = fchmod(fd, system.mode)   // not the umask's
             }
             guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(reason())") }
+            var info = stat()
+            if fstat(fd, &info) == 0 { stamp = FileStamp(info) }
             close(fd)
         } catch {
             close(fd)
@@ -54,10 +62,14 @@ extension POSIXFiles {
         guard rename(temp, path) == 0 else {
             let code = errno
             unlink(temp)
-            if system?.inPlaceWhenFixed == true, code == EBUSY || code == EXDEV || code == EPERM { return try writeInPlace(bytes, to: path) }
+            if system?.inPlaceWhenFixed == true, code == EBUSY || code == EXDEV || code == EPERM {
+                try writeInPlace(bytes, to: path)
+                return nil
+            }
             throw StoreError.notWritable(path: path, reason: reason(code))
         }
-        syncDirectory(directory)
+        if syncingDirectory { syncDirectory(directory) }
+        return stamp
     }
 
     /// Rewrites `path` in place (truncate, write, fsync): for a file that

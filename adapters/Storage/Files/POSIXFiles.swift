@@ -60,6 +60,13 @@ public enum POSIXFiles {
     /// is refused, and so is anything but a regular file (`/dev/zero`, a
     /// FIFO) or a file over `limit` bytes: a clear error, never gigabytes.
     static func read(_ path: String, limit: Int = defaultReadLimit) throws -> [UInt8]? {
+        try readStamped(path, limit: limit)?.bytes
+    }
+
+    /// `read`, with the stamp of the file as it was opened: a later `lstat`
+    /// showing the same stamp means the same content (files are replaced by
+    /// rename, and an edit in place moves the modification time).
+    static func readStamped(_ path: String, limit: Int = defaultReadLimit) throws -> (bytes: [UInt8], stamp: FileStamp)? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -68,7 +75,9 @@ public enum POSIXFiles {
             throw StoreError.unreadable(path: path, reason: reason(code))
         }
         defer { close(fd) }
-        return try readAll(fd, path: path, limit: limit)
+        var stamp = FileStamp()
+        let bytes = try readAll(fd, path: path, limit: limit, stamp: &stamp)
+        return (bytes, stamp)
     }
 
     /// The names in a directory (not `.` and `..`); empty if it cannot be read.
@@ -88,8 +97,14 @@ public enum POSIXFiles {
     }
 
     static func readAll(_ fd: Int32, path: String, limit: Int = defaultReadLimit) throws -> [UInt8] {
+        var stamp = FileStamp()
+        return try readAll(fd, path: path, limit: limit, stamp: &stamp)
+    }
+
+    private static func readAll(_ fd: Int32, path: String, limit: Int, stamp: inout FileStamp) throws -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: reason()) }
+        stamp = FileStamp(info)
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw StoreError.unreadable(path: path, reason: info.st_mode & S_IFMT == S_IFDIR ? reason(EISDIR) : "not a regular file")
         }
@@ -139,7 +154,41 @@ public enum POSIXFiles {
             throw StoreError.unreadable(path: path, reason: reason())
         }
         return LinkStatus(isSymlink: (info.st_mode & S_IFMT) == S_IFLNK, inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                          modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                          mode: UInt32(info.st_mode))
+                          modifiedNanoseconds: FileStamp(info).modifiedNanoseconds, mode: UInt32(info.st_mode))
+    }
+
+    /// One version of a file on disk: device, inode, size, modification and
+    /// change times. Every write of a data file replaces it by rename, and
+    /// an edit in place moves the times, so two versions share a stamp only
+    /// when both were written within one tick of the file system's clock
+    /// (a few ms) into a reused inode with the same size: content cached by
+    /// stamp is never older than that tick.
+    struct FileStamp: Hashable {
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
+        var size: Int64 = -1
+        var modifiedNanoseconds: Int64 = 0
+        var changedNanoseconds: Int64 = 0
+
+        init() {}
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            changedNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        }
+
+        /// The stamp of what `path` names now (not following a symlink);
+        /// nil if nothing is there.
+        static func current(_ path: String) throws -> FileStamp? {
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                if errno == ENOENT { return nil }
+                throw StoreError.unreadable(path: path, reason: reason())
+            }
+            return FileStamp(info)
+        }
     }
 }

@@ -19,22 +19,28 @@ public struct StoreGroupRepository: GroupRepository {
         try store.value(Group.self, forKey: id.description, in: Self.suite)
     }
 
+    public func name(of id: GroupID) async throws -> String? {
+        guard let raw = try store.values(of: Self.suite)[id.description] else { return nil }
+        // A record whose name cannot be read is decoded: its error says why.
+        return try RecordNames.name(of: raw) ?? Self.decode(id.description, raw).name.rawValue
+    }
+
     public func group(named name: String) async throws -> Group? {
-        let groups = try Self.decode(try store.values(of: Self.suite))
-        // Names are unique by their comparison key, so a group named exactly
-        // `name` is the one the key would find. Trying that first spares the
-        // usual command Foundation's case folding (0.15 ms on first use).
-        if let exact = groups.first(where: { $0.name.rawValue == name }) { return exact }
-        let key = GroupName.comparisonKey(name)
-        return groups.first { $0.name.comparisonKey == key }
+        let values = try store.values(of: Self.suite)
+        let lookup = RecordNames.key(named: name, in: values)
+        guard let key = lookup.found else {
+            _ = try Self.decode(values.filter { lookup.unreadable.contains($0.key) })   // throws what is wrong
+            return nil
+        }
+        return try Self.decode(key, values[key]!)
     }
 
     public func insert(_ group: Group) async throws {
         try store.update(Self.suite) { values in
-            let existing = try Self.decode(values)
-            if let holder = existing.first(where: { $0.id == group.id || $0.name == group.name }) {
-                throw GroupError.alreadyExists(name: holder.name.rawValue)
+            if let raw = values[group.id.description] {
+                throw GroupError.alreadyExists(name: try Self.decode(group.id.description, raw).name.rawValue)
             }
+            try Self.checkNameFree(group, in: values)
             values[group.id.description] = try JSONValueCoding.encode(group, key: group.id.description)
         }
     }
@@ -60,12 +66,18 @@ public struct StoreGroupRepository: GroupRepository {
 
     public func update(_ group: Group) async throws {
         try store.update(Self.suite) { values in
-            let existing = try Self.decode(values)
-            guard existing.contains(where: { $0.id == group.id }) else { throw GroupError.notFound(name: group.name.rawValue) }
-            if let holder = existing.first(where: { $0.name == group.name && $0.id != group.id }) {
-                throw GroupError.alreadyExists(name: holder.name.rawValue)
-            }
+            guard values[group.id.description] != nil else { throw GroupError.notFound(name: group.name.rawValue) }
+            try Self.checkNameFree(group, in: values)
             values[group.id.description] = try JSONValueCoding.encode(group, key: group.id.description)
+        }
+    }
+
+    /// Throws `alreadyExists` if another group holds `group`'s name.
+    private static func checkNameFree(_ group: Group, in values: [String: JSONValue]) throws {
+        let lookup = RecordNames.key(named: group.name.rawValue, in: values)
+        _ = try decode(values.filter { lookup.unreadable.contains($0.key) })
+        if let key = lookup.found, key != group.id.description {
+            throw GroupError.alreadyExists(name: try decode(key, values[key]!).name.rawValue)
         }
     }
 
@@ -76,6 +88,10 @@ public struct StoreGroupRepository: GroupRepository {
     }
 
     private static func decode(_ values: [String: JSONValue]) throws -> [Group] {
-        try values.map { key, value in try JSONValueCoding.decode(Group.self, from: value, key: "\(suite)/\(key)") }
+        try values.map { key, value in try decode(key, value) }
+    }
+
+    private static func decode(_ key: String, _ value: JSONValue) throws -> Group {
+        try JSONValueCoding.decode(Group.self, from: value, key: "\(suite)/\(key)")
     }
 }

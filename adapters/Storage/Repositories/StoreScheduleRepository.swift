@@ -15,31 +15,39 @@ public struct StoreScheduleRepository: ScheduleRepository {
     }
 
     public func schedule(named name: String) async throws -> Schedule? {
-        let schedules = try Self.decode(try store.values(of: Self.suite))
-        // Unique by key: an exact name match is the answer, without folding
-        // case (see StoreGroupRepository.group(named:)).
-        if let exact = schedules.first(where: { $0.name == name }) { return exact }
-        let key = NameRules.comparisonKey(name)
-        return schedules.first { $0.nameKey == key }
+        let values = try store.values(of: Self.suite)
+        let lookup = RecordNames.key(named: name, in: values)
+        guard let key = lookup.found else {
+            _ = try Self.decode(values.filter { lookup.unreadable.contains($0.key) })   // throws what is wrong
+            return nil
+        }
+        return try Self.decode(key, values[key]!)
     }
 
     public func insert(_ schedule: Schedule) async throws {
         try store.update(Self.suite) { values in
-            if let holder = try Self.decode(values).first(where: { $0.id == schedule.id || $0.nameKey == schedule.nameKey }) {
-                throw ScheduleError.alreadyExists(name: holder.name)
+            if let raw = values[schedule.id.description] {
+                throw ScheduleError.alreadyExists(name: try Self.decode(schedule.id.description, raw).name)
             }
+            try Self.checkNameFree(schedule, in: values)
             values[schedule.id.description] = try JSONValueCoding.encode(schedule, key: schedule.id.description)
         }
     }
 
     public func update(_ schedule: Schedule) async throws {
         try store.update(Self.suite) { values in
-            let existing = try Self.decode(values)
-            guard existing.contains(where: { $0.id == schedule.id }) else { throw ScheduleError.notFound(name: schedule.name) }
-            if let holder = existing.first(where: { $0.nameKey == schedule.nameKey && $0.id != schedule.id }) {
-                throw ScheduleError.alreadyExists(name: holder.name)
-            }
+            guard values[schedule.id.description] != nil else { throw ScheduleError.notFound(name: schedule.name) }
+            try Self.checkNameFree(schedule, in: values)
             values[schedule.id.description] = try JSONValueCoding.encode(schedule, key: schedule.id.description)
+        }
+    }
+
+    /// Throws `alreadyExists` if another schedule holds `schedule`'s name.
+    private static func checkNameFree(_ schedule: Schedule, in values: [String: JSONValue]) throws {
+        let lookup = RecordNames.key(named: schedule.name, in: values)
+        _ = try decode(values.filter { lookup.unreadable.contains($0.key) })
+        if let key = lookup.found, key != schedule.id.description {
+            throw ScheduleError.alreadyExists(name: try decode(key, values[key]!).name)
         }
     }
 
@@ -50,6 +58,10 @@ public struct StoreScheduleRepository: ScheduleRepository {
     }
 
     private static func decode(_ values: [String: JSONValue]) throws -> [Schedule] {
-        try values.map { key, value in try JSONValueCoding.decode(Schedule.self, from: value, key: "\(suite)/\(key)") }
+        try values.map { key, value in try decode(key, value) }
+    }
+
+    private static func decode(_ key: String, _ value: JSONValue) throws -> Schedule {
+        try JSONValueCoding.decode(Schedule.self, from: value, key: "\(suite)/\(key)")
     }
 }

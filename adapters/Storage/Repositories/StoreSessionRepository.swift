@@ -17,7 +17,10 @@ public struct StoreSessionRepository: SessionRepository {
     }
 
     public func replace(_ expected: Session?, with new: Session?) async throws -> Bool {
-        try store.update(Self.suite) { values in
+        // Emptying the slot of an ended session is redone by the next
+        // command if a crash undoes it (see the port).
+        let durability: WriteDurability = new == nil && expected?.isActive == false ? .repairable : .durable
+        return try store.update(Self.suite, durability: durability) { values in
             let stored = try values[Self.key].map { try JSONValueCoding.decode(Session.self, from: $0, key: "\(Self.suite)/\(Self.key)") }
             guard stored == expected else { return false }
             values[Self.key] = try new.map { try JSONValueCoding.encode($0, key: Self.key) }

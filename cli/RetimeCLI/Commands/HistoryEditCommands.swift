@@ -21,8 +21,9 @@ enum HistoryEditCommands {
 
     static func result(_ verb: String, _ session: Session, context: CommandContext) async throws -> CommandResult {
         let name = try await context.groupName(session.groupId)
-        return CommandResult(json: try await SessionCommands.document(session, context: context),
-                             human: "\(verb) \(line(session, group: name, now: try context.now)).")
+        let now = try context.now
+        return CommandResult(json: SessionCommands.document(SessionReceipt(session: session, groupName: name), at: now),
+                             human: "\(verb) \(line(session, group: name, now: now)).")
     }
 
     struct Track: RetimeCommand {
@@ -101,11 +102,12 @@ enum HistoryEditCommands {
             length = try SessionCommands.Start.length(parsed, values: values)
         }
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let (previous, session) = try await context.resolve(ContinueSessionUseCase.self)
+            let (previous, started) = try await context.resolve(ContinueSessionUseCase.self)
                 .execute(try HistoryEditCommands.reference(parsed), length: length)
-            let name = try await context.groupName(session.groupId) ?? "(deleted group)"
+            let session = started.session
+            let name = started.groupName ?? "(deleted group)"
             let until = session.plannedEnd.map { " until \(LocalTime.moment($0, now: session.startedAt))" } ?? " (open-ended)"
-            return CommandResult(json: try await SessionCommands.document(session, context: context),
+            return CommandResult(json: SessionCommands.document(started, at: session.startedAt),
                                  human: "Continued \(previous.id.description.prefix(8)): a session on \(context.style.bold(name))\(until).")
         }
     }

@@ -45,6 +45,6 @@ struct CommandContext: Sendable {
 
     /// A group's name by id, for showing sessions; nil if it was deleted.
     func groupName(_ id: GroupID) async throws -> String? {
-        try await resolve((any GroupRepository).self).group(id: id)?.name.rawValue
+        try await resolve((any GroupRepository).self).name(of: id)
     }
 }

@@ -4,9 +4,9 @@ import Foundation
 
 /// `retime start | stop | pause | resume`: one focus session at a time.
 enum SessionCommands {
-    static func document(_ session: Session, context: CommandContext) async throws -> JSONValue {
-        Documents.document(["session": Documents.session(session, groupName: try await context.groupName(session.groupId),
-                                                         at: try context.now)])
+    /// The `{"session": ...}` document of a session command, at `now`.
+    static func document(_ receipt: SessionReceipt, at now: Date) -> JSONValue {
+        Documents.document(["session": Documents.session(receipt.session, groupName: receipt.groupName, at: now)])
     }
 
     struct Start: RetimeCommand {
@@ -35,29 +35,29 @@ enum SessionCommands {
         func run(_ context: CommandContext) async throws -> CommandResult {
             var plan = plan
             if group == nil { plan.groupName = try await defaultGroup(context) }
-            let session: Session
+            let started: SessionReceipt
             do {
-                session = try await context.resolve(StartSessionUseCase.self).execute(plan)
+                started = try await context.resolve(StartSessionUseCase.self).execute(plan)
             } catch SessionError.groupNotFound(let name) where group != nil {
                 // On a terminal, a group that does not exist yet is offered; a script gets the error.
                 guard TerminalPrompt.confirm("No group named '\(name)'. Create it (empty) and start? [y/N] ") == true else {
                     throw SessionError.groupNotFound(name: name)
                 }
                 _ = try await context.resolve(CreateGroupUseCase.self).execute(name: name)
-                session = try await context.resolve(StartSessionUseCase.self).execute(plan)
+                started = try await context.resolve(StartSessionUseCase.self).execute(plan)
             }
-            let group = try await context.resolve((any GroupRepository).self).group(id: session.groupId)
-            let name = group?.name.rawValue ?? plan.groupName
+            let session = started.session, targets = started.targets ?? []
+            let name = started.groupName ?? plan.groupName
             let length = session.plannedEnd.map {
                 "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(context.style.bold(name))"
             let shield = ConfiguredShields.settingName(of: session.shield ?? RecordingShield.identity)
             // The service blocks apps when its app layer is on; asked only when there are apps.
-            let appsBlocked = shield == "system" && (group?.targets ?? []).contains { if case .app = $0 { true } else { false } }
+            let appsBlocked = shield == "system" && targets.contains { if case .app = $0 { true } else { false } }
                 && SystemShield(socketPath: String((session.shield ?? "").dropFirst(SystemShield.identityPrefix.count))).blocksApps()
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
-            return CommandResult(json: try await document(session, context: context),
-                                 human: "Started \(length).\(Self.blocking(group?.targets ?? [], group: name, shield: shield, appsBlocked: appsBlocked))\(strict)")
+            return CommandResult(json: document(started, at: session.startedAt),
+                                 human: "Started \(length).\(Self.blocking(targets, group: name, shield: shield, appsBlocked: appsBlocked))\(strict)")
         }
 
         /// `--for DURATION` or `--until WHEN` (not both); nil when neither is given.
@@ -118,10 +118,11 @@ enum SessionCommands {
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let stop = try context.resolve(StopSessionUseCase.self)
-            let session = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { try await stop.execute(passcode: $0) }
-            let name = try await context.groupName(session.groupId) ?? "a deleted group"
-            let now = try context.now
-            return CommandResult(json: try await document(session, context: context),
+            let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { try await stop.execute(passcode: $0) }
+            let session = stopped.session
+            let name = stopped.groupName ?? "a deleted group"
+            let now = session.endedAt ?? session.startedAt
+            return CommandResult(json: document(stopped, at: now),
                                  human: "Stopped the session on \(context.style.bold(name)) after \(DurationValue.format(session.elapsed(at: now))) (focused \(DurationValue.format(session.focused(at: now)))).")
         }
     }
@@ -134,10 +135,11 @@ enum SessionCommands {
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let pause = try context.resolve(PauseSessionUseCase.self)
-            let session = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { try await pause.execute(passcode: $0) }
+            let paused = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { try await pause.execute(passcode: $0) }
+            let session = paused.session
             let pausedAt = session.breaks.last?.start ?? session.startedAt
             let end = session.plannedEnd.map { " The session still ends at \(LocalTime.moment($0, now: pausedAt))." } ?? ""
-            return CommandResult(json: try await document(session, context: context),
+            return CommandResult(json: document(paused, at: pausedAt),
                                  human: "Paused: \(SessionCommands.blockWord(session, up: false)) until 'retime resume'.\(end)")
         }
     }
@@ -147,8 +149,10 @@ enum SessionCommands {
         static let spec = CommandSpec("resume", summary: "End the break: raise the block again.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ context: CommandContext) async throws -> CommandResult {
-            let session = try await context.resolve(ResumeSessionUseCase.self).execute()
-            return CommandResult(json: try await document(session, context: context), human: "Resumed: \(SessionCommands.blockWord(session, up: true)).")
+            let resumed = try await context.resolve(ResumeSessionUseCase.self).execute()
+            let session = resumed.session
+            return CommandResult(json: document(resumed, at: session.breaks.last?.end ?? session.startedAt),
+                                 human: "Resumed: \(SessionCommands.blockWord(session, up: true)).")
         }
     }
 

@@ -26,6 +26,7 @@ final class Deferred<Value: Sendable>: Sendable {
 struct DeferredEventHooks: EventHooks {
     let hooks: Deferred<any EventHooks>
     func run(_ event: SessionEvent) { hooks.value.run(event) }
+    func listens(to kind: SessionEvent.Kind) -> Bool { hooks.value.listens(to: kind) }
 }
 
 /// A notifier built on the first notification.

@@ -146,12 +146,12 @@ public enum ServiceRegistration {
                                 dataLock: try $0.resolve())
         }
         registry.register(StopSessionUseCase.self) {
-            StopSessionUseCase(sessions: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
+            StopSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                override: try $0.resolve())
         }
         registry.register(PauseSessionUseCase.self) {
-            PauseSessionUseCase(sessions: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
+            PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
                                 events: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
         }
         registry.register(ResumeSessionUseCase.self) {

@@ -7,6 +7,9 @@ public protocol GroupRepository: Sendable {
     /// Every group, ordered by name, case-insensitively.
     func all() async throws -> [Group]
     func group(id: GroupID) async throws -> Group?
+    /// The name of the group with `id`, or nil if there is none: what a
+    /// session shows, without reading the group's targets.
+    func name(of id: GroupID) async throws -> String?
     /// The group whose name matches `name` case-insensitively.
     func group(named name: String) async throws -> Group?
     /// Adds a new group. Throws `GroupError.alreadyExists`, naming the group

@@ -5,4 +5,7 @@
 /// The contract every adapter keeps is `EventHooksContract`.
 public protocol EventHooks: Sendable {
     func run(_ event: SessionEvent)
+    /// Whether a hook would run for events of `kind`: the group's targets
+    /// are read for an event only when something hears them.
+    func listens(to kind: SessionEvent.Kind) -> Bool
 }

@@ -5,4 +5,6 @@ public protocol SessionGroupLookup: Sendable {
     func blockList(named name: String) async throws -> BlockList?
     /// The group with `id`, or nil if it has been deleted.
     func blockList(id: GroupID) async throws -> BlockList?
+    /// The name of the group with `id`, or nil if it has been deleted.
+    func groupName(id: GroupID) async throws -> String?
 }

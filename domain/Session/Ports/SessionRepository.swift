@@ -9,5 +9,9 @@ public protocol SessionRepository: Sendable {
 
     /// Puts `new` in the slot if it holds exactly `expected` (nil = empty),
     /// and reports whether it did. Values read back equal values written.
+    /// Every change survives a crash once this returns, except the last
+    /// step of an ending (an ended session replaced by nil): a crash may
+    /// bring that session back, and the next command finishes it again
+    /// (`SessionArchiver`), so an adapter may spare that write's sync.
     func replace(_ expected: Session?, with new: Session?) async throws -> Bool
 }

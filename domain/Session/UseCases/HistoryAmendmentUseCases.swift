@@ -144,7 +144,7 @@ public struct ContinueSessionUseCase: Sendable {
         self.start = start
     }
 
-    public func execute(_ reference: SessionReference, length: SessionLength?) async throws -> (previous: Session, started: Session) {
+    public func execute(_ reference: SessionReference, length: SessionLength?) async throws -> (previous: Session, started: SessionReceipt) {
         let previous = try await FindEndedSessionUseCase(history: history).execute(reference)
         guard let group = try await groups.blockList(id: previous.groupId) else {
             throw SessionError.groupNotFound(name: previous.groupName ?? "of session \(previous.id.description.prefix(8))")

@@ -8,9 +8,12 @@ public struct PauseSessionUseCase: Sendable {
     private let reconcile: ReconcileSessionUseCase
     private let override: any StrictOverride
 
-    public init(sessions: any SessionRepository, shields: any ShieldDirectory, clock: any Clock,
+    private let groups: any SessionGroupLookup
+
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory, clock: any Clock,
                 events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
+        self.groups = groups
         self.override = override
         self.shields = shields
         self.clock = clock
@@ -18,7 +21,8 @@ public struct PauseSessionUseCase: Sendable {
         self.reconcile = reconcile
     }
 
-    public func execute(passcode: Passcode? = nil) async throws -> Session {
+    /// Returns the paused session, with its group's name.
+    public func execute(passcode: Passcode? = nil) async throws -> SessionReceipt {
         try await reconcile.execute()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let (running, paused) = try await sessions.retryingActive { current -> (Session, Session)? in
@@ -37,6 +41,6 @@ public struct PauseSessionUseCase: Sendable {
             throw error
         }
         await events.session(.sessionPaused, paused, at: paused.breaks.last?.start ?? clock.now())
-        return paused
+        return SessionReceipt(session: paused, groupName: try await groups.groupName(id: paused.groupId))
     }
 }

@@ -17,7 +17,9 @@ public struct ResumeSessionUseCase: Sendable {
         self.reconcile = reconcile
     }
 
-    public func execute() async throws -> Session {
+    /// Returns the resumed session, with its group's name and the targets
+    /// blocked again.
+    public func execute() async throws -> SessionReceipt {
         try await reconcile.execute()
         let (paused, resumed) = try await sessions.retryingActive { current -> (Session, Session)? in
             let next = try current.resuming(at: clock.now())
@@ -31,6 +33,6 @@ public struct ResumeSessionUseCase: Sendable {
             throw error
         }
         await events.session(.sessionResumed, resumed, at: resumed.breaks.last?.end ?? clock.now(), group: group)
-        return resumed
+        return SessionReceipt(session: resumed, groupName: group?.name, targets: targets)
     }
 }

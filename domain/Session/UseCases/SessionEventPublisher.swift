@@ -26,10 +26,13 @@ public struct SessionEventPublisher: Sendable {
     }
 
     /// A session started, ended, paused or resumed. `group` is the session's
-    /// group when the caller has just read it (it is looked up otherwise).
+    /// group when the caller has just read it; otherwise its name is looked
+    /// up, and its targets only if a hook hears this event.
     func session(_ kind: SessionEvent.Kind, _ session: Session, at instant: Date, group known: BlockList? = nil) async {
         tracker.track(.sessionEvent(kind.rawValue, session, at: instant))
-        let group = if let known { known } else { await blockList(session.groupId) }
+        let group: BlockList? = if let known { known } else if hooks.listens(to: kind) { await blockList(session.groupId) } else {
+            ((try? await groups.groupName(id: session.groupId)) ?? nil).map { BlockList(groupId: session.groupId, name: $0, targets: []) }
+        }
         deliver(SessionEvent(kind: kind, at: instant, sessionId: session.id, groupName: group?.name,
                              targets: group?.targets ?? [], plannedEnd: session.plannedEnd, origin: session.origin,
                              outcome: kind == .sessionEnded ? session.outcome : nil))

@@ -23,7 +23,8 @@ public struct StartSessionUseCase: Sendable {
         self.dataLock = dataLock
     }
 
-    public func execute(_ plan: SessionPlan) async throws -> Session {
+    /// Returns the session with its group's name and the targets blocked.
+    public func execute(_ plan: SessionPlan) async throws -> SessionReceipt {
         // A block still up from an ended session makes the start fail with
         // its cause, not with "already active".
         try await reconcile.execute(toleratingStuckBlock: false)
@@ -33,7 +34,7 @@ public struct StartSessionUseCase: Sendable {
         // blocks less than its group held when it began.
         let (session, group, now) = try await dataLock.exclusively { try await begin(plan) }
         await events.session(.sessionStarted, session, at: now, group: group)
-        return session
+        return SessionReceipt(session: session, groupName: group.name, targets: group.targets)
     }
 
     private func begin(_ plan: SessionPlan) async throws -> (Session, BlockList, Date) {

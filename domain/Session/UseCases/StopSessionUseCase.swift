@@ -9,9 +9,12 @@ public struct StopSessionUseCase: Sendable {
     private let reconcile: ReconcileSessionUseCase
     private let override: any StrictOverride
 
-    public init(sessions: any SessionRepository, history: any SessionHistory, shields: any ShieldDirectory,
+    private let groups: any SessionGroupLookup
+
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionHistory, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
+        self.groups = groups
         self.override = override
         self.clock = clock
         self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events)
@@ -29,11 +32,11 @@ public struct StopSessionUseCase: Sendable {
         return try await archiver.archive(current, as: ended) ? ended : nil
     }
 
-    /// Returns the session as it went to history.
-    public func execute(passcode: Passcode? = nil) async throws -> Session {
+    /// Returns the session as it went to history, with its group's name.
+    public func execute(passcode: Passcode? = nil) async throws -> SessionReceipt {
         try await reconcile.execute()
         var authorized = false   // one passcode attempt, however often the swap is retried
-        return try await sessions.retryingActive { current in
+        let ended = try await sessions.retryingActive { current in
             let now = clock.now()
             let boot = clock.bootTime()
             if !authorized, current.strict, let until = current.endOnWallClock(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {
@@ -43,5 +46,6 @@ public struct StopSessionUseCase: Sendable {
             let ended = current.ending(at: now, outcome: .stopped)
             return try await archiver.archive(current, as: ended, passcode: passcode) ? ended : nil
         }
+        return SessionReceipt(session: ended, groupName: try await groups.groupName(id: ended.groupId))
     }
 }

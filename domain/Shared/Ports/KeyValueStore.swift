@@ -14,8 +14,10 @@ public protocol KeyValueStore: Sendable {
 
     /// Runs `body` on the suite's current values under an exclusive lock and
     /// stores what it leaves, if anything changed. If `body` throws, nothing
-    /// is stored and the error is rethrown.
-    func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result
+    /// is stored and the error is rethrown. Readers see the new values once
+    /// it returns; `durability` says whether a crash may still undo them.
+    func update<Result>(_ suite: String, durability: WriteDurability,
+                        _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result
 
     /// Values returned for keys the suite does not hold. Never persisted.
     func register(defaults: [String: JSONValue], in suite: String)
@@ -43,16 +45,33 @@ public enum SuiteName {
     }
 }
 
+/// What a crash right after a write may do to it.
+public enum WriteDurability: Sendable {
+    /// The write survives any crash once it returns: what every
+    /// acknowledged edit needs (semantics.md, "Storage guarantees").
+    case durable
+    /// The write is whole or absent after a crash, but the previous version
+    /// may come back: only for state that the next command repairs when it
+    /// is lost (a step that is redone, a record derivable from others). It
+    /// spares the directory's fsync.
+    case repairable
+}
+
 /// Typed access, as `UserDefaults` offers it.
 extension KeyValueStore {
+    /// A durable `update`.
+    public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
+        try update(suite, durability: .durable, body)
+    }
+
     public func value<T: Decodable>(_ type: T.Type, forKey key: String, in suite: String) throws -> T? {
         guard let raw = try values(of: suite)[key] ?? defaults(of: suite)[key] else { return nil }
         return try JSONValueCoding.decode(type, from: raw, key: key)
     }
 
-    public func set<T: Encodable>(_ value: T, forKey key: String, in suite: String) throws {
+    public func set<T: Encodable>(_ value: T, forKey key: String, in suite: String, durability: WriteDurability = .durable) throws {
         let raw = try JSONValueCoding.encode(value, key: key)
-        try update(suite) { $0[key] = raw }
+        try update(suite, durability: durability) { $0[key] = raw }
     }
 
     public func removeValue(forKey key: String, in suite: String) throws {

@@ -1,0 +1,25 @@
+import Domain
+
+/// Finding a named record among a suite's raw values by reading only its
+/// `name`: a lookup among 1,000 groups decodes the one it finds, not all.
+enum RecordNames {
+    /// The record's `name` field, if it has a readable one.
+    static func name(of value: JSONValue) -> String? {
+        guard case .object(let members) = value, case .string(let name)? = members["name"] else { return nil }
+        return name
+    }
+
+    /// The key of the record named `name` (an exact match first, then the
+    /// same comparison key), and the keys of records whose name cannot be
+    /// read: the caller decodes those to report what is wrong with them.
+    static func key(named name: String, in values: [String: JSONValue]) -> (found: String?, unreadable: [String]) {
+        var unreadable: [String] = []
+        for (key, value) in values {
+            guard let stored = self.name(of: value) else { unreadable.append(key); continue }
+            if stored == name { return (key, []) }
+        }
+        let wanted = NameRules.comparisonKey(name)
+        let found = values.first { self.name(of: $0.value).map(NameRules.comparisonKey) == wanted }?.key
+        return (found, found == nil ? unreadable : [])
+    }
+}
