@@ -14,12 +14,14 @@ public enum SessionGroupLookupContract {
             try requireEqual(try await lookup.blockList(named: "deep WORK"), expected, "by name")
             try requireEqual(try await lookup.blockList(id: group.id), expected, "by id")
             try requireEqual(try await lookup.groupName(id: group.id), "Deep Work", "name by id")
+            try requireEqual(try await lookup.groupID(named: "DEEP work"), group.id, "id by name")
         },
         ContractCheck("an unknown group is nil, not an error") { make in
             let lookup = try await make([Fixtures.group("Work")])
             try require(try await lookup.blockList(named: "nope") == nil, "unknown name")
             try require(try await lookup.blockList(id: GroupID()) == nil, "unknown id")
             try require(try await lookup.groupName(id: GroupID()) == nil, "unknown id's name")
+            try require(try await lookup.groupID(named: "nope") == nil, "unknown name's id")
         },
     ]
 }

@@ -17,6 +17,10 @@ public struct GroupRepositoryLookup: SessionGroupLookup {
         try await groups.group(id: id).map(Self.blockList)
     }
 
+    public func groupID(named name: String) async throws -> GroupID? {
+        try await groups.id(named: name)
+    }
+
     public func groupName(id: GroupID) async throws -> String? {
         try await groups.name(of: id)
     }

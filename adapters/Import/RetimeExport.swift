@@ -28,7 +28,8 @@ public enum RetimeExport {
     }
 
     struct Document: Codable {
-        var schema = "retime/1"
+        static let schema = "retime/1"
+        var schema = Document.schema
         var format = RetimeExport.format
         var exportedAt: Date
         var groups: [ExportedGroup]
@@ -41,8 +42,38 @@ public enum RetimeExport {
     /// The export file's bytes: one JSON document, keys sorted.
     public static func encode(sessions: [Session], groups: [ExportedGroup], schedules: [Schedule] = [], settings: [String: String] = [:],
                               at now: Date) throws -> [UInt8] {
-        Array(try StoreJSON.encoder().encode(Document(exportedAt: now, groups: groups, sessions: sessions, schedules: schedules,
-                                                      settings: settings)))
+        var bytes: [UInt8] = []
+        try write(sessions: sessions, groups: groups, schedules: schedules, settings: settings, at: now) { bytes += $0 }
+        return bytes
+    }
+
+    /// The same bytes as `encode`, handed to `output` in pieces of about
+    /// `chunkSize` as they are made: exporting 100,000 sessions holds one
+    /// piece, not the document (Foundation's encoder held 237 MB). The
+    /// sessions are written as history lines are (`SessionLineEncoder`,
+    /// held to JSONEncoder's output), the rest by the store's encoder; the
+    /// members in sorted order, as `.sortedKeys` writes them.
+    public static func write(sessions: [Session], groups: [ExportedGroup], schedules: [Schedule] = [], settings: [String: String] = [:],
+                             at now: Date, chunkSize: Int = 1 << 16, to output: ([UInt8]) throws -> Void) throws {
+        let encoder = StoreJSON.encoder()
+        func json<T: Encodable>(_ value: T) throws -> [UInt8] { Array(try encoder.encode(value)) }
+        var buffer = Array("{\"exportedAt\":".utf8) + (try json(Timestamp.format(now)))
+        buffer += Array(",\"format\":".utf8) + (try json(format))
+        buffer += Array(",\"groups\":".utf8) + (try json(groups))
+        buffer += Array(",\"schedules\":".utf8) + (try json(schedules))
+        buffer += Array(",\"schema\":".utf8) + (try json(Document.schema))
+        buffer += Array(",\"sessions\":[".utf8)
+        buffer.reserveCapacity(chunkSize + 1_024)
+        for (index, session) in sessions.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            SessionLineEncoder.append(session, to: &buffer)
+            if buffer.count >= chunkSize {
+                try output(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        buffer += Array("],\"settings\":".utf8) + (try json(settings)) + [UInt8(ascii: "}")]
+        try output(buffer)
     }
 }
 

@@ -18,6 +18,14 @@ public final class InMemoryGroupRepository: GroupRepository {
         groups.withLock { $0[id] }
     }
 
+    public func id(named name: String) async throws -> GroupID? {
+        try await group(named: name)?.id
+    }
+
+    public func names() async throws -> [GroupID: String] {
+        groups.withLock { $0.mapValues(\.name.rawValue) }
+    }
+
     public func name(of id: GroupID) async throws -> String? {
         groups.withLock { $0[id]?.name.rawValue }
     }

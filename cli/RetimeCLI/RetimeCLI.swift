@@ -31,7 +31,9 @@ public enum RetimeCLI {
             let context = try makeContext(parsed, services: type.usesServices, environment: environment, console: console)
             if type.reconcilesFirst { try await context.resolve(ReconcileSessionUseCase.self).execute() }
             let result = try await command.run(context)
-            if let exported = result.exported {
+            if let stream = result.stream {
+                try stream(console.writeOut)
+            } else if let exported = result.exported {
                 console.writeOut(exported)
             } else {
                 emit(result.json, human: result.human, json: json, console: console)
@@ -45,8 +47,9 @@ public enum RetimeCLI {
     private static func makeContext(_ parsed: ParsedCommand, services: Bool, environment: [String: String],
                                     console: Console) throws -> CommandContext {
         let data = RuntimeContext.dataDirectory(option: parsed.globals.dataDirectory, environment: environment)
-        let runtime = RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, data: data),
-                                     environment: environment)
+        let store = JSONFileStore(directory: data + "/store")
+        let runtime = RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, store: store),
+                                     environment: environment, store: store)
         let colour = console.isTerminal && !parsed.globals.noColor && environment["NO_COLOR"] == nil
         let container = services ? try CLIRoot.container(runtime) : Container(Registry())
         return CommandContext(container: container, console: console, style: Style(enabled: colour),
@@ -55,7 +58,7 @@ public enum RetimeCLI {
 
     /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
     /// warning for the CLI and info for the daemon.
-    private static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], data: String) throws -> LogLevel {
+    private static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], store: JSONFileStore) throws -> LogLevel {
         if let text = parsed.globals.logLevel ?? environment["RETIME_LOG_LEVEL"] {
             guard let level = LogLevel(rawValue: text.lowercased()) else {
                 throw UsageError(.invalidValue, "invalid log level '\(text)'",
@@ -63,8 +66,7 @@ public enum RetimeCLI {
             }
             return level
         }
-        let configured = try? JSONFileStore(directory: data + "/store")
-            .value(String.self, forKey: SettingKey.logLevel.rawValue, in: StoreSettings.suite)
+        let configured = try? store.value(String.self, forKey: SettingKey.logLevel.rawValue, in: StoreSettings.suite)
         // The daemon under a service manager logs what it does (journald
         // keeps it); run by hand on a terminal, it stays quiet unless asked.
         let daemonUnattended = parsed.path == ["daemon", "run"] && isatty(STDERR_FILENO) != 1

@@ -97,6 +97,9 @@ struct JSONByteReader {
 
     mutating func readString() throws -> String {
         try withString { raw in
+            // ASCII (keys, ids, dates, most names) cannot be invalid UTF-8:
+            // decoding it skips the generic validation, a tenth of a read.
+            if raw.allSatisfy({ $0 < 0x80 }) { return String(decoding: raw, as: UTF8.self) }
             guard let text = String(validating: raw, as: UTF8.self) else { throw Malformed(description: "invalid UTF-8") }
             return text
         }

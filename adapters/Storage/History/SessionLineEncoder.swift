@@ -16,6 +16,15 @@ struct SessionLineEncoder {
         return encoder.bytes
     }
 
+    /// The session's JSON object (no newline) appended to `output`: an
+    /// export writes 100,000 into one buffer.
+    static func append(_ session: Session, to output: inout [UInt8]) {
+        var encoder = SessionLineEncoder()
+        swap(&encoder.bytes, &output)
+        encoder.session(session)
+        swap(&encoder.bytes, &output)
+    }
+
     private var opened = false
 
     /// `{"name":` for the first member, `,"name":` after.

@@ -9,6 +9,12 @@ enum RecordNames {
         return name
     }
 
+    /// The record's `id` field, if it has a readable one.
+    static func id(of value: JSONValue) -> String? {
+        guard case .object(let members) = value, case .string(let id)? = members["id"] else { return nil }
+        return id
+    }
+
     /// The key of the record named `name` (an exact match first, then the
     /// same comparison key), and the keys of records whose name cannot be
     /// read: the caller decodes those to report what is wrong with them.

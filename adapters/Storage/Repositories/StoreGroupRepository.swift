@@ -25,14 +25,38 @@ public struct StoreGroupRepository: GroupRepository {
         return try RecordNames.name(of: raw) ?? Self.decode(id.description, raw).name.rawValue
     }
 
+    public func names() async throws -> [GroupID: String] {
+        var names: [GroupID: String] = [:]
+        for (key, raw) in try store.values(of: Self.suite) {
+            if let id = GroupID(key), RecordNames.id(of: raw) == key, let name = RecordNames.name(of: raw) {
+                names[id] = name
+            } else {
+                let group = try Self.decode(key, raw)   // a hand-edited record: decoded, or its error
+                names[group.id] = group.name.rawValue
+            }
+        }
+        return names
+    }
+
     public func group(named name: String) async throws -> Group? {
         let values = try store.values(of: Self.suite)
+        return try Self.key(named: name, in: values).map { try Self.decode($0, values[$0]!) }
+    }
+
+    public func id(named name: String) async throws -> GroupID? {
+        let values = try store.values(of: Self.suite)
+        guard let key = try Self.key(named: name, in: values) else { return nil }
+        // Records are kept under their id; a hand-edited key is decoded.
+        if let id = GroupID(key), RecordNames.id(of: values[key]!) == key { return id }
+        return try Self.decode(key, values[key]!).id
+    }
+
+    /// The key of the record named `name`; throws what is wrong with a
+    /// record whose name cannot be read when no readable one matches.
+    private static func key(named name: String, in values: [String: JSONValue]) throws -> String? {
         let lookup = RecordNames.key(named: name, in: values)
-        guard let key = lookup.found else {
-            _ = try Self.decode(values.filter { lookup.unreadable.contains($0.key) })   // throws what is wrong
-            return nil
-        }
-        return try Self.decode(key, values[key]!)
+        if lookup.found == nil { _ = try decode(values.filter { lookup.unreadable.contains($0.key) }) }
+        return lookup.found
     }
 
     public func insert(_ group: Group) async throws {

@@ -43,8 +43,12 @@ struct ExportCommand: RetimeCommand {
                                                                    createdAt: $0.createdAt, updatedAt: $0.updatedAt) }
             let schedules = try await context.resolve((any ScheduleRepository).self).all()
             let settings = try await context.resolve((any SettingsStore).self).all()
-            output = String(decoding: try RetimeExport.encode(sessions: sessions, groups: exported, schedules: schedules, settings: settings,
-                                                              at: now), as: UTF8.self) + "\n"
+            return CommandResult(json: Documents.ok, human: "", stream: { write in
+                try RetimeExport.write(sessions: sessions, groups: exported, schedules: schedules, settings: settings, at: now) {
+                    write(String(decoding: $0, as: UTF8.self))
+                }
+                write("\n")
+            })
         case .csv:
             output = CSVTable.sessions(sessions, names: names, now: now) + "\n"
         case .ics:

@@ -31,13 +31,8 @@ struct LogCommand: RetimeCommand {
     }
 
     func run(_ context: CommandContext) async throws -> CommandResult {
-        let groups = try await context.resolve((any GroupRepository).self).all()
-        var groupId: GroupID?
-        if let group {
-            guard let found = groups.first(where: { $0.name == (try? GroupName(group)) }) else { throw GroupError.notFound(name: group) }
-            groupId = found.id
-        }
-        let names = Dictionary(groups.map { ($0.id, $0.name.rawValue) }, uniquingKeysWith: { first, _ in first })
+        let groupId = try await Self.groupId(named: group, context: context)
+        let names = try await context.resolve((any GroupRepository).self).names()
         let sessions = try await context.resolve((any SessionHistory).self)
             .sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, tag: tag, limit: limit))
         let now = try context.now
@@ -66,10 +61,8 @@ struct LogCommand: RetimeCommand {
     /// The id of the group named `name` (nil for no filter); an unknown name is an error.
     static func groupId(named name: String?, context: CommandContext) async throws -> GroupID? {
         guard let name else { return nil }
-        guard let found = try await context.resolve((any GroupRepository).self).all().first(where: { $0.name == (try? GroupName(name)) }) else {
-            throw GroupError.notFound(name: name)
-        }
-        return found.id
+        guard let found = try await context.resolve((any GroupRepository).self).id(named: name) else { throw GroupError.notFound(name: name) }
+        return found
     }
 
     /// The name the session's group had when it ran, else (sessions recorded

@@ -72,8 +72,7 @@ enum ScheduleCommands {
         init(_ parsed: ParsedCommand, values: DateValue) { namesOnly = parsed.flag("names") }
         func run(_ context: CommandContext) async throws -> CommandResult {
             let schedules = try await context.resolve((any ScheduleRepository).self).all()
-            var names: [GroupID: String] = [:]
-            for group in try await context.resolve((any GroupRepository).self).all() { names[group.id] = group.name.rawValue }
+            let names = try await context.resolve((any GroupRepository).self).names()
             let human = namesOnly ? schedules.map(\.name).joined(separator: "\n")
                 : schedules.isEmpty ? "No schedules yet: retime schedule add NAME --group GROUP --from 09:00 --to 12:00"
                 : schedules.map { ScheduleCommands.human($0, groupName: names[$0.groupId], style: context.style) }.joined(separator: "\n")

@@ -8,6 +8,16 @@ public struct RuntimeContext: Sendable {
     public var dataDirectory: String
     public var logLevel: LogLevel
     public var environment: [String: String]
+    /// The data directory's store, one per process: whoever reads a suite
+    /// first (the log level, before any service exists) parses it for all.
+    public let store: JSONFileStore
+
+    public init(dataDirectory: String, logLevel: LogLevel, environment: [String: String], store: JSONFileStore? = nil) {
+        self.dataDirectory = dataDirectory
+        self.logLevel = logLevel
+        self.environment = environment
+        self.store = store ?? JSONFileStore(directory: dataDirectory + "/store")
+    }
 
     /// Where clients find the system service: `$RETIME_SHIELD_SOCKET`, else
     /// `/run/retime/shield.sock` (cli.md, "The system service").

@@ -11,7 +11,7 @@ public enum ServiceRegistration {
         let data = context.dataDirectory
 
         registry.register((any Domain.Clock).self, value: SystemClock())
-        registry.register((any KeyValueStore).self, lifetime: .singleton) { _ in JSONFileStore(directory: data + "/store") }
+        registry.register((any KeyValueStore).self, value: context.store)
         registry.register((any GroupRepository).self, lifetime: .singleton) { StoreGroupRepository(store: try $0.resolve()) }
         registry.register((any SessionRepository).self, lifetime: .singleton) { StoreSessionRepository(store: try $0.resolve()) }
         registry.register((any SettingsStore).self, lifetime: .singleton) { StoreSettings(store: try $0.resolve()) }

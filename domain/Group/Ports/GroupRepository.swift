@@ -10,8 +10,13 @@ public protocol GroupRepository: Sendable {
     /// The name of the group with `id`, or nil if there is none: what a
     /// session shows, without reading the group's targets.
     func name(of id: GroupID) async throws -> String?
+    /// Every group's name by id, without their targets: what a list of
+    /// sessions or schedules shows beside each.
+    func names() async throws -> [GroupID: String]
     /// The group whose name matches `name` case-insensitively.
     func group(named name: String) async throws -> Group?
+    /// The id of the group `group(named:)` finds, without its targets.
+    func id(named name: String) async throws -> GroupID?
     /// Adds a new group. Throws `GroupError.alreadyExists`, naming the group
     /// that holds the name (or the id), if either is taken.
     func insert(_ group: Group) async throws

@@ -5,6 +5,9 @@ public protocol SessionGroupLookup: Sendable {
     func blockList(named name: String) async throws -> BlockList?
     /// The group with `id`, or nil if it has been deleted.
     func blockList(id: GroupID) async throws -> BlockList?
+    /// The id of the group named `name` (case-insensitively), or nil: for
+    /// a caller that needs only that, without the group's targets.
+    func groupID(named name: String) async throws -> GroupID?
     /// The name of the group with `id`, or nil if it has been deleted.
     func groupName(id: GroupID) async throws -> String?
 }

@@ -61,10 +61,10 @@ public struct AddScheduleUseCase: Sendable {
         // The group is looked up under the lock its deletion takes: a schedule
         // never points at a group deleted in between.
         return try await dataLock.exclusively {
-            guard let group = try await groups.blockList(named: request.groupName) else {
+            guard let group = try await groups.groupID(named: request.groupName) else {
                 throw ScheduleError.groupNotFound(name: request.groupName)
             }
-            let schedule = Schedule(name: name, groupId: group.groupId, from: from, to: to, weekdays: days,
+            let schedule = Schedule(name: name, groupId: group, from: from, to: to, weekdays: days,
                                     warnSeconds: request.warnSeconds, strict: request.strict)
             try await schedules.insert(schedule)
             return schedule
