@@ -5,9 +5,25 @@ enum GroupCommands {
     static let spec = CommandSpec("group", summary: "Manage groups: named sets of sites and apps to block.",
                                   subcommands: [Create.spec, List.spec, Show.spec, Rename.spec, Block.spec, Unblock.spec, Delete.spec])
 
+    /// How many targets a one-line summary names before counting the rest:
+    /// a group of 10,000 is one readable line, and `group show` lists all.
+    static let targetsShown = 12
+
     static func human(_ group: Group, style: Style) -> String {
-        let targets = group.targets.isEmpty ? style.dim("(blocks nothing yet)") : group.targets.map(\.displayName).joined(separator: ", ")
+        guard !group.targets.isEmpty else { return "\(style.bold(group.name.rawValue)): \(style.dim("(blocks nothing yet)"))" }
+        var targets = group.targets.prefix(targetsShown).map(\.displayName).joined(separator: ", ")
+        if group.targets.count > targetsShown {
+            targets += style.dim(" and \(group.targets.count - targetsShown) more (retime group show \(GroupCommands.shellWord(group.name.rawValue)))")
+        }
         return "\(style.bold(group.name.rawValue)): \(targets)"
+    }
+
+    /// A name as one shell word: in double quotes when it holds a space or
+    /// a character the shell reads, those escaped.
+    static func shellWord(_ name: String) -> String {
+        let special: Set<Character> = ["\"", "\\", "$", "`"]
+        guard name.contains(where: { $0.isWhitespace || special.contains($0) || "'&|;<>()*?[]#~!".contains($0) }) else { return name }
+        return "\"" + name.map { special.contains($0) ? "\\\($0)" : String($0) }.joined() + "\""
     }
 
     static func result(_ group: Group, _ verb: String, style: Style) -> CommandResult {

@@ -76,8 +76,7 @@ enum SessionCommands {
         /// user who reads "blocking 2 targets" must not find them open.
         static func blocking(_ targets: [Target], group: String, shield: String, appsBlocked: Bool = false) -> String {
             guard !targets.isEmpty else {
-                let shellName = group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
-                return " Nothing is blocked: \(group) has no targets yet (add them with 'retime group block \(shellName) SITE')."
+                return " Nothing is blocked: \(group) has no targets yet (add them with 'retime group block \(GroupCommands.shellWord(group)) SITE')."
             }
             func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
             let sites = targets.filter { if case .domain = $0 { true } else { false } }.count
