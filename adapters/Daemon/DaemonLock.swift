@@ -8,7 +8,7 @@ import Glibc
 /// exclusive `flock` on `DATA_DIR/daemon.lock` and has written its pid in it.
 /// The kernel drops the lock when the daemon exits or is killed, so a stale
 /// file never claims a dead daemon is alive, and only one daemon can run.
-public struct DaemonLock: Sendable {
+public struct DaemonLock: DaemonPresence {
     public let path: String
 
     public init(dataDirectory: String) {
@@ -91,5 +91,12 @@ public enum DaemonError: RetimeError, Equatable {
         case .alreadyRunning(let pid, let lock): "a retime daemon already runs for this data directory (pid \(pid), \(lock))"
         case .unavailable(let reason): "the daemon cannot run here: \(reason)"
         }
+    }
+}
+
+extension DaemonLock {
+    /// The daemon holding this data directory's lock, if one does.
+    public func running() -> RunningDaemon? {
+        runningPID().map { RunningDaemon(pid: $0, since: runningSince()) }
     }
 }

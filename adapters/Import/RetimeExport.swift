@@ -77,6 +77,20 @@ public enum RetimeExport {
     }
 }
 
+/// The `BackupEncoder` of retime's own export file.
+public struct RetimeExportEncoder: BackupEncoder {
+    public init() {}
+
+    public func write(_ backup: Backup, to output: ([UInt8]) throws -> Void) throws {
+        let groups = backup.groups.map {
+            RetimeExport.ExportedGroup(id: $0.id, name: $0.name.rawValue, targets: $0.targets, createdAt: $0.createdAt, updatedAt: $0.updatedAt)
+        }
+        try RetimeExport.write(sessions: backup.sessions, groups: groups, schedules: backup.schedules, settings: backup.settings,
+                               at: backup.exportedAt, to: output)
+        try output([UInt8(ascii: "\n")])
+    }
+}
+
 /// Reads a retime export back: sessions keep their ids, instants and every
 /// field; their groups are matched by name, or recreated with their ids and targets.
 public struct RetimeExportSource: HistoryImportSource {

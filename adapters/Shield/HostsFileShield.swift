@@ -44,6 +44,9 @@ public struct HostsFileShield: Shield {
     public var identity: String { Self.identityPrefix + path }
     public static let identityPrefix = "hosts:"
 
+    /// Sites, by the hosts file; no process is stopped.
+    public func reach(askingAboutApps: Bool) async -> ShieldReach { ShieldReach(sites: true, apps: .unsupported) }
+
     public func raise(_ targets: [Target], for session: SessionID) async throws {
         let file = HostsFile(parsing: try read())
         if let foreign = foreignOwner(of: file) { throw ForeignBlock(path: path, owner: foreign) }

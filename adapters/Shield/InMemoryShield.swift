@@ -17,9 +17,17 @@ public final class InMemoryShield: Shield {
 
     private let state = Mutex(State())
 
-    public init() {}
+    public init(reach: ShieldReach = ShieldReach(sites: true, apps: .blocked)) {
+        self.reach = reach
+    }
 
     public var identity: String { "memory" }
+
+    /// What it says it blocks: everything, unless a test says otherwise.
+    public let reach: ShieldReach
+    public func reach(askingAboutApps: Bool) async -> ShieldReach {
+        ShieldReach(sites: reach.sites, apps: askingAboutApps ? reach.apps : nil)
+    }
 
     public func raise(_ targets: [Target], for session: SessionID) async throws {
         state.withLock {

@@ -17,6 +17,9 @@ public struct RecordingShield: Shield {
     public static let identity = "none"
     public var identity: String { Self.identity }
 
+    /// It records; it blocks nothing.
+    public func reach(askingAboutApps: Bool) async -> ShieldReach { .recordsOnly }
+
     public init(store: any KeyValueStore, logger: Logger) {
         self.store = store
         self.logger = logger

@@ -16,6 +16,11 @@ public struct SystemShield: Shield {
 
     public var identity: String { Self.identityPrefix + client.socketPath }
 
+    /// Sites, by its hosts and firewall layers; apps while its app layer is on.
+    public func reach(askingAboutApps: Bool) async -> ShieldReach {
+        ShieldReach(sites: true, apps: askingAboutApps ? (blocksApps() ? .blocked : .layerOff) : nil)
+    }
+
     public func raise(_ targets: [Target], for session: Session) async throws {
         let length = session.plannedEnd.map { $0.timeIntervalSince(session.startedAt) }
         _ = try client.send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,

@@ -1,4 +1,3 @@
-import Adapters
 import Domain
 import Foundation
 #if canImport(Glibc)
@@ -27,10 +26,7 @@ public enum RetimeCLI {
                 emit(Documents.document(["help": .string(text)]), human: text, json: json, console: console)
                 return 0
             }
-            let command = try type.init(parsed, values: DateValue(now: Date()))
-            let context = try makeContext(parsed, services: type.usesServices, environment: environment, console: console)
-            if type.reconcilesFirst { try await context.resolve(ReconcileSessionUseCase.self).execute() }
-            let result = try await command.run(context)
+            let result = try await execute(type, parsed, environment: environment, console: console)
             if let stream = result.stream {
                 try stream(console.writeOut)
             } else if let exported = result.exported {
@@ -44,33 +40,27 @@ public enum RetimeCLI {
         }
     }
 
-    private static func makeContext(_ parsed: ParsedCommand, services: Bool, environment: [String: String],
-                                    console: Console) throws -> CommandContext {
-        let data = RuntimeContext.dataDirectory(option: parsed.globals.dataDirectory, environment: environment)
-        let store = JSONFileStore(directory: data + "/store")
-        let runtime = RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, store: store),
-                                     environment: environment, store: store)
+    /// Builds the command, then the services it declares (nothing for a
+    /// command that declares none: help and completion touch no data), runs
+    /// it, and tears down what was built, in reverse order.
+    private static func execute<Command: RetimeCommand>(_ type: Command.Type, _ parsed: ParsedCommand, environment: [String: String],
+                                                        console: Console) async throws -> CommandResult {
+        let command = try Command(parsed, values: DateValue(now: Date()))
         let colour = console.isTerminal && !parsed.globals.noColor && environment["NO_COLOR"] == nil
-        let container = services ? try CLIRoot.container(runtime) : Container(Registry())
-        return CommandContext(container: container, console: console, style: Style(enabled: colour),
-                              json: parsed.globals.json, runtime: runtime)
-    }
-
-    /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
-    /// warning for the CLI and info for the daemon.
-    private static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], store: JSONFileStore) throws -> LogLevel {
-        if let text = parsed.globals.logLevel ?? environment["RETIME_LOG_LEVEL"] {
-            guard let level = LogLevel(rawValue: text.lowercased()) else {
-                throw UsageError(.invalidValue, "invalid log level '\(text)'",
-                                 hint: "choose " + LogLevel.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            return level
+        let io = CommandIO(console: console, style: Style(enabled: colour), json: parsed.globals.json)
+        guard Command.Services.self != NoServices.self else {
+            return try await command.run(Command.Services(ServiceSource(container: Container(Registry()))), io)
         }
-        let configured = try? store.value(String.self, forKey: SettingKey.logLevel.rawValue, in: StoreSettings.suite)
-        // The daemon under a service manager logs what it does (journald
-        // keeps it); run by hand on a terminal, it stays quiet unless asked.
-        let daemonUnattended = parsed.path == ["daemon", "run"] && isatty(STDERR_FILENO) != 1
-        return configured.flatMap { LogLevel(rawValue: $0) } ?? (daemonUnattended ? .info : .warning)
+        let container = CLIRoot.container(try CLIRoot.runtime(parsed, environment: environment))
+        do {
+            if Command.reconcilesFirst { try await container.resolve(ReconcileSessionUseCase.self).execute() }
+            let result = try await command.run(Command.Services(ServiceSource(container: container)), io)
+            await container.teardown()
+            return result
+        } catch {
+            await container.teardown()
+            throw error
+        }
     }
 
     private static func emit(_ document: JSONValue, human: String, json: Bool, console: Console) {

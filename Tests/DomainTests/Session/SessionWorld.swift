@@ -79,6 +79,7 @@ struct FailingShield: Shield {
     func raise(_ targets: [Target], for session: SessionID) async throws { throw Refused() }
     func lower(for session: SessionID) async throws { throw Refused() }
     func state() async throws -> ShieldState? { nil }
+    func reach(askingAboutApps: Bool) async -> ShieldReach { ShieldReach(sites: true, apps: askingAboutApps ? .blocked : nil) }
 }
 
 /// A shield that works until the test breaks it mid-session (a full disk, a
@@ -88,6 +89,7 @@ final class StuckShield: Shield {
     var identity: String { "stuck" }
     struct Refused: Error, CustomStringConvertible { var description: String { "no space left on device" } }
     let inner = InMemoryShield()
+    func reach(askingAboutApps: Bool) async -> ShieldReach { await inner.reach(askingAboutApps: askingAboutApps) }
     private let isStuck = Mutex(false)
     private let isRefusingRaise = Mutex(false)
 

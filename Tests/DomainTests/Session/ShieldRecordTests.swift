@@ -15,6 +15,7 @@ struct ShieldRecordTests {
         func raise(_ targets: [Target], for session: SessionID) async throws { try await inner.raise(targets, for: session) }
         func lower(for session: SessionID) async throws { try await inner.lower(for: session) }
         func state() async throws -> ShieldState? { try await inner.state() }
+        func reach(askingAboutApps: Bool) async -> ShieldReach { await inner.reach(askingAboutApps: askingAboutApps) }
     }
 
     /// Two shields, and a setting that says which one new blocks use.

@@ -20,8 +20,12 @@ enum AuthCommands {
     struct Status: RetimeCommand {
         static let spec = CommandSpec("status", summary: "Whether a passcode is set, any lockout, and the shield's authorization.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let status = try await context.resolve(AuthStatusUseCase.self).execute()
+        struct Services: CommandServices {
+            let status: AuthStatusUseCase
+            init(_ services: ServiceSource) throws { status = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let status = try await services.status.execute()
             var lines = ["passcode: " + (status.passcodeSet ? "set" : "not set")]
             if let until = status.lockedUntil { lines.append("locked out until \(LocalTime.dateTime(until))") }
             if status.failedAttempts > 0 { lines.append("wrong attempts in a row: \(status.failedAttempts)") }
@@ -34,9 +38,13 @@ enum AuthCommands {
         static let spec = CommandSpec("set-passcode", summary: "Set the passcode (not during a strict session).", options: [AuthCommands.stdinFlag])
         let fromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { fromStdin = parsed.flag("stdin") }
-        func run(_ context: CommandContext) async throws -> CommandResult {
+        struct Services: CommandServices {
+            let set: SetPasscodeUseCase
+            init(_ services: ServiceSource) throws { set = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let passcode = try AuthCommands.newPasscode(fromStdin: fromStdin, first: "New passcode: ", command: "retime auth set-passcode")
-            try await context.resolve(SetPasscodeUseCase.self).execute(passcode)
+            try await services.set.execute(passcode)
             return .ok("Passcode set. A strict session can now be ended early with it.")
         }
     }
@@ -46,11 +54,11 @@ enum AuthCommands {
                                       options: [AuthCommands.stdinFlag])
         let fromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { fromStdin = parsed.flag("stdin") }
-        func run(_ context: CommandContext) async throws -> CommandResult {
+        func run(_ services: AuthCommands.Changing, _ io: CommandIO) async throws -> CommandResult {
             let command = "retime auth change-passcode"
             let current = try PasscodeInput.read(["Current passcode: "], fromStdin: fromStdin, command: command)[0]
             let new = try AuthCommands.newPasscode(fromStdin: fromStdin, first: "New passcode: ", command: command)
-            try await context.resolve(ChangePasscodeUseCase.self).change(from: current, to: new)
+            try await services.change.change(from: current, to: new)
             return .ok("Passcode changed.")
         }
     }
@@ -60,9 +68,9 @@ enum AuthCommands {
                                       options: [AuthCommands.stdinFlag])
         let fromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { fromStdin = parsed.flag("stdin") }
-        func run(_ context: CommandContext) async throws -> CommandResult {
+        func run(_ services: AuthCommands.Changing, _ io: CommandIO) async throws -> CommandResult {
             let current = try PasscodeInput.read(["Current passcode: "], fromStdin: fromStdin, command: "retime auth remove-passcode")[0]
-            try await context.resolve(ChangePasscodeUseCase.self).remove(current)
+            try await services.change.remove(current)
             return .ok("Passcode removed.")
         }
     }
@@ -70,12 +78,26 @@ enum AuthCommands {
     struct Request: RetimeCommand {
         static let spec = CommandSpec("request", summary: "Ask the configured shield whether it can enforce blocks here.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let answer = try await context.resolve(RequestShieldAuthorizationUseCase.self).execute()
-            let status = try await context.resolve(AuthStatusUseCase.self).execute()
+        struct Services: CommandServices {
+            let request: RequestShieldAuthorizationUseCase
+            let status: AuthStatusUseCase
+            init(_ services: ServiceSource) throws {
+                request = try services()
+                status = try services()
+            }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let answer = try await services.request.execute()
+            let status = try await services.status.execute()
             let why = answer == .denied ? " (it cannot write what it needs; see 'retime doctor')" : ""
             return CommandResult(json: AuthCommands.document(status), human: "shield authorization: \(answer.rawValue)\(why)")
         }
+    }
+
+    /// The services of the commands that change or remove the passcode.
+    struct Changing: CommandServices {
+        let change: ChangePasscodeUseCase
+        init(_ services: ServiceSource) throws { change = try services() }
     }
 
     /// A new passcode: one stdin line, or typed twice at the prompt.

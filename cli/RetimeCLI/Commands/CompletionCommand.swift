@@ -5,7 +5,6 @@ struct CompletionCommand: RetimeCommand {
                                   discussion: "bash: source <(retime completion bash)\nzsh:  source <(retime completion zsh)\nfish: retime completion fish | source",
                                   arguments: [ArgumentSpec("SHELL", help: "bash, zsh or fish.", choices: ["bash", "zsh", "fish"])])
     static let reconcilesFirst = false
-    static let usesServices = false
 
     let shell: String
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
@@ -15,7 +14,7 @@ struct CompletionCommand: RetimeCommand {
         }
     }
 
-    func run(_ context: CommandContext) async throws -> CommandResult {
+    func run(_ services: NoServices, _ io: CommandIO) async throws -> CommandResult {
         let script = CompletionScript.script(for: shell, root: CommandTree.root)
         return CommandResult(json: Documents.document(["shell": .string(shell), "script": .string(script)]), human: script)
     }
@@ -26,7 +25,6 @@ struct HelpCommand: RetimeCommand {
     static let spec = CommandSpec("help", summary: "Show help for a command.",
                                   arguments: [ArgumentSpec("COMMAND", help: "The command, e.g. 'group create'.", optional: true, variadic: true)])
     static let reconcilesFirst = false
-    static let usesServices = false
 
     let path: [String]
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
@@ -43,7 +41,7 @@ struct HelpCommand: RetimeCommand {
         }
     }
 
-    func run(_ context: CommandContext) async throws -> CommandResult {
+    func run(_ services: NoServices, _ io: CommandIO) async throws -> CommandResult {
         let command = ArgumentParser(root: CommandTree.root).command(at: path)!
         let text = HelpRenderer.help(for: command, path: path)
         return CommandResult(json: Documents.document(["help": .string(text)]), human: text)
@@ -54,9 +52,8 @@ struct HelpCommand: RetimeCommand {
 struct VersionCommand: RetimeCommand {
     static let spec = CommandSpec("version", summary: "Print the version (as --version does).")
     static let reconcilesFirst = false
-    static let usesServices = false
     init(_ parsed: ParsedCommand, values: DateValue) {}
-    func run(_ context: CommandContext) async throws -> CommandResult {
+    func run(_ services: NoServices, _ io: CommandIO) async throws -> CommandResult {
         CommandResult(json: Documents.document(["version": .string(RetimeCLI.version)]), human: "retime \(RetimeCLI.version)")
     }
 }

@@ -9,22 +9,30 @@ enum ConfigCommands {
     static let keyArgument = ArgumentSpec("KEY", help: "One of: " + SettingKey.allCases.map(\.rawValue).joined(separator: ", "),
                                           choices: SettingKey.allCases.map(\.rawValue))
 
-    /// Every key with the value in force, and whether it is the default.
-    static func effective(_ context: CommandContext) async throws -> [(SettingKey, String, Bool)] {
-        let set = try await context.resolve((any SettingsStore).self).all()
-        return SettingKey.allCases.map { key in
-            set[key.rawValue].map { (key, $0, false) } ?? (key, key.defaultValue(dataDirectory: context.runtime.dataDirectory), true)
+    /// The services of the commands that read settings.
+    struct Reading: CommandServices {
+        let settings: ReadSettingsUseCase
+        init(_ services: ServiceSource) throws { settings = try services() }
+    }
+
+    /// The services of the commands that change one.
+    struct Changing: CommandServices {
+        let configure: ConfigureSettingUseCase
+        let settings: ReadSettingsUseCase
+        init(_ services: ServiceSource) throws {
+            configure = try services()
+            settings = try services()
         }
     }
 
     struct List: RetimeCommand {
         static let spec = CommandSpec("list", summary: "List every setting with the value in force.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let entries = try await ConfigCommands.effective(context)
+        func run(_ services: ConfigCommands.Reading, _ io: CommandIO) async throws -> CommandResult {
+            let entries = try await services.settings.all()
             return CommandResult(
-                json: Documents.document(["config": .object(Dictionary(uniqueKeysWithValues: entries.map { ($0.0.rawValue, .string($0.1)) }))]),
-                human: entries.map { "\($0.0.rawValue)=\($0.1)" + ($0.2 ? context.style.dim("  (default)") : "") }.joined(separator: "\n"))
+                json: Documents.document(["config": .object(Dictionary(uniqueKeysWithValues: entries.map { ($0.key.rawValue, .string($0.value)) }))]),
+                human: entries.map { "\($0.key.rawValue)=\($0.value)" + ($0.isDefault ? io.style.dim("  (default)") : "") }.joined(separator: "\n"))
         }
     }
 
@@ -32,9 +40,9 @@ enum ConfigCommands {
         static let spec = CommandSpec("get", summary: "Print one setting.", arguments: [ConfigCommands.keyArgument])
         let key: String
         init(_ parsed: ParsedCommand, values: DateValue) { key = parsed.argument("KEY") ?? "" }
-        func run(_ context: CommandContext) async throws -> CommandResult {
+        func run(_ services: ConfigCommands.Reading, _ io: CommandIO) async throws -> CommandResult {
             let key = try SettingKey(parsing: key)
-            let value = try await ConfigCommands.effective(context).first { $0.0 == key }!.1
+            let value = try await services.settings.value(of: key).value
             return CommandResult(json: Documents.document(["config": .object([key.rawValue: .string(value)])]), human: value)
         }
     }
@@ -48,11 +56,10 @@ enum ConfigCommands {
             value = parsed.argument("VALUE") ?? ""
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let settings = try context.resolve(ConfigureSettingUseCase.self)
+        func run(_ services: ConfigCommands.Changing, _ io: CommandIO) async throws -> CommandResult {
             let (name, text) = (key, value)
             let (setting, stored) = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime config set") {
-                try await settings.set(name, to: text, passcode: $0)
+                try await services.configure.set(name, to: text, passcode: $0)
             }
             return .ok("\(setting.rawValue)=\(stored)")
         }
@@ -66,13 +73,12 @@ enum ConfigCommands {
             key = parsed.argument("KEY") ?? ""
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let settings = try context.resolve(ConfigureSettingUseCase.self)
+        func run(_ services: ConfigCommands.Changing, _ io: CommandIO) async throws -> CommandResult {
             let name = key
             let setting = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime config unset") {
-                try await settings.unset(name, passcode: $0)
+                try await services.configure.unset(name, passcode: $0)
             }
-            return .ok("\(setting.rawValue) is back to its default, \(setting.defaultValue(dataDirectory: context.runtime.dataDirectory)).")
+            return .ok("\(setting.rawValue) is back to its default, \(services.settings.defaultValue(of: setting)).")
         }
     }
 }

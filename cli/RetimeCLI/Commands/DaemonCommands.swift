@@ -1,4 +1,3 @@
-import Adapters
 import Domain
 import Foundation
 
@@ -10,10 +9,9 @@ enum DaemonCommands {
     struct Run: RetimeCommand {
         static let spec = CommandSpec("run", summary: "Run in the foreground (what a service manager starts).")
         static let reconcilesFirst = false
-        static let usesServices = false
         init(_ parsed: ParsedCommand, values: DateValue) {}
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            try await DaemonRunner(runtime: context.runtime).run()
+        func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+            try await DaemonRunner(runtime: services.runtime).run()
             return .ok("")
         }
     }
@@ -21,16 +19,27 @@ enum DaemonCommands {
     struct Status: RetimeCommand {
         static let spec = CommandSpec("status", summary: "Say whether the daemon runs (exit 0) or not (exit 1), since when, and what is next.")
         static let reconcilesFirst = false
-        // Whether the daemon runs must be answerable even when the data is not readable.
-        static let usesServices = false
+        // Whether the daemon runs must be answerable even when the data is
+        // not readable: the data is read only for what is next, if it can be.
+        struct Services: CommandServices {
+            let daemon: any DaemonPresence
+            let sessions: any SessionRepository
+            let upcoming: UpcomingEventsUseCase
+            let clock: any Domain.Clock
+            init(_ services: ServiceSource) throws {
+                daemon = try services()
+                sessions = try services()
+                upcoming = try services()
+                clock = try services()
+            }
+        }
         init(_ parsed: ParsedCommand, values: DateValue) {}
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let lock = DaemonLock(dataDirectory: context.runtime.dataDirectory)
-            let pid = lock.runningPID()
-            let now = Date()
-            let uptime = lock.runningSince().map { now.timeIntervalSince($0) }
-            var next: (what: String, at: Date)?
-            if let services = try? CLIRoot.container(context.runtime) { next = try? await nextEvent(services, now: now) }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let running = services.daemon.running()
+            let pid = running?.pid
+            let now = services.clock.now()
+            let uptime = running?.since.map { now.timeIntervalSince($0) }
+            let next = try? await nextEvent(services, now: now)
             let json = Documents.document([
                 "running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null,
                 "uptimeSeconds": uptime.map(JSONValue.double) ?? .null,
@@ -42,13 +51,20 @@ enum DaemonCommands {
         }
 
         /// What the daemon will do next: end the active session or an interval event.
-        private func nextEvent(_ services: Container, now: Date) async throws -> (what: String, at: Date)? {
-            let sessionEnd = try await services.resolve((any SessionRepository).self).current()
+        private func nextEvent(_ services: Services, now: Date) async throws -> (what: String, at: Date)? {
+            let sessionEnd = try await services.sessions.current()
                 .flatMap { session in session.isActive ? session.plannedEnd.map { ("end the active session", $0) } : nil }
-            let event = try await services.resolve(UpcomingEventsUseCase.self).execute(from: now, count: 1).first
+            let event = try await services.upcoming.execute(from: now, count: 1).first
                 .map { ("\($0.kind.rawValue) of \($0.schedule.name)", $0.at) }
             return [sessionEnd, event].compactMap { $0 }.min { $0.1 < $1.1 }.map { (what: $0.0, at: $0.1) }
         }
+    }
+
+    /// For the commands that run or install the daemon itself: where the
+    /// data is and the environment, nothing built from them.
+    struct Runtime: CommandServices {
+        let runtime: RuntimeContext
+        init(_ services: ServiceSource) throws { runtime = try services() }
     }
 
     static let managerOption = OptionSpec.value("manager", "NAME",
@@ -68,15 +84,14 @@ enum DaemonCommands {
         static let spec = CommandSpec("install", summary: "Install a user service that runs the daemon at login (systemd or launchd).",
                                       options: [.flag("print", help: "Print the definition instead of writing it."), DaemonCommands.managerOption])
         static let reconcilesFirst = false
-        static let usesServices = false
         let print: Bool, manager: ServiceManager
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             print = parsed.flag("print")
             manager = try DaemonCommands.manager(parsed)
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let definition = manager.definition(binary: Self.executablePath(), dataDirectory: context.runtime.dataDirectory)
-            let path = manager.path(context.runtime.environment)
+        func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+            let definition = manager.definition(binary: Self.executablePath(), dataDirectory: services.runtime.dataDirectory)
+            let path = manager.path(services.runtime.environment)
             let json = Documents.document(["unit": .string(definition), "path": .string(path), "manager": .string(manager.rawValue)])
             if print { return CommandResult(json: json, human: definition) }
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -94,12 +109,11 @@ enum DaemonCommands {
     struct Uninstall: RetimeCommand {
         static let spec = CommandSpec("uninstall", summary: "Remove the user service.", options: [DaemonCommands.managerOption])
         static let reconcilesFirst = false
-        static let usesServices = false
         let manager: ServiceManager
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) { manager = try DaemonCommands.manager(parsed) }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let path = manager.path(context.runtime.environment)
-            let links = manager.enablementLinks(context.runtime.environment)
+        func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+            let path = manager.path(services.runtime.environment)
+            let links = manager.enablementLinks(services.runtime.environment)
                 .filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) != nil }   // dangling ones too
             guard FileManager.default.fileExists(atPath: path) || !links.isEmpty else {
                 return .ok("Nothing installed at \(path); nothing to remove.")

@@ -26,6 +26,12 @@ enum GroupCommands {
         return "\"" + name.map { special.contains($0) ? "\\\($0)" : String($0) }.joined() + "\""
     }
 
+    /// The services of the commands that read groups: their repository.
+    struct Repository: CommandServices {
+        let groups: any GroupRepository
+        init(_ services: ServiceSource) throws { groups = try services() }
+    }
+
     static func result(_ group: Group, _ verb: String, style: Style) -> CommandResult {
         CommandResult(json: Documents.document(["group": Documents.group(group)]), human: "\(verb) \(human(group, style: style))")
     }
@@ -39,8 +45,12 @@ enum GroupCommands {
             name = parsed.argument("NAME") ?? ""
             targets = parsed.allValues("block")
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            GroupCommands.result(try await context.resolve(CreateGroupUseCase.self).execute(name: name, targets: targets), "Created", style: context.style)
+        struct Services: CommandServices {
+            let create: CreateGroupUseCase
+            init(_ services: ServiceSource) throws { create = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            GroupCommands.result(try await services.create.execute(name: name, targets: targets), "Created", style: io.style)
         }
     }
 
@@ -48,11 +58,11 @@ enum GroupCommands {
         static let spec = CommandSpec("list", summary: "List the groups.", options: [CompletionScript.namesFlag])
         let namesOnly: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { namesOnly = parsed.flag("names") }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let groups = try await context.resolve((any GroupRepository).self).all()
+        func run(_ services: GroupCommands.Repository, _ io: CommandIO) async throws -> CommandResult {
+            let groups = try await services.groups.all()
             let human = namesOnly ? groups.map(\.name.rawValue).joined(separator: "\n")
                 : groups.isEmpty ? "No groups yet: retime group create NAME --block example.com"
-                : groups.map { GroupCommands.human($0, style: context.style) }.joined(separator: "\n")
+                : groups.map { GroupCommands.human($0, style: io.style) }.joined(separator: "\n")
             return CommandResult(json: Documents.document(["groups": .array(groups.map(Documents.group))]), human: human)
         }
     }
@@ -61,17 +71,17 @@ enum GroupCommands {
         static let spec = CommandSpec("show", summary: "Show one group.", arguments: [ArgumentSpec("NAME", help: "The group.", names: .groups)])
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            guard let group = try await context.resolve((any GroupRepository).self).group(named: name) else {
+        func run(_ services: GroupCommands.Repository, _ io: CommandIO) async throws -> CommandResult {
+            guard let group = try await services.groups.group(named: name) else {
                 throw GroupError.notFound(name: name)
             }
             // An internationalised name also shows the ASCII form that the
             // hosts file and the JSON hold, so the two can be matched up.
             let targets = group.targets.isEmpty ? "  (none)" : group.targets.map {
-                $0.displayName == $0.description ? "  \($0)" : "  \($0.displayName)  " + context.style.dim("(\($0))")
+                $0.displayName == $0.description ? "  \($0)" : "  \($0.displayName)  " + io.style.dim("(\($0))")
             }.joined(separator: "\n")
             return CommandResult(json: Documents.document(["group": Documents.group(group)]),
-                                 human: "\(context.style.bold(group.name.rawValue))  \(context.style.dim(group.id.description))\n\(targets)")
+                                 human: "\(io.style.bold(group.name.rawValue))  \(io.style.dim(group.id.description))\n\(targets)")
         }
     }
 
@@ -84,13 +94,16 @@ enum GroupCommands {
             newName = parsed.argument("NEW") ?? ""
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let rename = try context.resolve(RenameGroupUseCase.self)
+        struct Services: CommandServices {
+            let rename: RenameGroupUseCase
+            init(_ services: ServiceSource) throws { rename = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let group = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime group rename") {
-                try await rename.execute(name: name, to: newName, passcode: $0)
+                try await services.rename.execute(name: name, to: newName, passcode: $0)
             }
             return CommandResult(json: Documents.document(["group": Documents.group(group)]),
-                                 human: "Renamed \(name.trimmedSpaces) to \(context.style.bold(group.name.rawValue)); its sessions and schedules follow it.")
+                                 human: "Renamed \(name.trimmedSpaces) to \(io.style.bold(group.name.rawValue)); its sessions and schedules follow it.")
         }
     }
 
@@ -104,11 +117,13 @@ enum GroupCommands {
                                       arguments: GroupCommands.targetArguments("A domain or app:NAME."))
         let parsed: ParsedCommand
         init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let group = try await context.resolve(BlockTargetsUseCase.self)
-                .execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"))
-            try await context.resolve(RefreshShieldUseCase.self).execute()
-            return GroupCommands.result(group, "Updated", style: context.style)
+        struct Services: CommandServices {
+            let block: BlockTargetsUseCase
+            init(_ services: ServiceSource) throws { block = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let group = try await services.block.execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"))
+            return GroupCommands.result(group, "Updated", style: io.style)
         }
     }
 
@@ -117,13 +132,15 @@ enum GroupCommands {
                                       options: [PasscodeInput.overrideFlag], arguments: GroupCommands.targetArguments("A target the group blocks."))
         let parsed: ParsedCommand
         init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let unblock = try context.resolve(UnblockTargetsUseCase.self)
+        struct Services: CommandServices {
+            let unblock: UnblockTargetsUseCase
+            init(_ services: ServiceSource) throws { unblock = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let group = try await PasscodeInput.withOverride(parsed.flag("passcode-stdin"), command: "retime group unblock") {
-                try await unblock.execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"), passcode: $0)
+                try await services.unblock.execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"), passcode: $0)
             }
-            try await context.resolve(RefreshShieldUseCase.self).execute()
-            return GroupCommands.result(group, "Updated", style: context.style)
+            return GroupCommands.result(group, "Updated", style: io.style)
         }
     }
 
@@ -135,12 +152,15 @@ enum GroupCommands {
             name = parsed.argument("NAME") ?? ""
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let delete = try context.resolve(DeleteGroupUseCase.self)
+        struct Services: CommandServices {
+            let delete: DeleteGroupUseCase
+            init(_ services: ServiceSource) throws { delete = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let group = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime group delete") {
-                try await delete.execute(name: name, passcode: $0)
+                try await services.delete.execute(name: name, passcode: $0)
             }
-            return .ok("Deleted group \(context.style.bold(group.name.rawValue)).")
+            return .ok("Deleted group \(io.style.bold(group.name.rawValue)).")
         }
     }
 }

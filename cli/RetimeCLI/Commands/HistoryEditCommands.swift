@@ -19,11 +19,24 @@ enum HistoryEditCommands {
             + " (\(DurationValue.format(session.focused(at: now))))"
     }
 
-    static func result(_ verb: String, _ session: Session, context: CommandContext) async throws -> CommandResult {
-        let name = try await context.groupName(session.groupId)
-        let now = try context.now
-        return CommandResult(json: SessionCommands.document(SessionReceipt(session: session, groupName: name), at: now),
-                             human: "\(verb) \(line(session, group: name, now: now)).")
+    /// An amending use case, with what its commands show beside the
+    /// session: its group's name, at the clock's now.
+    struct Amending<UseCase: Sendable>: CommandServices {
+        let amend: UseCase
+        let groups: any GroupRepository
+        let clock: any Domain.Clock
+        init(_ services: ServiceSource) throws {
+            amend = try services()
+            groups = try services()
+            clock = try services()
+        }
+
+        func result(_ verb: String, _ session: Session) async throws -> CommandResult {
+            let name = try await groups.name(of: session.groupId)
+            let now = clock.now()
+            return CommandResult(json: SessionCommands.document(SessionReceipt(session: session, groupName: name), at: now),
+                                 human: "\(verb) \(HistoryEditCommands.line(session, group: name, now: now)).")
+        }
     }
 
     struct Track: RetimeCommand {
@@ -45,9 +58,9 @@ enum HistoryEditCommands {
             tags = parsed.allValues("tag")
             note = parsed.value("note")
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let session = try await context.resolve(TrackSessionUseCase.self).execute(group: group, from: from, to: to, tags: tags, note: note)
-            return try await HistoryEditCommands.result("Tracked", session, context: context)
+        func run(_ services: Amending<TrackSessionUseCase>, _ io: CommandIO) async throws -> CommandResult {
+            let session = try await services.amend.execute(group: group, from: from, to: to, tags: tags, note: note)
+            return try await services.result("Tracked", session)
         }
     }
 
@@ -68,9 +81,9 @@ enum HistoryEditCommands {
                             to: try parsed.value("to").map { text throws(UsageError) in try values.past(text, option: "to") },
                             addTags: parsed.allValues("tag"), removeTags: parsed.allValues("untag"), note: parsed.value("note"))
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let session = try await context.resolve(EditSessionUseCase.self).execute(try HistoryEditCommands.reference(parsed), changes: changes)
-            return try await HistoryEditCommands.result("Edited", session, context: context)
+        func run(_ services: Amending<EditSessionUseCase>, _ io: CommandIO) async throws -> CommandResult {
+            let session = try await services.amend.execute(try HistoryEditCommands.reference(parsed), changes: changes)
+            return try await services.result("Edited", session)
         }
     }
 
@@ -79,9 +92,9 @@ enum HistoryEditCommands {
                                       arguments: [HistoryEditCommands.sessionArgument])
         let parsed: ParsedCommand
         init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let session = try await context.resolve(DeleteSessionUseCase.self).execute(try HistoryEditCommands.reference(parsed))
-            return try await HistoryEditCommands.result("Deleted", session, context: context)
+        func run(_ services: Amending<DeleteSessionUseCase>, _ io: CommandIO) async throws -> CommandResult {
+            let session = try await services.amend.execute(try HistoryEditCommands.reference(parsed))
+            return try await services.result("Deleted", session)
         }
     }
 
@@ -101,14 +114,17 @@ enum HistoryEditCommands {
             self.parsed = parsed
             length = try SessionCommands.Start.length(parsed, values: values)
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let (previous, started) = try await context.resolve(ContinueSessionUseCase.self)
-                .execute(try HistoryEditCommands.reference(parsed), length: length)
+        struct Services: CommandServices {
+            let resume: ContinueSessionUseCase
+            init(_ services: ServiceSource) throws { resume = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let (previous, started) = try await services.resume.execute(try HistoryEditCommands.reference(parsed), length: length)
             let session = started.session
             let name = started.groupName ?? "(deleted group)"
             let until = session.plannedEnd.map { " until \(LocalTime.moment($0, now: session.startedAt))" } ?? " (open-ended)"
             return CommandResult(json: SessionCommands.document(started, at: session.startedAt),
-                                 human: "Continued \(previous.id.description.prefix(8)): a session on \(context.style.bold(name))\(until).")
+                                 human: "Continued \(previous.id.description.prefix(8)): a session on \(io.style.bold(name))\(until).")
         }
     }
 }

@@ -1,4 +1,3 @@
-import Adapters
 import Domain
 import Foundation
 
@@ -29,34 +28,33 @@ struct ExportCommand: RetimeCommand {
         (since, until) = try values.range(parsed)
     }
 
-    func run(_ context: CommandContext) async throws -> CommandResult {
-        let sessions = try await context.resolve((any SessionHistory).self)
-            .sessions(matching: HistoryQuery(since: since, until: until)).reversed() as [Session]
-        let groups = try await context.resolve((any GroupRepository).self).all()
-        let names = Dictionary(groups.map { ($0.id, $0.name.rawValue) }, uniquingKeysWith: { first, _ in first })
-        let now = try context.now
-        let output: String
+    struct Services: CommandServices {
+        let export: ExportHistoryUseCase
+        let encoder: any BackupEncoder
+        let calendar: IntervalCalendar
+        init(_ services: ServiceSource) throws {
+            export = try services()
+            encoder = try services()
+            calendar = try services()
+        }
+    }
+
+    func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+        let backup = try await services.export.execute(since: since, until: until)
+        let names = Dictionary(backup.groups.map { ($0.id, $0.name.rawValue) }, uniquingKeysWith: { first, _ in first })
         switch format {
         case .json:
-            // A whole backup: every group, the schedules and the settings too.
-            let exported = groups.map { RetimeExport.ExportedGroup(id: $0.id, name: $0.name.rawValue, targets: $0.targets,
-                                                                   createdAt: $0.createdAt, updatedAt: $0.updatedAt) }
-            let schedules = try await context.resolve((any ScheduleRepository).self).all()
-            let settings = try await context.resolve((any SettingsStore).self).all()
+            let encoder = services.encoder
             return CommandResult(json: Documents.ok, human: "", stream: { write in
-                try RetimeExport.write(sessions: sessions, groups: exported, schedules: schedules, settings: settings, at: now) {
-                    write(String(decoding: $0, as: UTF8.self))
-                }
-                write("\n")
+                try encoder.write(backup) { write(String(decoding: $0, as: UTF8.self)) }
             })
         case .csv:
-            output = CSVTable.sessions(sessions, names: names, now: now) + "\n"
+            return CommandResult(json: Documents.ok, human: "", exported: CSVTable.sessions(backup.sessions, names: names, now: backup.exportedAt) + "\n")
         case .ics:
-            let schedules = try await context.resolve((any ScheduleRepository).self).all()
-            output = ICalendar.document(sessions: sessions, schedules: schedules, groupNames: names,
-                                        timeZone: try context.resolve(IntervalCalendar.self).timeZone, now: now, version: RetimeCLI.version)
+            return CommandResult(json: Documents.ok, human: "", exported: ICalendar.document(
+                sessions: backup.sessions, schedules: backup.schedules, groupNames: names, timeZone: services.calendar.timeZone,
+                now: backup.exportedAt, version: RetimeCLI.version))
         }
-        return CommandResult(json: Documents.ok, human: "", exported: output)
     }
 }
 
@@ -84,13 +82,18 @@ struct ImportCommand: RetimeCommand {
         path = parsed.argument("PATH") ?? ""
     }
 
-    func run(_ context: CommandContext) async throws -> CommandResult {
-        let reader: any HistoryImportSource = switch source {
-        case .watson: WatsonFramesSource()
-        case .timewarrior: TimewarriorSource()
-        case .retime: RetimeExportSource()
+    struct Services: CommandServices {
+        let importer: ImportHistoryUseCase
+        /// The readers of each tool's files, registered by the tool's name.
+        let sources: [Source: any HistoryImportSource]
+        init(_ services: ServiceSource) throws {
+            importer = try services()
+            sources = try Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0, try services.named((any HistoryImportSource).self, $0.rawValue)) })
         }
-        let summary = try await context.resolve(ImportHistoryUseCase.self).execute(from: reader, path: path)
+    }
+
+    func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+        let summary = try await services.importer.execute(from: services.sources[source]!, path: path)
         var lines = ["Imported \(summary.imported) of \(summary.read) session\(summary.read == 1 ? "" : "s") from \(source.rawValue)"
                      + (summary.alreadyPresent > 0 ? " (\(summary.alreadyPresent) already in history)." : ".")]
         if !summary.groupsCreated.isEmpty {

@@ -30,14 +30,24 @@ struct LogCommand: RetimeCommand {
         csv = parsed.flag("csv")
     }
 
-    func run(_ context: CommandContext) async throws -> CommandResult {
-        let groupId = try await Self.groupId(named: group, context: context)
-        let names = try await context.resolve((any GroupRepository).self).names()
-        let sessions = try await context.resolve((any SessionHistory).self)
-            .sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, tag: tag, limit: limit))
-        let now = try context.now
+    struct Services: CommandServices {
+        let history: any SessionHistory
+        let groups: any GroupRepository
+        let clock: any Domain.Clock
+        init(_ services: ServiceSource) throws {
+            history = try services()
+            groups = try services()
+            clock = try services()
+        }
+    }
+
+    func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+        let groupId = try await Self.groupId(named: group, groups: services.groups)
+        let names = try await services.groups.names()
+        let sessions = try await services.history.sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, tag: tag, limit: limit))
+        let now = services.clock.now()
         let json = Documents.document(["sessions": .array(sessions.map { Documents.session($0, groupName: Self.groupName($0, names), at: now) })])
-        let human = csv ? CSVTable.sessions(sessions, names: names, now: now) : table(sessions, names: names, now: now, style: context.style)
+        let human = csv ? CSVTable.sessions(sessions, names: names, now: now) : table(sessions, names: names, now: now, style: io.style)
         return CommandResult(json: json, human: human)
     }
 
@@ -59,9 +69,9 @@ struct LogCommand: RetimeCommand {
     }
 
     /// The id of the group named `name` (nil for no filter); an unknown name is an error.
-    static func groupId(named name: String?, context: CommandContext) async throws -> GroupID? {
+    static func groupId(named name: String?, groups: any GroupRepository) async throws -> GroupID? {
         guard let name else { return nil }
-        guard let found = try await context.resolve((any GroupRepository).self).id(named: name) else { throw GroupError.notFound(name: name) }
+        guard let found = try await groups.id(named: name) else { throw GroupError.notFound(name: name) }
         return found
     }
 

@@ -27,10 +27,19 @@ struct ReportCommand: RetimeCommand {
         tag = parsed.value("tag")
     }
 
-    func run(_ context: CommandContext) async throws -> CommandResult {
-        let groupId = try await LogCommand.groupId(named: group, context: context)
-        let report = try await context.resolve(ReportUseCase.self).execute(since: since, until: until, by: grouping, group: groupId, tag: tag)
-        let human = csv ? Self.csv(report) : ReportChart.render(report, width: context.console.width, style: context.style)
+    struct Services: CommandServices {
+        let report: ReportUseCase
+        let groups: any GroupRepository
+        init(_ services: ServiceSource) throws {
+            report = try services()
+            groups = try services()
+        }
+    }
+
+    func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+        let groupId = try await LogCommand.groupId(named: group, groups: services.groups)
+        let report = try await services.report.execute(since: since, until: until, by: grouping, group: groupId, tag: tag)
+        let human = csv ? Self.csv(report) : ReportChart.render(report, width: io.console.width, style: io.style)
         return CommandResult(json: Self.document(report), human: human)
     }
 

@@ -3,21 +3,54 @@ import Foundation
 
 /// A command of the CLI: its declaration (help beside every option), the
 /// reading of its values up front (bad input is a usage error before
-/// anything runs), and what it does.
+/// anything runs), the services it uses, and what it does with them: call
+/// one use case (or one port, for a plain read) and say what it returned.
 protocol RetimeCommand: Sendable {
+    /// What the command uses. The root builds exactly these, and only for
+    /// the command that runs; a command never looks a service up itself.
+    associatedtype Services: CommandServices = NoServices
     static var spec: CommandSpec { get }
-    /// Whether the runner completes an expired session before the command
+    /// Whether the root completes an expired session before the command
     /// runs (false where the command's own use case does it already).
     static var reconcilesFirst: Bool { get }
-    /// Whether the command needs the services (a validated container).
-    static var usesServices: Bool { get }
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError)
-    func run(_ context: CommandContext) async throws -> CommandResult
+    func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult
 }
 
 extension RetimeCommand {
-    static var reconcilesFirst: Bool { true }
-    static var usesServices: Bool { true }
+    static var reconcilesFirst: Bool { Services.self != NoServices.self }
+}
+
+/// A command's services, as stored properties filled from the root's
+/// container in `init`: `start = try services()` names the type once, by
+/// the property's.
+protocol CommandServices: Sendable {
+    init(_ services: ServiceSource) throws
+}
+
+/// For commands that touch no data (help, completion, version).
+struct NoServices: CommandServices {
+    init(_ services: ServiceSource) {}
+    init() {}
+}
+
+/// Where a command's services come from: the root's container, which builds
+/// a service the first time one is asked for.
+struct ServiceSource: Sendable {
+    let container: Container
+
+    func callAsFunction<T: Sendable>(_ type: T.Type = T.self) throws -> T { try container.resolve(type) }
+
+    /// One of several registrations of a type, by its name.
+    func named<T: Sendable>(_ type: T.Type, _ name: String) throws -> T { try container.resolve(type, name: name) }
+}
+
+/// The console side of a command: where it writes, in which style, and
+/// whether a JSON document was asked for.
+struct CommandIO: Sendable {
+    let console: Console
+    let style: Style
+    let json: Bool
 }
 
 /// What a command hands back: its JSON document and its human text.
@@ -32,22 +65,4 @@ struct CommandResult {
     var stream: (@Sendable (_ write: (String) -> Void) throws -> Void)? = nil
 
     static func ok(_ human: String) -> CommandResult { CommandResult(json: Documents.ok, human: human) }
-}
-
-/// What a running command may use: the container and the console.
-struct CommandContext: Sendable {
-    let container: Container
-    let console: Console
-    let style: Style
-    let json: Bool
-    let runtime: RuntimeContext
-
-    func resolve<T: Sendable>(_ type: T.Type = T.self) throws -> T { try container.resolve(type) }
-
-    var now: Date { get throws { try resolve((any Domain.Clock).self).now() } }
-
-    /// A group's name by id, for showing sessions; nil if it was deleted.
-    func groupName(_ id: GroupID) async throws -> String? {
-        try await resolve((any GroupRepository).self).name(of: id)
-    }
 }

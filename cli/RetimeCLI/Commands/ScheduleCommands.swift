@@ -28,6 +28,22 @@ enum ScheduleCommands {
         return text
     }
 
+    /// The services of the commands that read schedules, with their groups' names.
+    struct Reading: CommandServices {
+        let schedules: any ScheduleRepository
+        let groups: any GroupRepository
+        init(_ services: ServiceSource) throws {
+            schedules = try services()
+            groups = try services()
+        }
+    }
+
+    /// The services of the commands that change one.
+    struct Changing: CommandServices {
+        let change: ChangeScheduleUseCase
+        init(_ services: ServiceSource) throws { change = try services() }
+    }
+
     struct Add: RetimeCommand {
         static let spec = CommandSpec(
             "add", summary: "Add a schedule.", discussion: "--to earlier than --from crosses midnight.",
@@ -58,11 +74,19 @@ enum ScheduleCommands {
                 strict: parsed.flag("strict"))
         }
 
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let schedule = try await context.resolve(AddScheduleUseCase.self).execute(request)
-            let group = try await context.groupName(schedule.groupId)
+        struct Services: CommandServices {
+            let add: AddScheduleUseCase
+            let groups: any GroupRepository
+            init(_ services: ServiceSource) throws {
+                add = try services()
+                groups = try services()
+            }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let schedule = try await services.add.execute(request)
+            let group = try await services.groups.name(of: schedule.groupId)
             return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(schedule, groupName: group)]),
-                                 human: "Added " + ScheduleCommands.human(schedule, groupName: group, style: context.style))
+                                 human: "Added " + ScheduleCommands.human(schedule, groupName: group, style: io.style))
         }
     }
 
@@ -70,12 +94,12 @@ enum ScheduleCommands {
         static let spec = CommandSpec("list", summary: "List the schedules.", options: [CompletionScript.namesFlag])
         let namesOnly: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { namesOnly = parsed.flag("names") }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let schedules = try await context.resolve((any ScheduleRepository).self).all()
-            let names = try await context.resolve((any GroupRepository).self).names()
+        func run(_ services: ScheduleCommands.Reading, _ io: CommandIO) async throws -> CommandResult {
+            let schedules = try await services.schedules.all()
+            let names = try await services.groups.names()
             let human = namesOnly ? schedules.map(\.name).joined(separator: "\n")
                 : schedules.isEmpty ? "No schedules yet: retime schedule add NAME --group GROUP --from 09:00 --to 12:00"
-                : schedules.map { ScheduleCommands.human($0, groupName: names[$0.groupId], style: context.style) }.joined(separator: "\n")
+                : schedules.map { ScheduleCommands.human($0, groupName: names[$0.groupId], style: io.style) }.joined(separator: "\n")
             return CommandResult(json: Documents.document(["schedules": .array(schedules.map { ScheduleCommands.document($0, groupName: names[$0.groupId]) })]),
                                  human: human)
         }
@@ -85,13 +109,13 @@ enum ScheduleCommands {
         static let spec = CommandSpec("show", summary: "Show one schedule.", arguments: [ScheduleCommands.nameArgument])
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            guard let schedule = try await context.resolve((any ScheduleRepository).self).schedule(named: name) else {
+        func run(_ services: ScheduleCommands.Reading, _ io: CommandIO) async throws -> CommandResult {
+            guard let schedule = try await services.schedules.schedule(named: name) else {
                 throw ScheduleError.notFound(name: name)
             }
-            let group = try await context.groupName(schedule.groupId)
+            let group = try await services.groups.name(of: schedule.groupId)
             return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(schedule, groupName: group)]),
-                                 human: ScheduleCommands.human(schedule, groupName: group, style: context.style))
+                                 human: ScheduleCommands.human(schedule, groupName: group, style: io.style))
         }
     }
 
@@ -99,9 +123,9 @@ enum ScheduleCommands {
         static let spec = CommandSpec("remove", summary: "Remove a schedule.", arguments: [ScheduleCommands.nameArgument])
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let schedule = try await context.resolve(ChangeScheduleUseCase.self).remove(named: name)
-            return .ok("Removed schedule \(context.style.bold(schedule.name)).")
+        func run(_ services: ScheduleCommands.Changing, _ io: CommandIO) async throws -> CommandResult {
+            let schedule = try await services.change.remove(named: name)
+            return .ok("Removed schedule \(io.style.bold(schedule.name)).")
         }
     }
 
@@ -110,9 +134,9 @@ enum ScheduleCommands {
         let enabled: Bool
         let name: String
 
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let schedule = try await context.resolve(ChangeScheduleUseCase.self).setEnabled(enabled, named: name)
-            return .ok("\(enabled ? "Enabled" : "Disabled") schedule \(context.style.bold(schedule.name)).")
+        func run(_ services: ScheduleCommands.Changing, _ io: CommandIO) async throws -> CommandResult {
+            let schedule = try await services.change.setEnabled(enabled, named: name)
+            return .ok("\(enabled ? "Enabled" : "Disabled") schedule \(io.style.bold(schedule.name)).")
         }
     }
 
@@ -120,14 +144,14 @@ enum ScheduleCommands {
         static let spec = CommandSpec("enable", summary: "Turn a schedule on.", arguments: [ScheduleCommands.nameArgument])
         let command: Switch
         init(_ parsed: ParsedCommand, values: DateValue) { command = Switch(enabled: true, name: parsed.argument("NAME") ?? "") }
-        func run(_ context: CommandContext) async throws -> CommandResult { try await command.run(context) }
+        func run(_ services: ScheduleCommands.Changing, _ io: CommandIO) async throws -> CommandResult { try await command.run(services, io) }
     }
 
     struct Disable: RetimeCommand {
         static let spec = CommandSpec("disable", summary: "Turn a schedule off.", arguments: [ScheduleCommands.nameArgument])
         let command: Switch
         init(_ parsed: ParsedCommand, values: DateValue) { command = Switch(enabled: false, name: parsed.argument("NAME") ?? "") }
-        func run(_ context: CommandContext) async throws -> CommandResult { try await command.run(context) }
+        func run(_ services: ScheduleCommands.Changing, _ io: CommandIO) async throws -> CommandResult { try await command.run(services, io) }
     }
 
     struct Next: RetimeCommand {
@@ -148,8 +172,16 @@ enum ScheduleCommands {
             from = try parsed.value("from").map { text throws(UsageError) in try values.when(text, option: "from") }
         }
 
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let events = try await context.resolve(UpcomingEventsUseCase.self).execute(from: try from ?? context.now, count: count)
+        struct Services: CommandServices {
+            let upcoming: UpcomingEventsUseCase
+            let clock: any Domain.Clock
+            init(_ services: ServiceSource) throws {
+                upcoming = try services()
+                clock = try services()
+            }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let events = try await services.upcoming.execute(from: from ?? services.clock.now(), count: count)
             let json = Documents.document(["events": .array(events.map {
                 .object(["schedule": .string($0.schedule.name), "event": .string($0.kind.rawValue), "at": Documents.time($0.at)])
             })])

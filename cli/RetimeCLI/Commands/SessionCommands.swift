@@ -1,4 +1,3 @@
-import Adapters
 import Domain
 import Foundation
 
@@ -32,32 +31,33 @@ enum SessionCommands {
                                tags: parsed.allValues("tag"), note: parsed.value("note"))
         }
 
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            var plan = plan
-            if group == nil { plan.groupName = try await defaultGroup(context) }
+        struct Services: CommandServices {
+            let start: StartSessionUseCase
+            init(_ services: ServiceSource) throws { start = try services() }
+        }
+
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let started: SessionReceipt
             do {
-                started = try await context.resolve(StartSessionUseCase.self).execute(plan)
+                started = try await services.start.execute(plan)
             } catch SessionError.groupNotFound(let name) where group != nil {
                 // On a terminal, a group that does not exist yet is offered; a script gets the error.
                 guard TerminalPrompt.confirm("No group named '\(name)'. Create it (empty) and start? [y/N] ") == true else {
                     throw SessionError.groupNotFound(name: name)
                 }
-                _ = try await context.resolve(CreateGroupUseCase.self).execute(name: name)
-                started = try await context.resolve(StartSessionUseCase.self).execute(plan)
+                var plan = plan
+                plan.createsGroup = true
+                started = try await services.start.execute(plan)
             }
             let session = started.session, targets = started.targets ?? []
             let name = started.groupName ?? plan.groupName
             let length = session.plannedEnd.map {
-                "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(context.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
-            } ?? "an open-ended session on \(context.style.bold(name))"
-            let shield = ConfiguredShields.settingName(of: session.shield ?? RecordingShield.identity)
-            // The service blocks apps when its app layer is on; asked only when there are apps.
-            let appsBlocked = shield == "system" && targets.contains { if case .app = $0 { true } else { false } }
-                && SystemShield(socketPath: String((session.shield ?? "").dropFirst(SystemShield.identityPrefix.count))).blocksApps()
+                "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(io.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
+            } ?? "an open-ended session on \(io.style.bold(name))"
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
+            let reach = started.reach ?? .recordsOnly
             return CommandResult(json: document(started, at: session.startedAt),
-                                 human: "Started \(length).\(Self.blocking(targets, group: name, shield: shield, appsBlocked: appsBlocked))\(strict)")
+                                 human: "Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)")
         }
 
         /// `--for DURATION` or `--until WHEN` (not both); nil when neither is given.
@@ -74,37 +74,26 @@ enum SessionCommands {
 
         /// What the session blocks, as the shield in force really does: a
         /// user who reads "blocking 2 targets" must not find them open.
-        static func blocking(_ targets: [Target], group: String, shield: String, appsBlocked: Bool = false) -> String {
+        static func blocking(_ targets: [Target], group: String, reach: ShieldReach) -> String {
             guard !targets.isEmpty else {
                 return " Nothing is blocked: \(group) has no targets yet (add them with 'retime group block \(GroupCommands.shellWord(group)) SITE')."
             }
             func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
             let sites = targets.filter { if case .domain = $0 { true } else { false } }.count
             let apps = targets.count - sites
-            switch shield {
-            case "none":
+            if reach.recordsOnly {
                 return " The 'none' shield only records its \(count(targets.count, "target")): nothing is blocked"
                     + " (to block sites: 'retime config set shield hosts')."
-            case "hosts" where apps > 0:
+            }
+            switch reach.apps {
+            case .unsupported where apps > 0:
                 return " Blocking \(count(sites, "site")); the hosts shield cannot block \(count(apps, "app"))"
                     + " (the system service's app layer can: 'sudo retime system install')."
-            case "system" where apps > 0 && !appsBlocked:
+            case .layerOff where apps > 0:
                 return " Blocking \(count(sites, "site")); the system service's app layer is off, so \(count(apps, "app")) \(apps == 1 ? "stays" : "stay") open."
             default:
                 return " Blocking \(count(targets.count, sites == targets.count ? "site" : "target"))."
             }
-        }
-
-        /// The configured default group, created empty if it does not exist.
-        private func defaultGroup(_ context: CommandContext) async throws -> String {
-            let name = try await context.resolve((any SettingsStore).self).value(for: SettingKey.defaultGroup.rawValue)
-                ?? SettingKey.defaultGroup.defaultValue(dataDirectory: context.runtime.dataDirectory)
-            if try await context.resolve((any GroupRepository).self).group(named: name) == nil {
-                do { _ = try await context.resolve(CreateGroupUseCase.self).execute(name: name) } catch GroupError.alreadyExists {
-                    // Another process created it first: just as good.
-                }
-            }
-            return name
         }
     }
 
@@ -115,14 +104,17 @@ enum SessionCommands {
                                       options: [PasscodeInput.overrideFlag])
         let passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let stop = try context.resolve(StopSessionUseCase.self)
-            let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { try await stop.execute(passcode: $0) }
+        struct Services: CommandServices {
+            let stop: StopSessionUseCase
+            init(_ services: ServiceSource) throws { stop = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { try await services.stop.execute(passcode: $0) }
             let session = stopped.session
             let name = stopped.groupName ?? "a deleted group"
             let now = session.endedAt ?? session.startedAt
             return CommandResult(json: document(stopped, at: now),
-                                 human: "Stopped the session on \(context.style.bold(name)) after \(DurationValue.format(session.elapsed(at: now))) (focused \(DurationValue.format(session.focused(at: now)))).")
+                                 human: "Stopped the session on \(io.style.bold(name)) after \(DurationValue.format(session.elapsed(at: now))) (focused \(DurationValue.format(session.focused(at: now)))).")
         }
     }
 
@@ -132,14 +124,17 @@ enum SessionCommands {
                                       options: [PasscodeInput.overrideFlag])
         let passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let pause = try context.resolve(PauseSessionUseCase.self)
-            let paused = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { try await pause.execute(passcode: $0) }
+        struct Services: CommandServices {
+            let pause: PauseSessionUseCase
+            init(_ services: ServiceSource) throws { pause = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let paused = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { try await services.pause.execute(passcode: $0) }
             let session = paused.session
             let pausedAt = session.breaks.last?.start ?? session.startedAt
             let end = session.plannedEnd.map { " The session still ends at \(LocalTime.moment($0, now: pausedAt))." } ?? ""
             return CommandResult(json: document(paused, at: pausedAt),
-                                 human: "Paused: \(SessionCommands.blockWord(session, up: false)) until 'retime resume'.\(end)")
+                                 human: "Paused: \(SessionCommands.blockWord(paused, up: false)) until 'retime resume'.\(end)")
         }
     }
 
@@ -147,18 +142,22 @@ enum SessionCommands {
         static let reconcilesFirst = false   // its use case reconciles first itself
         static let spec = CommandSpec("resume", summary: "End the break: raise the block again.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let resumed = try await context.resolve(ResumeSessionUseCase.self).execute()
+        struct Services: CommandServices {
+            let resume: ResumeSessionUseCase
+            init(_ services: ServiceSource) throws { resume = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let resumed = try await services.resume.execute()
             let session = resumed.session
             return CommandResult(json: document(resumed, at: session.breaks.last?.end ?? session.startedAt),
-                                 human: "Resumed: \(SessionCommands.blockWord(session, up: true)).")
+                                 human: "Resumed: \(SessionCommands.blockWord(resumed, up: true)).")
         }
     }
 
     /// What a break or a resume did to the block, as the session's shield
     /// really does it: the `none` shield blocks nothing to lift or raise.
-    static func blockWord(_ session: Session, up: Bool) -> String {
-        guard session.shield.map(ConfiguredShields.settingName(of:)) != "none" else {
+    static func blockWord(_ receipt: SessionReceipt, up: Bool) -> String {
+        guard receipt.reach?.recordsOnly != true else {
             return up ? "the 'none' shield records the block again; nothing is blocked" : "the 'none' shield had blocked nothing"
         }
         return up ? "the block is up again" : "the block is lifted"

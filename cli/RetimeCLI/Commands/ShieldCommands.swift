@@ -14,11 +14,15 @@ enum ShieldCommands {
         let targets: [String]
         init(_ parsed: ParsedCommand, values: DateValue) { targets = parsed.allArguments("TARGET") }
 
-        func run(_ context: CommandContext) async throws -> CommandResult {
+        struct Services: CommandServices {
+            let test: TestShieldUseCase
+            init(_ services: ServiceSource) throws { test = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let targets = try targets.map { text throws(GroupError) in try Target(parsing: text) }
-            let checks = try await context.resolve(TestShieldUseCase.self).execute(targets)
+            let checks = try await services.test.execute(targets)
             return CommandResult(json: Documents.document(["targets": .array(checks.map(ShieldCommands.document))]),
-                                 human: ShieldCommands.render(checks, style: context.style))
+                                 human: ShieldCommands.render(checks, style: io.style))
         }
     }
 

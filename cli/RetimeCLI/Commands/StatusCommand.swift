@@ -1,4 +1,3 @@
-import Adapters
 import Domain
 import Foundation
 
@@ -11,32 +10,31 @@ struct StatusCommand: RetimeCommand {
 
     init(_ parsed: ParsedCommand, values: DateValue) { watch = parsed.flag("watch") }
 
-    func run(_ context: CommandContext) async throws -> CommandResult {
-        let status = try await context.resolve(SessionStatusUseCase.self).execute()
-        let pid = try context.resolve(DaemonLock.self).runningPID()
-        var name: String?
-        if let status { name = try await context.groupName(status.session.groupId) }
-        let json = Documents.document([
-            "active": .bool(status != nil),
-            "session": status.map { Documents.status($0, groupName: name) } ?? .null,
-            "daemon": .object(["running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null]),
-        ])
-        if watch, !context.json, status != nil { return CommandResult(json: json, human: try await watchLoop(context)) }
-        // The shield that raised this session's block, whatever the configuration says now.
-        var shield = SettingKey.shield.defaultValue(dataDirectory: context.runtime.dataDirectory)
-        if let status, !context.json {
-            if let recorded = status.session.shield {
-                shield = ConfiguredShields.settingName(of: recorded)
-            } else {
-                shield = try await context.resolve((any SettingsStore).self).value(for: SettingKey.shield.rawValue) ?? shield
-            }
+    struct Services: CommandServices {
+        let status: SessionStatusUseCase
+        let daemon: any DaemonPresence
+        let clock: any Domain.Clock
+        init(_ services: ServiceSource) throws {
+            status = try services()
+            daemon = try services()
+            clock = try services()
         }
-        return CommandResult(json: json, human: render(status, groupName: name, daemonPID: pid, shield: shield, context: context))
     }
 
-    private func render(_ status: SessionStatus?, groupName: String?, daemonPID: Int32?, shield: String,
-                        context: CommandContext) -> String {
-        let style = context.style
+    func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+        let status = try await services.status.execute()
+        let pid = services.daemon.running()?.pid
+        let json = Documents.document([
+            "active": .bool(status != nil),
+            "session": status.map { Documents.status($0, groupName: $0.groupName) } ?? .null,
+            "daemon": .object(["running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null]),
+        ])
+        if watch, !io.json, status != nil { return CommandResult(json: json, human: try await watchLoop(services, io)) }
+        return CommandResult(json: json, human: render(status, daemonPID: pid, now: services.clock.now(), io: io))
+    }
+
+    private func render(_ status: SessionStatus?, daemonPID: Int32?, now: Date, io: CommandIO) -> String {
+        let style = io.style
         let daemon = daemonPID.map { "daemon: running (pid \($0))" }
             ?? "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),\n        but blocks are lifted on the second only while 'retime daemon run' runs."
         guard let status else { return "No session is active.\n" + style.dim(daemon) }
@@ -44,19 +42,19 @@ struct StatusCommand: RetimeCommand {
         // Held by the boot-time clock, the session ends when its time has
         // really passed: that is `remaining` from the wall clock's now, not
         // the planned end the moved clock has already passed.
-        let now = (try? context.now) ?? status.at
         let ends = { (remaining: TimeInterval) in status.heldByBootClock ? now + remaining : session.plannedEnd! }
-        var lines = ["\(style.bold(groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
+        var lines = ["\(style.bold(status.groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
             + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.moment(ends($0), now: ends($0) - $0))" } ?? " · open-ended")]
         if status.heldByBootClock {
             lines.append(style.yellow("the wall clock was moved forward: this strict session ends when its time has really passed"))
         }
         if let progress = status.progress {
-            let width = max(10, min(40, context.console.width - 8))
+            let width = max(10, min(40, io.console.width - 8))
             lines.append(style.green(ProgressBar.render(progress, width: width)) + " \(Int((progress * 100).rounded(.down)))%")
         }
         // The default shield enforces nothing; whoever looks at a running
         // session must not think its sites are closed.
+        let shield = status.shieldKind ?? "none"
         let enforced = shield == "none" ? style.yellow("none (records only, blocks nothing)") : shield
         lines.append("focused \(DurationValue.format(status.focused)) · strict: \(session.strict ? "yes" : "no") · paused: \(session.isPaused ? style.yellow("yes") : "no") · shield: \(enforced)")
         if session.origin != .manual { lines.append(style.dim("started by \(session.origin)")) }
@@ -65,25 +63,24 @@ struct StatusCommand: RetimeCommand {
     }
 
     /// Redraws a one-line status each second until the session ends.
-    private func watchLoop(_ context: CommandContext) async throws -> String {
-        let clock = try context.resolve((any Domain.Clock).self)
-        let statusUseCase = try context.resolve(SessionStatusUseCase.self)
-        let redraw = context.console.isTerminal ? "\r\u{1B}[2K" : ""
-        while let status = try await statusUseCase.execute() {
-            let name = try await context.groupName(status.session.groupId) ?? "(deleted group)"
+    private func watchLoop(_ services: Services, _ io: CommandIO) async throws -> String {
+        let clock = services.clock
+        let redraw = io.console.isTerminal ? "\r\u{1B}[2K" : ""
+        while let status = try await services.status.execute() {
+            let name = status.groupName ?? "(deleted group)"
             var line = "\(name) · \(DurationValue.format(status.elapsed)) elapsed"
             if let remaining = status.remaining, let progress = status.progress {
                 line += " · \(Self.countdown(remaining)) left " + ProgressBar.render(progress, width: 20)
             }
             if status.session.isPaused { line += " · paused" }
-            context.console.writeOut(redraw + line + (context.console.isTerminal ? "" : "\n"))
+            io.console.writeOut(redraw + line + (io.console.isTerminal ? "" : "\n"))
             // Redraw as the session's next whole second passes, so that
             // elapsed and left tick together and always add up to its length.
             let started = status.session.startedAt
             let next = started.addingTimeInterval(clock.now().timeIntervalSince(started).rounded(.down) + 1)
             try await clock.sleep(until: min(next, status.session.plannedEnd ?? next))
         }
-        return (context.console.isTerminal ? "\n" : "") + "The session has ended."
+        return (io.console.isTerminal ? "\n" : "") + "The session has ended."
     }
 
     /// Time left as a countdown shows it: rounded up, so a session just

@@ -1,4 +1,3 @@
-import Adapters
 import Domain
 import Foundation
 #if canImport(Glibc)
@@ -22,7 +21,6 @@ enum SystemCommands {
             .value("apps", "MODE", help: "The app layer, which terminates blocked apps: on (default) or off.", choices: ["on", "off"]),
         ])
         static let reconcilesFirst = false
-        static let usesServices = false
         let options: SystemOptions
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             var options = SystemOptions()
@@ -37,8 +35,8 @@ enum SystemCommands {
             if let apps = parsed.value("apps") { options.apps = apps == "on" }
             self.options = options
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            try await SystemRunner(options: options, runtime: context.runtime).run()
+        func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+            try await SystemRunner(options: options, runtime: services.runtime).run()
             return .ok("")
         }
     }
@@ -46,23 +44,22 @@ enum SystemCommands {
     struct Status: RetimeCommand {
         static let spec = CommandSpec("status", summary: "Whether the service answers, its layers, and the blocks it holds for you.")
         static let reconcilesFirst = false
-        static let usesServices = false
         init(_ parsed: ParsedCommand, values: DateValue) {}
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let client = ShieldClient(socketPath: context.runtime.shieldSocket)
-            let answer: ShieldProtocol.Answer
-            do { answer = try client.send(.init(op: .status)) } catch {
+        func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+            let console = SystemServiceConsole(socketPath: services.runtime.shieldSocket)
+            let answer: SystemServiceConsole.Status
+            do { answer = try console.status() } catch {
                 let json = Documents.document(["reachable": .bool(false), "version": .null, "layers": .array([]), "blocks": .array([])])
                 throw SystemNotReachable(json: json, cause: error)
             }
-            let blocks = answer.blocks ?? []
+            let blocks = answer.blocks
             let json = Documents.document([
                 "reachable": .bool(true), "version": .int(Int64(answer.version)),
-                "layers": .array((answer.layers ?? []).map { SystemCommands.document($0.report) }),
+                "layers": .array(answer.layers.map(SystemCommands.document)),
                 "blocks": .array(blocks.map(SystemCommands.document)),
             ])
-            var lines = ["The system service answers at \(client.socketPath). Its layers:"]
-            lines += (answer.layers ?? []).map { "  \($0.report.name): \($0.report.active ? "" : "off, ")\($0.report.detail)" }
+            var lines = ["The system service answers at \(console.socketPath). Its layers:"]
+            lines += answer.layers.map { "  \($0.name): \($0.active ? "" : "off, ")\($0.detail)" }
             lines += blocks.isEmpty ? ["It holds no block for you."] : blocks.map(SystemCommands.line)
             return CommandResult(json: json, human: lines.joined(separator: "\n"))
         }
@@ -73,7 +70,6 @@ enum SystemCommands {
             .value("uid", "UID", help: "The user whose blocks to lift."), .flag("all", help: "Lift every user's blocks."),
         ])
         static let reconcilesFirst = false
-        static let usesServices = false
         let uid: UInt32?
         let all: Bool
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
@@ -86,15 +82,14 @@ enum SystemCommands {
                 throw UsageError(.missingValue, "give --uid UID or --all", command: parsed.commandName)
             }
         }
-        func run(_ context: CommandContext) async throws -> CommandResult {
-            let answer = try ShieldClient(socketPath: context.runtime.shieldSocket).send(.init(op: .release, uid: uid, all: all ? true : nil))
-            let released = answer.blocks ?? []
+        func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+            let released = try SystemServiceConsole(socketPath: services.runtime.shieldSocket).release(uid: uid, all: all)
             return CommandResult(json: Documents.document(["released": .array(released.map(SystemCommands.document))]),
                                  human: released.isEmpty ? "No block to lift." : "Lifted:\n" + released.map(SystemCommands.line).joined(separator: "\n"))
         }
     }
 
-    static func document(_ block: ShieldProtocol.Block) -> JSONValue {
+    static func document(_ block: SystemServiceConsole.Block) -> JSONValue {
         .object(["session": .string(block.session.description), "uid": .int(Int64(block.uid)),
                  "targets": .array(block.targets.map(JSONValue.string)), "strict": .bool(block.strict),
                  "plannedEnd": Documents.time(block.plannedEnd), "endsAfterSeconds": block.endsAfterSeconds.map(JSONValue.double) ?? .null])
@@ -104,7 +99,7 @@ enum SystemCommands {
         .object(["name": .string(layer.name), "active": .bool(layer.active), "detail": .string(layer.detail)])
     }
 
-    static func line(_ block: ShieldProtocol.Block) -> String {
+    static func line(_ block: SystemServiceConsole.Block) -> String {
         let end = block.plannedEnd.map { " until \(LocalTime.dateTime($0))" } ?? " (open-ended)"
         return "  \(block.session) (uid \(block.uid)): \(block.targets.count) target(s)\(block.strict ? ", strict" : "")\(end)"
     }

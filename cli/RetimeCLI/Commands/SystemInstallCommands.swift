@@ -1,4 +1,3 @@
-import Adapters
 import Domain
 import Foundation
 #if canImport(Glibc)
@@ -51,16 +50,15 @@ enum SystemInstallCommands {
         static let spec = CommandSpec("install", summary: "Install and start the system unit retime-shield.service (root).",
                                       options: [.flag("print", help: "Print the unit instead of writing it (needs no root).")])
         static let reconcilesFirst = false
-        static let usesServices = false
         let print: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { print = parsed.flag("print") }
-        func run(_ context: CommandContext) async throws -> CommandResult {
+        func run(_ services: NoServices, _ io: CommandIO) async throws -> CommandResult {
             let unit = SystemInstallCommands.unit(binary: DaemonCommands.Install.executablePath())
             let json = Documents.document(["unit": .string(unit), "path": .string(SystemInstallCommands.unitPath)])
             if print { return CommandResult(json: json, human: unit) }
             guard geteuid() == 0 else { throw SystemServiceError.notRoot }
             try Data((unit + "\n").utf8).write(to: URL(fileURLWithPath: SystemInstallCommands.unitPath), options: .atomic)
-            try POSIXFiles.ensurePrivateDirectory("/var/lib/retime")
+            try SystemServiceConsole.prepareStateDirectory(SystemOptions().stateDirectory)
             guard SystemInstallCommands.systemdRuns else {
                 return CommandResult(json: json, human: "Wrote \(SystemInstallCommands.unitPath). systemd is not running here: start 'retime system run' as root some other way.")
             }
@@ -75,16 +73,12 @@ enum SystemInstallCommands {
         static let spec = CommandSpec("uninstall", summary: "Stop and remove the system unit (root); refused while a strict block is held.",
                                       options: [.value("state-dir", "DIR", help: "The service's state, to look for strict blocks (default /var/lib/retime).")])
         static let reconcilesFirst = false
-        static let usesServices = false
         let stateDirectory: String
         init(_ parsed: ParsedCommand, values: DateValue) { stateDirectory = parsed.value("state-dir") ?? SystemOptions().stateDirectory }
-        func run(_ context: CommandContext) async throws -> CommandResult {
+        func run(_ services: NoServices, _ io: CommandIO) async throws -> CommandResult {
             guard geteuid() == 0 else { throw SystemServiceError.notRoot }
-            let clock = SystemClock(), now = clock.now()
-            var held = try await StoreHeldBlockStore(store: JSONFileStore(directory: stateDirectory)).blocks()
-            for index in held.indices { held[index].advance(to: clock.bootTime()) }
-            if let strict = held.first(where: { $0.strict && !$0.isOver(at: now) }) {
-                throw HeldBlockError.strict(until: strict.end(at: now))
+            if let strict = try await SystemServiceConsole.heldStrictBlock(stateDirectory: stateDirectory) {
+                throw HeldBlockError.strict(until: strict.end(at: Date()))
             }
             if SystemInstallCommands.systemdRuns { try? SystemInstallCommands.systemctl("disable", "--now", "retime-shield.service") }
             guard FileManager.default.fileExists(atPath: SystemInstallCommands.unitPath) else { return .ok("Nothing installed at \(SystemInstallCommands.unitPath).") }

@@ -1,16 +1,60 @@
 import Adapters
 import Domain
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one-shot CLI's composition root: the shared registration plus a
-/// logger on standard error, validated before any command runs.
+/// logger on standard error. Nothing is built until a command asks for it,
+/// so a command pays only for what it uses; the whole graph is validated
+/// by a test and by `doctor`, not before every command.
 enum CLIRoot {
-    static func container(_ context: RuntimeContext) throws -> Container {
+    static func registry(_ context: RuntimeContext) -> Registry {
         var registry = ServiceRegistration.shared(context)
         let handler = StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)
         registry.register(Logger.self, value: Logger(label: "retime.cli", handler: handler))
-        let container = Container(registry)
-        try container.validate()
-        return container
+        let layout = context.layout
+        registry.register(CheckBlocksUseCase.self) {
+            CheckBlocksUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
+        }
+        registry.register(DoctorUseCase.self) { resolver in
+            let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit))
+            // Built even when the configured shield cannot be: doctor must
+            // report on damaged settings, not fail on them.
+            return DoctorUseCase(inspectors: [files, CompositionHealth(runtime: context)], daemon: try resolver.resolve(),
+                                 blocks: try resolver.resolve(), test: try? resolver.resolve(TestShieldUseCase.self), sessions: try resolver.resolve())
+        }
+        return registry
+    }
+
+    static func container(_ context: RuntimeContext) -> Container {
+        Container(registry(context))
+    }
+
+    /// Where the data is and how verbose to be, from the global options and
+    /// the environment; the log level may come from the data's settings.
+    static func runtime(_ parsed: ParsedCommand, environment: [String: String]) throws -> RuntimeContext {
+        let data = RuntimeContext.dataDirectory(option: parsed.globals.dataDirectory, environment: environment)
+        let store = JSONFileStore(directory: DataLayout(root: data).store)
+        return RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, store: store),
+                              environment: environment, store: store)
+    }
+
+    /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
+    /// warning for the CLI and info for the daemon.
+    static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], store: JSONFileStore) throws -> LogLevel {
+        if let text = parsed.globals.logLevel ?? environment["RETIME_LOG_LEVEL"] {
+            guard let level = LogLevel(rawValue: text.lowercased()) else {
+                throw UsageError(.invalidValue, "invalid log level '\(text)'",
+                                 hint: "choose " + LogLevel.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return level
+        }
+        let configured = try? store.value(String.self, forKey: SettingKey.logLevel.rawValue, in: StoreSettings.suite)
+        // The daemon under a service manager logs what it does (journald
+        // keeps it); run by hand on a terminal, it stays quiet unless asked.
+        let daemonUnattended = parsed.path == ["daemon", "run"] && isatty(STDERR_FILENO) != 1
+        return configured.flatMap { LogLevel(rawValue: $0) } ?? (daemonUnattended ? .info : .warning)
     }
 }

@@ -16,8 +16,11 @@ public struct RuntimeContext: Sendable {
         self.dataDirectory = dataDirectory
         self.logLevel = logLevel
         self.environment = environment
-        self.store = store ?? JSONFileStore(directory: dataDirectory + "/store")
+        self.store = store ?? JSONFileStore(directory: DataLayout(root: dataDirectory).store)
     }
+
+    /// Where each file of the data directory lives.
+    public var layout: DataLayout { DataLayout(root: dataDirectory) }
 
     /// Where clients find the system service: `$RETIME_SHIELD_SOCKET`, else
     /// `/run/retime/shield.sock` (cli.md, "The system service").

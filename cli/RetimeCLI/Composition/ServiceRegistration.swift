@@ -8,7 +8,8 @@ import Foundation
 public enum ServiceRegistration {
     public static func shared(_ context: RuntimeContext) -> Registry {
         var registry = Registry()
-        let data = context.dataDirectory
+        let data = context.dataDirectory, layout = context.layout
+        registry.register(RuntimeContext.self, value: context)
 
         registry.register((any Domain.Clock).self, value: SystemClock())
         registry.register((any KeyValueStore).self, value: context.store)
@@ -20,7 +21,7 @@ public enum ServiceRegistration {
         // millisecond, and only schedules and reports need it.
         registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { .current }))
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
-            JSONLinesSessionHistory(directory: data + "/history", deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
+            JSONLinesSessionHistory(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
@@ -32,10 +33,11 @@ public enum ServiceRegistration {
         registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ConfiguredShields.self).configuredProbe() }
         registry.register((any ShieldInspector).self) { try $0.resolve(ConfiguredShields.self).inspector() }
         registry.register((any Tracker).self, lifetime: .singleton) { _ in
-            JSONLinesTracker(file: RotatingFile(path: data + "/events.jsonl"))
+            JSONLinesTracker(file: RotatingFile(path: layout.events))
         }
         registry.register(DaemonLock.self, value: DaemonLock(dataDirectory: data))
-        registry.register((any DataLock).self, value: FileDataLock(storeDirectory: data + "/store"))
+        registry.register((any DaemonPresence).self, value: DaemonLock(dataDirectory: data))
+        registry.register((any DataLock).self, value: FileDataLock(storeDirectory: layout.store))
         registerEventDelivery(into: &registry, data: data, environment: context.environment)
         registry.register((any AuthStateStore).self) { StoreAuthState(store: try $0.resolve()) }
         #if os(Linux)
@@ -43,7 +45,7 @@ public enum ServiceRegistration {
         #else
         registry.register((any PasscodeHasher).self, value: PBKDF2PasscodeHasher())
         #endif
-        registry.register((any AuditTrail).self, value: JSONLinesAuditTrail(path: data + "/audit.jsonl"))
+        registry.register((any AuditTrail).self, value: JSONLinesAuditTrail(path: layout.audit))
 
         // Bridges: each context asks the other through a port of its own.
         registry.register((any SessionGroupLookup).self) { GroupRepositoryLookup(groups: try $0.resolve()) }
@@ -69,7 +71,7 @@ public enum ServiceRegistration {
     /// Hooks and notify-send get the environment the process was given (read
     /// once at start: ProcessInfo's copy costs 0.1 ms).
     private static func registerEventDelivery(into registry: inout Registry, data: String, environment: [String: String]) {
-        let log = data + "/logs/hooks.log"
+        let log = DataLayout(root: data).hooksLog
         registry.register((any EventHooks).self, lifetime: .singleton) { resolver in
             let store = try resolver.resolve((any KeyValueStore).self)
             let logger = try resolver.resolve(Logger.self).labelled("retime.hooks")
@@ -121,16 +123,29 @@ public enum ServiceRegistration {
             RenameGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve(),
                                dataLock: try $0.resolve())
         }
+        registry.register((any GroupTargetsObserver).self) { ShieldRefreshOnTargetChange(refresh: try $0.resolve()) }
         registry.register(BlockTargetsUseCase.self) {
-            BlockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve(), dataLock: try $0.resolve())
+            BlockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve(), dataLock: try $0.resolve(),
+                                observer: try $0.resolve((any GroupTargetsObserver).self))
         }
         registry.register(UnblockTargetsUseCase.self) {
             UnblockTargetsUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve(),
-                                  dataLock: try $0.resolve())
+                                  dataLock: try $0.resolve(), observer: try $0.resolve((any GroupTargetsObserver).self))
         }
         registry.register(DeleteGroupUseCase.self) {
             DeleteGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), usage: try $0.resolve(),
                                dataLock: try $0.resolve())
+        }
+        registry.register((any BackupEncoder).self, value: RetimeExportEncoder())
+        registry.register((any HistoryImportSource).self, name: "watson", value: WatsonFramesSource())
+        registry.register((any HistoryImportSource).self, name: "timewarrior", value: TimewarriorSource())
+        registry.register((any HistoryImportSource).self, name: "retime", value: RetimeExportSource())
+        registry.register(ExportHistoryUseCase.self) {
+            ExportHistoryUseCase(history: try $0.resolve(), groups: try $0.resolve(), schedules: try $0.resolve(), settings: try $0.resolve(),
+                                 clock: try $0.resolve())
+        }
+        registry.register(ReadSettingsUseCase.self) {
+            ReadSettingsUseCase(settings: try $0.resolve(), dataDirectory: try $0.resolve(RuntimeContext.self).dataDirectory)
         }
         registry.register(ConfigureSettingUseCase.self) {
             ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve(), dataLock: try $0.resolve())
@@ -143,7 +158,8 @@ public enum ServiceRegistration {
         registry.register(StartSessionUseCase.self) {
             StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                 clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
-                                dataLock: try $0.resolve())
+                                dataLock: try $0.resolve(), settings: try $0.resolve((any SettingsStore).self),
+                                creator: try $0.resolve((any ImportGroupDirectory).self))
         }
         registry.register(StopSessionUseCase.self) {
             StopSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
@@ -189,7 +205,8 @@ public enum ServiceRegistration {
             TestShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), inspector: try $0.resolve())
         }
         registry.register(SessionStatusUseCase.self) {
-            SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve())
+            SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve(),
+                                 groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self))
         }
     }
 }

@@ -6,10 +6,18 @@ import Foundation
 /// `info` to stderr (journald-aware) and to a rotating file, the interval
 /// ledger and the daemon's pass.
 enum DaemonRoot {
+    /// Validated at start: a daemon that cannot build a service must say so
+    /// at once, not at the first interval hours later.
     static func container(_ context: RuntimeContext) throws -> Container {
+        let container = Container(registry(context))
+        try container.validate()
+        return container
+    }
+
+    static func registry(_ context: RuntimeContext) -> Registry {
         var registry = ServiceRegistration.shared(context)
         let stderr = StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)
-        let file = FileLogHandler(file: RotatingFile(path: context.dataDirectory + "/logs/daemon.log"), level: context.logLevel)
+        let file = FileLogHandler(file: RotatingFile(path: context.layout.daemonLog), level: context.logLevel)
         registry.register(Logger.self, value: Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file])))
         registry.register((any IntervalLedger).self, lifetime: .singleton) { StoreIntervalLedger(store: try $0.resolve()) }
         registry.register(RunDueEventsUseCase.self) {
@@ -18,8 +26,6 @@ enum DaemonRoot {
                                 logger: try $0.resolve(), reconcile: try $0.resolve(), start: try $0.resolve(),
                                 stop: try $0.resolve())
         }
-        let container = Container(registry)
-        try container.validate()
-        return container
+        return registry
     }
 }

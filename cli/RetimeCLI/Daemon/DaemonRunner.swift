@@ -13,13 +13,13 @@ struct DaemonRunner {
     func run() async throws {
         let lock = try DaemonLock(dataDirectory: runtime.dataDirectory).acquire()
         defer { lock.release() }
-        let wake = try WakeSource(watching: runtime.dataDirectory + "/store")
+        let wake = try WakeSource(watching: runtime.layout.store)
         var container = try DaemonRoot.container(runtime)
         var logger = try container.resolve(Logger.self)
         // The configuration as the services were built from it: when it
         // changes (`retime config set`), they are built again, so hooks,
         // notifications and the log level follow it as the shield does.
-        let configuration = { try? JSONFileStore(directory: runtime.dataDirectory + "/store").stamp(of: StoreSettings.suite) }
+        let configuration = { try? runtime.store.stamp(of: StoreSettings.suite) }
         var configured = configuration()
         /// The services built again, reading the configuration (and the time
         /// zone) afresh.

@@ -5,7 +5,12 @@ public struct SessionPlan: Sendable, Hashable {
     /// The group by name, as a user names it...
     public var groupName: String
     /// ...or by id, as a schedule refers to it; the id wins when given.
+    /// With neither (an empty name), the configured default group, which is
+    /// created empty on first use.
     public var groupId: GroupID?
+    /// Whether a named group that does not exist is created, empty (the
+    /// user was asked and said yes).
+    public var createsGroup = false
     public var length: SessionLength
     public var strict: Bool
     public var tags: [String]

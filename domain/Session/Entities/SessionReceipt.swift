@@ -7,10 +7,14 @@ public struct SessionReceipt: Sendable, Equatable {
     public var groupName: String?
     /// The targets blocked by the start; nil for the other use cases.
     public var targets: [Target]?
+    /// What the session's shield blocks of them (apps asked only when the
+    /// targets hold an app); nil where no block was raised or lifted.
+    public var reach: ShieldReach?
 
-    public init(session: Session, groupName: String?, targets: [Target]? = nil) {
+    public init(session: Session, groupName: String?, targets: [Target]? = nil, reach: ShieldReach? = nil) {
         self.session = session
         self.groupName = groupName
         self.targets = targets
+        self.reach = reach
     }
 }

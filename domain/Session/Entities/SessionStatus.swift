@@ -14,6 +14,11 @@ public struct SessionStatus: Sendable, Hashable {
     public var remaining: TimeInterval?
     /// Whether the boot-time clock holds the session beyond the wall clock.
     public var heldByBootClock: Bool
+    /// The session's group's name now; nil once deleted (or not asked).
+    public var groupName: String?
+    /// The kind of shield that holds its block (`none`, `hosts`,
+    /// `system`); nil when not asked.
+    public var shieldKind: String?
 
     public init(session: Session, at now: Date, boot: BootTimeReading? = nil) {
         var instant = now

@@ -23,6 +23,37 @@ public protocol Shield: Sendable {
     func lower(for session: SessionID, passcode: Passcode?) async throws
     /// What is blocked now, and for whom; nil when nothing is.
     func state() async throws -> ShieldState?
+    /// What this shield can block, so that a session says what it really
+    /// blocks. Whether apps are blocked is asked only with `askingAboutApps`
+    /// (the system service answers it, at a round trip's cost).
+    func reach(askingAboutApps: Bool) async -> ShieldReach
+}
+
+/// What a shield blocks of a group's targets.
+public struct ShieldReach: Sendable, Equatable {
+    /// How a shield stands with apps.
+    public enum Apps: Sendable, Equatable {
+        /// Blocked apps are terminated.
+        case blocked
+        /// This shield could, but its app layer is off.
+        case layerOff
+        /// This shield cannot block apps.
+        case unsupported
+    }
+
+    /// Whether blocked sites cannot be reached.
+    public var sites: Bool
+    /// Nil when not asked.
+    public var apps: Apps?
+
+    public init(sites: Bool, apps: Apps?) {
+        self.sites = sites
+        self.apps = apps
+    }
+
+    /// A shield that only records what it would block.
+    public static let recordsOnly = ShieldReach(sites: false, apps: .unsupported)
+    public var recordsOnly: Bool { !sites && apps != .blocked }
 }
 
 /// A raised block.
@@ -37,6 +68,10 @@ public struct ShieldState: Sendable, Hashable {
 }
 
 extension Shield {
+    /// The kind of shield, as the `shield` setting names it (`none`,
+    /// `hosts`, `system`): its identity up to the first colon.
+    public var kind: String { String(identity.prefix { $0 != ":" }) }
+
     public func raise(_ targets: [Target], for session: Session) async throws {
         try await raise(targets, for: session.id)
     }

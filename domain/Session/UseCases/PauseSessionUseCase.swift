@@ -33,7 +33,11 @@ public struct PauseSessionUseCase: Sendable {
             let next = try current.pausing(at: clock.now())
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }
-        do { try await shields.shield(of: paused).guarded { try await $0.lower(for: paused.id, passcode: passcode) } } catch {
+        let shield: any Shield
+        do {
+            shield = try shields.shield(of: paused)
+            try await shield.guarded { try await $0.lower(for: paused.id, passcode: passcode) }
+        } catch {
             // A break whose block is still up is no break: withdraw it (if
             // nobody changed the session since), as start withdraws a session
             // it could not block, and say why.
@@ -41,6 +45,7 @@ public struct PauseSessionUseCase: Sendable {
             throw error
         }
         await events.session(.sessionPaused, paused, at: paused.breaks.last?.start ?? clock.now())
-        return SessionReceipt(session: paused, groupName: try await groups.groupName(id: paused.groupId))
+        return SessionReceipt(session: paused, groupName: try await groups.groupName(id: paused.groupId),
+                              reach: await shield.reach(askingAboutApps: false))
     }
 }

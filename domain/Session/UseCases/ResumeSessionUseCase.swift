@@ -27,12 +27,16 @@ public struct ResumeSessionUseCase: Sendable {
         }
         let group = try await groups.blockList(id: resumed.groupId)
         let targets = group?.targets ?? []
-        do { try await shields.shield(of: resumed).guarded { try await $0.raise(targets, for: resumed) } } catch {
+        let shield: any Shield
+        do {
+            shield = try shields.shield(of: resumed)
+            try await shield.guarded { try await $0.raise(targets, for: resumed) }
+        } catch {
             // Not blocked, so not resumed: the break goes on, and the error says why.
             _ = try? await sessions.replace(resumed, with: paused)
             throw error
         }
         await events.session(.sessionResumed, resumed, at: resumed.breaks.last?.end ?? clock.now(), group: group)
-        return SessionReceipt(session: resumed, groupName: group?.name, targets: targets)
+        return SessionReceipt(session: resumed, groupName: group?.name, targets: targets, reach: await shield.reach(askingAboutApps: false))
     }
 }

@@ -1,20 +1,29 @@
 /// The active session with its elapsed, focused and remaining time, after
 /// completing it if its planned end has passed.
+/// With `groups` and `shields`, it also names the group and the shield.
 public struct SessionStatusUseCase: Sendable {
     private let sessions: any SessionRepository
     private let clock: any Clock
     private let reconcile: ReconcileSessionUseCase
+    private let groups: (any SessionGroupLookup)?
+    private let shields: (any ShieldDirectory)?
 
-    public init(sessions: any SessionRepository, clock: any Clock, reconcile: ReconcileSessionUseCase) {
+    public init(sessions: any SessionRepository, clock: any Clock, reconcile: ReconcileSessionUseCase,
+                groups: (any SessionGroupLookup)? = nil, shields: (any ShieldDirectory)? = nil) {
         self.sessions = sessions
         self.clock = clock
         self.reconcile = reconcile
+        self.groups = groups
+        self.shields = shields
     }
 
     /// Nil when no session is active.
     public func execute() async throws -> SessionStatus? {
         try await reconcile.execute()
         guard let current = try await sessions.current(), current.isActive else { return nil }
-        return SessionStatus(session: current, at: clock.now(), boot: clock.bootTime())
+        var status = SessionStatus(session: current, at: clock.now(), boot: clock.bootTime())
+        status.groupName = try await groups?.groupName(id: current.groupId)
+        status.shieldKind = try shields?.shield(of: current).kind
+        return status
     }
 }

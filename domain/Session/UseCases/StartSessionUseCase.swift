@@ -11,9 +11,14 @@ public struct StartSessionUseCase: Sendable {
     private let events: SessionEventPublisher
     private let reconcile: ReconcileSessionUseCase
     private let dataLock: any DataLock
+    private let settings: (any SettingsStore)?
+    private let creator: (any ImportGroupDirectory)?
 
+    /// Without `settings` there is no default group; without `creator`, no
+    /// group is ever created.
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, dataLock: any DataLock) {
+                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, dataLock: any DataLock,
+                settings: (any SettingsStore)? = nil, creator: (any ImportGroupDirectory)? = nil) {
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
@@ -21,6 +26,8 @@ public struct StartSessionUseCase: Sendable {
         self.events = events
         self.reconcile = reconcile
         self.dataLock = dataLock
+        self.settings = settings
+        self.creator = creator
     }
 
     /// Returns the session with its group's name and the targets blocked.
@@ -32,12 +39,33 @@ public struct StartSessionUseCase: Sendable {
         // the lock that deleting the group or removing its targets takes: a
         // session never starts on a deleted group, and a strict one never
         // blocks less than its group held when it began.
-        let (session, group, now) = try await dataLock.exclusively { try await begin(plan) }
+        let (session, group, now, shield) = try await dataLock.exclusively { try await begin(plan) }
         await events.session(.sessionStarted, session, at: now, group: group)
-        return SessionReceipt(session: session, groupName: group.name, targets: group.targets)
+        let reach = await shield.reach(askingAboutApps: group.targets.contains { if case .app = $0 { true } else { false } })
+        return SessionReceipt(session: session, groupName: group.name, targets: group.targets, reach: reach)
     }
 
-    private func begin(_ plan: SessionPlan) async throws -> (Session, BlockList, Date) {
+    /// The plan's group, creating it when the plan names none (the default
+    /// group) or says so, and it does not exist yet.
+    private func group(of plan: SessionPlan) async throws -> BlockList {
+        if let id = plan.groupId {
+            guard let group = try await groups.blockList(id: id) else { throw SessionError.groupNotFound(name: id.description) }
+            return group
+        }
+        let usesDefault = plan.groupName.isEmpty
+        let name = usesDefault ? try await defaultGroupName() : plan.groupName
+        if let group = try await groups.blockList(named: name) { return group }
+        guard usesDefault || plan.createsGroup, let creator else { throw SessionError.groupNotFound(name: name) }
+        if case .failure(let error) = try await creator.groups(for: [ImportGroupRequest(name: name)]).first { throw error }
+        guard let created = try await groups.blockList(named: name) else { throw SessionError.groupNotFound(name: name) }
+        return created
+    }
+
+    private func defaultGroupName() async throws -> String {
+        try await settings?.value(for: SettingKey.defaultGroup.rawValue) ?? SettingKey.defaultGroup.defaultValue(dataDirectory: "")
+    }
+
+    private func begin(_ plan: SessionPlan) async throws -> (Session, BlockList, Date, any Shield) {
         // Both clocks read together: the boot-time deadline is the planned
         // end on that clock only if nothing happened between the readings.
         let now = clock.now(), boot = clock.bootTime()
@@ -48,8 +76,7 @@ public struct StartSessionUseCase: Sendable {
         }
         let tags = try plan.validatedTags()
         let note = try plan.validatedNote()
-        let found = if let id = plan.groupId { try await groups.blockList(id: id) } else { try await groups.blockList(named: plan.groupName) }
-        guard let group = found else { throw SessionError.groupNotFound(name: plan.groupId?.description ?? plan.groupName) }
+        let group = try await group(of: plan)
         let bootDeadline = plan.strict ? zip(boot, plannedEnd).map { boot, end in
             BootTimeReading(bootID: boot.bootID, seconds: boot.seconds + end.timeIntervalSince(now))
         } : nil
@@ -67,7 +94,7 @@ public struct StartSessionUseCase: Sendable {
             _ = try? await sessions.replace(session, with: nil)
             throw error
         }
-        return (session, group, now)
+        return (session, group, now, shield)
     }
 }
 

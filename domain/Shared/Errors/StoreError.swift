@@ -46,3 +46,14 @@ public enum StoreError: RetimeError, Equatable {
         }
     }
 }
+
+extension StoreError {
+    /// Whether the data itself is damaged (a file that cannot be
+    /// understood), rather than out of reach.
+    public var isDamage: Bool {
+        switch self {
+        case .corrupted, .unsupportedVersion, .typeMismatch: true
+        default: false
+        }
+    }
+}

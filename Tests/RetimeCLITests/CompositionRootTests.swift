@@ -1,0 +1,50 @@
+@testable import RetimeCLI
+import Domain
+import Foundation
+import Testing
+
+/// The roots build nothing before a command asks (so `validate()` is not
+/// run per command): these tests resolve every registration of each root,
+/// as `doctor` does, so a missing or mistyped one fails here, not in use.
+@Suite("Composition roots")
+struct CompositionRootTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-roots-\(UUID().uuidString)").path
+
+    var runtime: RuntimeContext {
+        RuntimeContext(dataDirectory: directory, logLevel: .critical, environment: ["HOME": directory])
+    }
+
+    @Test("every registration of the CLI's root resolves")
+    func cliRoot() async throws {
+        let container = CLIRoot.container(runtime)
+        try container.validate()
+        await container.teardown()
+    }
+
+    @Test("every registration of the daemon's root resolves")
+    func daemonRoot() async throws {
+        let container = Container(DaemonRoot.registry(runtime))
+        try container.validate()
+        await container.teardown()
+    }
+
+    @Test("every command's declared services resolve from the CLI's root")
+    func commandServices() throws {
+        let container = CLIRoot.container(runtime)
+        for (path, command) in CommandTree.leaves {
+            do { try Self.services(of: command, from: container) } catch {
+                Issue.record("\(path.joined(separator: " ")): \(error)")
+            }
+        }
+    }
+
+    private static func services<Command: RetimeCommand>(of command: Command.Type, from container: Container) throws {
+        _ = try Command.Services(ServiceSource(container: container))
+    }
+
+    @Test("doctor's wiring check passes on a fresh data directory")
+    func doctorServicesCheck() async throws {
+        let checks = await CompositionHealth(runtime: runtime).inspect(repairing: false)
+        #expect(checks.map(\.status) == [.ok], "\(checks)")
+    }
+}

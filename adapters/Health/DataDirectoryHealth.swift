@@ -1,0 +1,109 @@
+import Domain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `doctor`'s look at the files of a data directory: its mode, every
+/// suite of the store (a damaged one moved aside and its newest readable
+/// backup restored on repair), what interrupted writes left, the device
+/// id, the history, the audit trail and the hooks. It works on the files
+/// themselves, so it runs however damaged they are.
+public struct DataDirectoryHealth: HealthInspector {
+    public struct Paths: Sendable {
+        public var root: String
+        public var store: String
+        public var history: String
+        public var audit: String
+
+        public init(root: String, store: String, history: String, audit: String) {
+            self.root = root
+            self.store = store
+            self.history = history
+            self.audit = audit
+        }
+    }
+
+    let paths: Paths
+    let store: JSONFileStore
+
+    public init(paths: Paths) {
+        self.paths = paths
+        store = JSONFileStore(directory: paths.store)
+    }
+
+    public func inspect(repairing: Bool) async -> [HealthCheck] {
+        var checks = [permissions(repairing)]
+        for suite in Set(store.suiteNames() + ["groups", "session", "config"]).sorted() {
+            checks.append(suiteCheck(suite, repairing))
+        }
+        checks += tempFileChecks(repairing)
+        checks.append(deviceCheck(repairing))
+        checks.append(historyCheck())
+        checks.append(await auditCheck())
+        checks.append(hooksCheck(repairing))
+        return checks
+    }
+
+    private func permissions(_ repairing: Bool) -> HealthCheck {
+        let data = paths.root
+        // stat(2) rather than FileManager's attributes, which also look the
+        // owner's name up (NSS, which a static binary loads at run time).
+        var info = stat()
+        guard stat(data, &info) == 0 else {
+            return HealthCheck(name: "data directory", status: .ok, detail: "\(data) does not exist yet (made on first write)")
+        }
+        let mode = Int(info.st_mode & 0o7777)
+        if mode & 0o077 != 0 {
+            if repairing, chmod(data, 0o700) == 0 {
+                return HealthCheck(name: "data directory", status: .repaired, detail: "\(data) was readable by others; now 0700")
+            }
+            return HealthCheck(name: "data directory", status: .warning, detail: "\(data) is mode \(String(mode, radix: 8)); expected 700")
+        }
+        return HealthCheck(name: "data directory", status: .ok, detail: data)
+    }
+
+    private func suiteCheck(_ suite: String, _ repairing: Bool) -> HealthCheck {
+        let name = "\(suite) data"
+        let backups = (try? store.validBackups(of: suite).count) ?? 0
+        switch store.health(of: suite) {
+        case .missing: return HealthCheck(name: name, status: .ok, detail: "none yet")
+        case .healthy(let keys):
+            return HealthCheck(name: name, status: .ok, detail: "\(keys) entr\(keys == 1 ? "y" : "ies"), \(backups) backup(s)")
+        case .damaged(let error):
+            guard repairing else {
+                return HealthCheck(name: name, status: .error, detail: "\(error); \(backups) readable backup(s); run 'retime doctor --repair'")
+            }
+            do {
+                let done = try store.repair(suite)
+                let restored = done.restoredFrom.map { from in
+                    "restored \(from)" + (done.backupWrittenAt.map { "; changes after \(Self.localDateTime($0)) are lost" } ?? "")
+                } ?? "no readable backup: it starts empty and everything it held is lost"
+                return HealthCheck(name: name, status: .repaired, detail: "moved the damaged file to \(done.movedTo); \(restored)")
+            } catch {
+                return HealthCheck(name: name, status: .error, detail: "\(error)")
+            }
+        }
+    }
+
+    private func historyCheck() -> HealthCheck {
+        let history = JSONLinesSessionHistory(directory: paths.history, deviceID: "unused",
+                                              logger: Logger(label: "retime.doctor", handler: InMemoryLogHandler(logLevel: .critical)))
+        guard let audit = try? history.audit() else { return HealthCheck(name: "history", status: .error, detail: "cannot read \(paths.history)") }
+        guard audit.malformed.isEmpty else {
+            let lines = audit.malformed.prefix(5).map { "\($0.path):\($0.number)" }.joined(separator: ", ")
+            return HealthCheck(name: "history", status: .warning,
+                               detail: "\(audit.sessions) sessions; \(audit.malformed.count) unreadable line(s) skipped: \(lines)")
+        }
+        return HealthCheck(name: "history", status: .ok, detail: "\(audit.sessions) sessions in \(audit.segments) segment(s)")
+    }
+
+    /// `2026-11-23 09:00`, local time, for a backup's age.
+    static func localDateTime(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min))
+    }
+}

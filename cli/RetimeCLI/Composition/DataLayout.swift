@@ -1,0 +1,23 @@
+/// Where everything of one data directory lives (docs/storage.md): the one
+/// place a path inside it is spelt. The system service's state directory
+/// has a layout of its own (`SystemRoot`).
+public struct DataLayout: Sendable, Equatable {
+    public let root: String
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// The key-value store's suites, their locks and backups.
+    public var store: String { root + "/store" }
+    /// Per-device, append-only history segments.
+    public var history: String { root + "/history" }
+    /// The lifecycle events, one JSON line each.
+    public var events: String { root + "/events.jsonl" }
+    /// Every passcode attempt.
+    public var audit: String { root + "/audit.jsonl" }
+    /// The daemon's log.
+    public var daemonLog: String { root + "/logs/daemon.log" }
+    /// What hooks printed.
+    public var hooksLog: String { root + "/logs/hooks.log" }
+}

@@ -1,0 +1,56 @@
+import Adapters
+import Domain
+import Foundation
+
+/// What the `system` commands ask of the service and of its state, in the
+/// CLI's terms: the one place outside the service's root that speaks its
+/// protocol and reads its files, so the commands stay free of adapters.
+struct SystemServiceConsole: Sendable {
+    /// A block the service holds, as `system status` and `release` show it.
+    struct Block: Sendable, Equatable {
+        var uid: UInt32
+        var session: SessionID
+        var targets: [String]
+        var strict: Bool
+        var plannedEnd: Date?
+        var endsAfterSeconds: Double?
+    }
+
+    /// The service's answer to `status`.
+    struct Status: Sendable {
+        var version: Int
+        var layers: [LayerReport]
+        var blocks: [Block]
+    }
+
+    let socketPath: String
+
+    func status() throws -> Status {
+        let answer = try ShieldClient(socketPath: socketPath).send(.init(op: .status))
+        return Status(version: answer.version, layers: (answer.layers ?? []).map(\.report), blocks: (answer.blocks ?? []).map(Self.block))
+    }
+
+    /// Lifts the blocks of `uid`, or every user's; returns what it lifted.
+    func release(uid: UInt32?, all: Bool) throws -> [Block] {
+        try (ShieldClient(socketPath: socketPath).send(.init(op: .release, uid: uid, all: all ? true : nil)).blocks ?? []).map(Self.block)
+    }
+
+    /// The strict block still held in the service's state, if any: what
+    /// `system uninstall` refuses to outlive.
+    static func heldStrictBlock(stateDirectory: String) async throws -> HeldBlock? {
+        let clock = SystemClock(), now = clock.now()
+        var held = try await StoreHeldBlockStore(store: JSONFileStore(directory: stateDirectory)).blocks()
+        for index in held.indices { held[index].advance(to: clock.bootTime()) }
+        return held.first { $0.strict && !$0.isOver(at: now) }
+    }
+
+    /// The service's state directory, root's alone.
+    static func prepareStateDirectory(_ path: String) throws {
+        try POSIXFiles.ensurePrivateDirectory(path)
+    }
+
+    private static func block(_ block: ShieldProtocol.Block) -> Block {
+        Block(uid: block.uid, session: block.session, targets: block.targets, strict: block.strict, plannedEnd: block.plannedEnd,
+              endsAfterSeconds: block.endsAfterSeconds)
+    }
+}

@@ -1,0 +1,55 @@
+/// Whether the block agrees with the session (`doctor`'s "blocks"): a block
+/// whose session is no longer active (a crash between the steps of an
+/// ending), or that is up during a break, is lifted on repair; a running
+/// session whose block is down (a start killed before it raised it) has it
+/// raised.
+public struct CheckBlocksUseCase: Sendable {
+    private let sessions: any SessionRepository
+    private let groups: any SessionGroupLookup
+    private let shields: any ShieldDirectory
+
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory) {
+        self.sessions = sessions
+        self.groups = groups
+        self.shields = shields
+    }
+
+    public func execute(repairing: Bool) async -> HealthCheck {
+        do { return try await check(repairing: repairing) } catch let error as StoreError where error.isDamage {
+            return HealthCheck(name: "blocks", status: .warning, detail: "not checked: the session, shield or config data is damaged")
+        } catch {
+            // The shield's own file (a hosts file in the way, say) is a
+            // finding like any other, not a reason to print no report.
+            return HealthCheck(name: "blocks", status: .error, detail: "cannot check or lift the block: \(error)")
+        }
+    }
+
+    private func check(repairing: Bool) async throws -> HealthCheck {
+        let current = try await sessions.current()
+        let shield = try current.map(shields.shield(of:)) ?? shields.configured()
+        let block = try await shield.state()
+        let running = current.flatMap { $0.isActive ? $0 : nil }
+        func found(_ status: HealthCheck.Status, _ detail: String) -> HealthCheck { HealthCheck(name: "blocks", status: status, detail: detail) }
+        switch (block, running) {
+        case (nil, nil):
+            return found(.ok, "no session runs and no block is up")
+        case (nil, let session?) where session.isPaused:
+            return found(.ok, "the session is on a break; no block is up")
+        case (nil, let session?):
+            guard repairing else {
+                return found(.warning, "the running session's block is down (an interrupted start); the next command raises it")
+            }
+            let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
+            try await shield.raise(targets, for: session)
+            return found(.repaired, "raised the running session's block")
+        case (let block?, let session?) where block.session == session.id && !session.isPaused:
+            let what = shield.kind == "none" ? "recorded (the 'none' shield blocks nothing)" : "up (\(shield.identity))"
+            return found(.ok, "the running session's block is \(what)")
+        case (let block?, let session):
+            let why = session?.id == block.session ? "during the session's break" : "for a session that is no longer running"
+            guard repairing else { return found(.warning, "a block is up \(why)") }
+            try await shield.lower(for: block.session)
+            return found(.repaired, "lifted a block that was up \(why)")
+        }
+    }
+}
