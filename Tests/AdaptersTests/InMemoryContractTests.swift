@@ -26,6 +26,15 @@ struct InMemoryContractTests {
         try await check.run { InMemoryShield() }
     }
 
+    /// The `none` shield (the default), over both stores.
+    @Test(arguments: ShieldContract.checks)
+    func recordingShield(_ check: ContractCheck<ShieldContract.Factory>) async throws {
+        try await check.run { RecordingShield(store: InMemoryKeyValueStore(), logger: Logger(label: "t", handler: InMemoryLogHandler())) }
+        try await check.run {
+            RecordingShield(store: JSONFileStore(directory: TemporaryDirectory().file("store")), logger: Logger(label: "t", handler: InMemoryLogHandler()))
+        }
+    }
+
     @Test(arguments: AuthStateStoreContract.checks)
     func authState(_ check: ContractCheck<AuthStateStoreContract.Factory>) async throws {
         try await check.run { InMemoryAuthState() }
@@ -59,10 +68,6 @@ struct InMemoryContractTests {
         }
     }
 
-    @Test(arguments: TrackerContract.checks)
-    func noOpTracker(_ check: ContractCheck<TrackerContract.Factory>) async throws {
-        try await check.run { .init(tracker: NoOpTracker(), recorded: nil) }
-    }
 }
 
 @Suite("Clocks keep the Clock contract")

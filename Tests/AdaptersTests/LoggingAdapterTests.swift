@@ -38,11 +38,6 @@ struct LoggingAdapterTests {
         }
     }
 
-    @Test(arguments: TrackerContract.checks)
-    func loggingTrackerContract(_ check: ContractCheck<TrackerContract.Factory>) async throws {
-        try await check.run { .init(tracker: LoggingTracker(logger: Logger(label: "t", handler: InMemoryLogHandler())), recorded: nil) }
-    }
-
     @Test("the stream handler writes swift-log's line: timestamp level label: key=value message")
     func streamFormat() {
         let capture = Capture()
@@ -122,14 +117,5 @@ struct LoggingAdapterTests {
         let written = try String(contentsOfFile: file.path, encoding: .utf8)
         let expected = try events.map { String(decoding: try StoreJSON.encoder().encode($0), as: UTF8.self) + "\n" }.joined()
         #expect(written == expected)
-    }
-
-    @Test("the logging tracker logs each event with its properties")
-    func loggingTracker() {
-        let logs = InMemoryLogHandler()
-        LoggingTracker(logger: Logger(label: "events", handler: logs))
-            .track(TrackedEvent(name: "session-started", at: Self.instant, properties: ["group": "work"]))
-        #expect(logs.entries.map(\.message) == ["session-started"])
-        #expect(logs.entries.first?.metadata == ["group": "work"])
     }
 }

@@ -1,14 +1,15 @@
 import Domain
 
-/// The rules every `Tracker` keeps. Trackers that keep events can hand them
-/// back through `recorded`, and are then checked for order and fidelity.
+/// The rules every `Tracker` keeps: every event kept, in order, intact.
+/// Each adapter hands back what it kept through `recorded`, so no check
+/// can pass without observing the events.
 public enum TrackerContract {
     public struct Subject: Sendable {
         public var tracker: any Tracker
-        /// The events kept so far, or nil for a tracker that keeps none.
-        public var recorded: (@Sendable () async throws -> [TrackedEvent])?
+        /// The events kept so far.
+        public var recorded: @Sendable () async throws -> [TrackedEvent]
 
-        public init(tracker: any Tracker, recorded: (@Sendable () async throws -> [TrackedEvent])?) {
+        public init(tracker: any Tracker, recorded: @escaping @Sendable () async throws -> [TrackedEvent]) {
             self.tracker = tracker
             self.recorded = recorded
         }
@@ -26,8 +27,7 @@ public enum TrackerContract {
             let second = TrackedEvent(name: "session-ended", at: Fixtures.instant(1_500))
             subject.tracker.track(sample)
             subject.tracker.track(second)
-            guard let recorded = subject.recorded else { return }
-            try requireEqual(try await recorded(), [sample, second], "recorded events")
+            try requireEqual(try await subject.recorded(), [sample, second], "recorded events")
         },
         ContractCheck("events tracked from many tasks at once are all kept") { make in
             let subject = try await make()
@@ -36,8 +36,7 @@ public enum TrackerContract {
                     tasks.addTask { subject.tracker.track(TrackedEvent(name: "e\(index)", at: Fixtures.instant(Double(index)))) }
                 }
             }
-            guard let recorded = subject.recorded else { return }
-            try requireEqual(Set(try await recorded().map(\.name)), Set((0..<100).map { "e\($0)" }), "names")
+            try requireEqual(Set(try await subject.recorded().map(\.name)), Set((0..<100).map { "e\($0)" }), "names")
         },
     ]
 }

@@ -1,6 +1,7 @@
 @testable import RetimeCLI
 import Domain
 import Foundation
+import PortContracts
 import Testing
 
 /// The roots build nothing before a command asks (so `validate()` is not
@@ -46,5 +47,13 @@ struct CompositionRootTests {
     func doctorServicesCheck() async throws {
         let checks = await CompositionHealth(runtime: runtime).inspect(repairing: false)
         #expect(checks.map(\.status) == [.ok], "\(checks)")
+    }
+
+    /// It repairs nothing (a missing registration is a programming error),
+    /// so it keeps the contract's rules for every inspector, not the repair ones.
+    @Test(arguments: HealthInspectorContract.checks)
+    func compositionHealthContract(_ check: ContractCheck<HealthInspectorContract.Factory>) async throws {
+        let runtime = runtime
+        try await check.run { _ in CompositionHealth(runtime: runtime) }
     }
 }

@@ -13,9 +13,3 @@ public final class InMemoryTracker: Tracker {
 
     public var events: [TrackedEvent] { recorded.withLock { $0 } }
 }
-
-/// Drops every event: for roots that do not track.
-public struct NoOpTracker: Tracker {
-    public init() {}
-    public func track(_ event: TrackedEvent) {}
-}

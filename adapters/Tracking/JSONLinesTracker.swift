@@ -23,17 +23,3 @@ public struct JSONLinesTracker: Tracker {
         return bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(TrackedEvent.self, from: Data($0)) }
     }
 }
-
-/// Reports each event to a logger at `info`, properties as metadata: for
-/// roots that keep no event file.
-public struct LoggingTracker: Tracker {
-    private let logger: Logger
-
-    public init(logger: Logger) {
-        self.logger = logger
-    }
-
-    public func track(_ event: TrackedEvent) {
-        logger.info("\(event.name)", metadata: event.properties.mapValues { .string($0.description) })
-    }
-}
