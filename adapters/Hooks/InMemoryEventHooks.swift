@@ -14,11 +14,3 @@ public final class InMemoryEventHooks: EventHooks, Notifier {
     /// Every event so far, oldest first.
     public var events: [SessionEvent] { received.withLock { $0 } }
 }
-
-/// Runs nothing and shows nothing: for roots and tests that want neither.
-public struct NoEventHooks: EventHooks, Notifier {
-    public init() {}
-    public func run(_ event: SessionEvent) {}
-    public func listens(to kind: SessionEvent.Kind) -> Bool { false }
-    public func notify(_ event: SessionEvent) {}
-}

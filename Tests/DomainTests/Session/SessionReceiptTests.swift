@@ -44,7 +44,7 @@ struct SessionReceiptTests {
     func targetsOnlyForListeners() async throws {
         let world = try await SessionWorld()
         let lookup = GroupRepositoryLookup(groups: world.groups)
-        let events = SessionEventPublisher(tracker: world.tracker, hooks: NoEventHooks(), notifier: world.notifications, groups: lookup)
+        let events = SessionEventPublisher(tracker: world.tracker, hooks: DeafHooks(), notifier: world.notifications, groups: lookup)
         let reconcile = ReconcileSessionUseCase(sessions: world.sessions, groups: lookup, history: world.history, shields: world.shields,
                                                 clock: world.clock, events: events, logger: Logger(label: "test", handler: world.logs))
         let stop = StopSessionUseCase(sessions: world.sessions, groups: lookup, history: world.history, shields: world.shields,
@@ -56,4 +56,10 @@ struct SessionReceiptTests {
         #expect(told.groupName == "work")
         #expect(told.targets.isEmpty)
     }
+}
+
+/// Hooks with none installed: they hear no event.
+private struct DeafHooks: EventHooks {
+    func run(_ event: SessionEvent) {}
+    func listens(to kind: SessionEvent.Kind) -> Bool { false }
 }

@@ -65,32 +65,25 @@ public enum ServiceRegistration {
     }
 
     /// Hooks from `hooks.dir`, desktop notifications when `notify` is on
-    /// (and notify-send is there), and the publisher that feeds them. Both
-    /// read their setting on the first event; a setting that cannot be read
-    /// then means its default (the command itself has already succeeded).
-    /// Hooks and notify-send get the environment the process was given (read
-    /// once at start: ProcessInfo's copy costs 0.1 ms).
+    /// (and notify-send and a session bus are there), and the publisher
+    /// that feeds them; built when a use case that publishes is, reading
+    /// their settings then (a setting that cannot be read means its
+    /// default). Hooks and notify-send get the environment the process was
+    /// given (read once at start: ProcessInfo's copy costs 0.1 ms).
     private static func registerEventDelivery(into registry: inout Registry, data: String, environment: [String: String]) {
         let log = DataLayout(root: data).hooksLog
         registry.register((any EventHooks).self, lifetime: .singleton) { resolver in
-            let store = try resolver.resolve((any KeyValueStore).self)
-            let logger = try resolver.resolve(Logger.self).labelled("retime.hooks")
-            return DeferredEventHooks(hooks: Deferred {
-                let directory = (try? setting(.hooksDir, in: store)) ?? nil
-                return ProcessEventHooks(directory: directory ?? SettingKey.hooksDir.defaultValue(dataDirectory: data),
-                                         logPath: log, environment: environment, logger: logger)
-            })
+            let directory = (try? setting(.hooksDir, in: try resolver.resolve())) ?? nil
+            return ProcessEventHooks(directory: directory ?? SettingKey.hooksDir.defaultValue(dataDirectory: data),
+                                     logPath: log, environment: environment, logger: try resolver.resolve(Logger.self).labelled("retime.hooks"))
         }
-        registry.register((any Notifier).self, lifetime: .singleton) { resolver in
-            let store = try resolver.resolve((any KeyValueStore).self)
-            return DeferredNotifier(notifier: Deferred {
-                let configured = ((try? setting(.notify, in: store)) ?? nil) ?? SettingKey.notify.defaultValue(dataDirectory: data)
-                guard configured == "on", let notifier = NotifySendNotifier.make(logPath: log, environment: environment) else { return NoEventHooks() }
-                return notifier
-            })
+        registry.register((any Notifier)?.self, lifetime: .singleton) { resolver in
+            let configured = ((try? setting(.notify, in: try resolver.resolve())) ?? nil) ?? SettingKey.notify.defaultValue(dataDirectory: data)
+            return configured == "on" ? NotifySendNotifier.make(logPath: log, environment: environment) : nil
         }
         registry.register(SessionEventPublisher.self) {
-            SessionEventPublisher(tracker: try $0.resolve(), hooks: try $0.resolve(), notifier: try $0.resolve(), groups: try $0.resolve())
+            SessionEventPublisher(tracker: try $0.resolve(), hooks: try $0.resolve(), notifier: try $0.resolve((any Notifier)?.self),
+                                  groups: try $0.resolve())
         }
     }
 

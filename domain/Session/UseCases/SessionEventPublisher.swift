@@ -7,13 +7,15 @@ import Foundation
 public struct SessionEventPublisher: Sendable {
     private let tracker: any Tracker
     private let hooks: any EventHooks
-    private let notifier: any Notifier
+    private let notifier: (any Notifier)?
     private let groups: any SessionGroupLookup
 
     /// The events a desktop notification is shown for.
     public static let notified: Set<SessionEvent.Kind> = [.intervalWarning, .sessionEnded]
 
-    public init(tracker: any Tracker, hooks: any EventHooks, notifier: any Notifier, groups: any SessionGroupLookup) {
+    /// With no `notifier`, nothing goes to the desktop (`notify off`, or no
+    /// desktop to show it on).
+    public init(tracker: any Tracker, hooks: any EventHooks, notifier: (any Notifier)?, groups: any SessionGroupLookup) {
         self.tracker = tracker
         self.hooks = hooks
         self.notifier = notifier
@@ -49,7 +51,7 @@ public struct SessionEventPublisher: Sendable {
 
     private func deliver(_ event: SessionEvent) {
         hooks.run(event)
-        if Self.notified.contains(event.kind) { notifier.notify(event) }
+        if Self.notified.contains(event.kind) { notifier?.notify(event) }
     }
 
     /// The group, if it can be read: a hook hears about a deleted or
