@@ -6,26 +6,12 @@ import Foundation
 import Glibc
 #endif
 
-/// Why the daemon woke up.
-public enum WakeReason: Sendable, Equatable {
-    /// The deadline it slept until has come.
-    case deadline
-    /// The wall clock was set (by hand, NTP, or a resume from suspend).
-    case clockChanged
-    /// Another process changed the data (a CLI command).
-    case dataChanged
-    /// The system's time zone was changed (`/etc/localtime` replaced, as
-    /// `timedatectl set-timezone` does): local times now mean other instants.
-    case timeZoneChanged
-    case signal(Int32)
-}
-
 /// Everything the daemon waits for, in one `poll`: a `timerfd` armed at an
 /// absolute wall-clock deadline (so suspend does not delay it, and a clock
 /// change wakes it), `inotify` on the store's directory and on the system's
 /// time-zone files, and the signals TERM, INT and HUP. Nothing wakes it
 /// periodically.
-public final class WakeSource: @unchecked Sendable {
+public final class WakeSource: WakeSignals, @unchecked Sendable {
     /// Where the system's time zone is set on Linux.
     public static let systemTimeZoneFiles = ["/etc/localtime", "/etc/timezone"]
 

@@ -1,0 +1,114 @@
+@testable import RetimeCLI
+import Adapters
+import Domain
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole daemon (its lock, its services, the scheduler's loop) run in
+/// the test process on the manual clock with scripted wake signals: what
+/// the end-to-end suite checks with real processes and real time, here in
+/// milliseconds and to the nanosecond.
+@Suite("The daemon's services on the manual clock")
+struct DaemonLoopTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-daemon-\(UUID().uuidString)").path
+    let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+
+    var runtime: RuntimeContext { RuntimeContext(dataDirectory: directory, logLevel: .critical, environment: ["HOME": directory]) }
+
+    /// The daemon's root with the manual clock in place of the system's.
+    func container() -> Container {
+        var registry = DaemonRoot.registry(runtime)
+        registry.register((any Domain.Clock).self, value: clock)
+        return Container(registry)
+    }
+
+    func daemon(_ wake: ScriptedWakeSignals, _ services: DaemonContainer, configuration: @escaping @Sendable () -> AnyHashable? = { nil })
+        -> DaemonServiceGroup {
+        DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), wake: wake, services: services, configuration: configuration)
+    }
+
+    @Test("a session ends at its planned end to the nanosecond; with nothing due the daemon sleeps without a deadline; TERM stops it")
+    func sessionEndsOnTime() async throws {
+        let setup = container()
+        _ = try await setup.resolve(CreateGroupUseCase.self).execute(name: "work", targets: ["example.com"])
+        let started = try await setup.resolve(StartSessionUseCase.self).execute(SessionPlan(groupName: "work", length: .duration(1_500)))
+        let plannedEnd = try #require(started.session.plannedEnd)
+
+        let wake = ScriptedWakeSignals(clock: clock)
+        let services = DaemonContainer { self.container() }
+        try await daemon(wake, services).run()
+
+        #expect(wake.deadlines == [plannedEnd, nil])
+        let ended = try await setup.resolve((any SessionHistory).self).sessions(matching: .all)
+        #expect(ended.map(\.id) == [started.session.id])
+        #expect(ended.first?.endedAt == plannedEnd)
+        #expect(ended.first?.outcome == .completed)
+        #expect(try await setup.resolve((any SessionRepository).self).current() == nil)
+        // Stopped in reverse: the services are torn down, then the lock let go.
+        #expect(services.current == nil)
+        #expect(DaemonLock(dataDirectory: directory).running() == nil)
+    }
+
+    @Test("a schedule's interval starts and ends its session at its instants, and the lock is held meanwhile")
+    func scheduleRuns() async throws {
+        let setup = container()
+        _ = try await setup.resolve(CreateGroupUseCase.self).execute(name: "work", targets: ["example.com"])
+        let calendar = try setup.resolve(IntervalCalendar.self)
+        // An interval from an hour ahead to two hours ahead, in the zone the test runs in.
+        let startAt = clock.now().addingTimeInterval(3_600), endAt = clock.now().addingTimeInterval(7_200)
+        let parts = { (date: Date) in calendar.timeZone.secondsFromGMT(for: date) }
+        let text = { (date: Date) -> String in
+            let local = Int(date.timeIntervalSince1970) + parts(date)
+            let seconds = ((local % 86_400) + 86_400) % 86_400
+            return String(format: "%02d:%02d:%02d", seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        }
+        _ = try await setup.resolve(AddScheduleUseCase.self).execute(.init(name: "focus", groupName: "work", from: text(startAt), to: text(endAt)))
+
+        // The daemon runs through the interval; the script ends before the next day's.
+        let wake = ScriptedWakeSignals(clock: clock, end: endAt.addingTimeInterval(3_600))
+        let services = DaemonContainer { self.container() }
+        try await daemon(wake, services).run()
+        let sessions = try await setup.resolve((any SessionHistory).self).sessions(matching: .all)
+        #expect(sessions.count == 1)
+        #expect(sessions.first?.startedAt == startAt)
+        #expect(sessions.first?.endedAt == endAt)
+        #expect(Array(wake.deadlines.prefix(2)) == [startAt, endAt])
+    }
+
+    @Test("HUP, a changed configuration and a changed time zone build the services again; a data change alone does not")
+    func rebuilds() async throws {
+        let wake = ScriptedWakeSignals(clock: clock)
+        let version = Version()
+        let services = DaemonContainer { self.container() }
+        wake.post(.signal(SIGHUP))
+        wake.post(.dataChanged)
+        wake.post(.timeZoneChanged)
+        wake.post(.clockChanged)
+        try await daemon(wake, services, configuration: { version.value }).run()
+        #expect(services.builds == 3)   // start, HUP, zone
+
+        let again = ScriptedWakeSignals(clock: clock)
+        let rebuilt = DaemonContainer { self.container() }
+        again.post(.dataChanged)
+        again.post(.dataChanged) { version.value = 2 }
+        try await daemon(again, rebuilt, configuration: { version.value }).run()
+        #expect(rebuilt.builds == 2)   // start, then the configuration's change
+    }
+
+    @Test("a second daemon on the same data is refused while the first runs, and nothing of it is started")
+    func singleInstance() async throws {
+        let held = try DaemonLock(dataDirectory: directory).acquire()
+        defer { held.release() }
+        let services = DaemonContainer { self.container() }
+        await #expect(throws: DaemonError.self) { try await daemon(ScriptedWakeSignals(clock: clock), services).run() }
+        #expect(services.builds == 0)
+    }
+}
+
+/// A configuration version a test changes while the daemon runs.
+private final class Version: @unchecked Sendable {
+    var value = 1
+}
