@@ -37,8 +37,7 @@ public struct JSONLinesAuditTrail: AuditTrail {
     /// reports the difference as unreadable lines).
     public func health() async throws -> (entries: [AuditEntry], lines: Int) {
         guard let bytes = try POSIXFiles.read(path) else { return ([], 0) }
-        let decoder = StoreJSON.decoder()
         let lines = bytes.split(separator: UInt8(ascii: "\n"))
-        return (lines.compactMap { try? decoder.decode(AuditEntry.self, from: Data($0)) }, lines.count)
+        return (lines.compactMap { try? JSONText.decode(AuditEntry.self, from: Array($0)) }, lines.count)
     }
 }

@@ -99,26 +99,29 @@ public struct NftablesFilter: PacketFilter {
             """
     }
 
-    /// The rules as `nft -j list table` shows the sets.
+    /// The rules as `nft -j list table` shows the sets, read by the store's
+    /// byte-level JSON reader.
     static func rules(fromJSON data: Data) throws -> FirewallRules {
-        guard let document = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let objects = document["nftables"] as? [[String: Any]] else { throw FirewallError.nft("unreadable output of nft -j") }
+        guard case .object(let document)? = try? JSONText.parse(Array(data)), case .array(let objects)? = document["nftables"] else {
+            throw FirewallError.nft("unreadable output of nft -j")
+        }
         var rules = FirewallRules()
-        for object in objects {
-            guard let set = object["set"] as? [String: Any], let name = set["name"] as? String else { continue }
-            let elements = set["elem"] as? [Any] ?? []
+        for case .object(let object) in objects {
+            guard case .object(let set)? = object["set"], case .string(let name)? = set["name"] else { continue }
+            let elements: [JSONValue] = if case .array(let items)? = set["elem"] { items } else { [] }
             switch name {
             case "blocked_v4", "blocked_v6":
-                for element in elements {
-                    guard let concat = (element as? [String: Any])?["concat"] as? [Any], concat.count == 2,
-                          let uid = (concat[0] as? NSNumber)?.uint32Value, let text = concat[1] as? String,
-                          let address = IPText.parse(text) else { continue }
-                    rules.blocked[uid, default: []].insert(address)
+                for case .object(let element) in elements {
+                    guard case .array(let concat)? = element["concat"], concat.count == 2, case .int(let uid) = concat[0],
+                          let user = UInt32(exactly: uid), case .string(let text) = concat[1], let address = IPText.parse(text) else { continue }
+                    rules.blocked[user, default: []].insert(address)
                 }
             case "users":
-                for case let uid as NSNumber in elements where rules.blocked[uid.uint32Value] == nil { rules.blocked[uid.uint32Value] = [] }
+                for case .int(let uid) in elements {
+                    if let user = UInt32(exactly: uid), rules.blocked[user] == nil { rules.blocked[user] = [] }
+                }
             case "doh_v4", "doh_v6":
-                for case let text as String in elements { if let address = IPText.parse(text) { rules.dnsOverHTTPS.insert(address) } }
+                for case .string(let text) in elements { if let address = IPText.parse(text) { rules.dnsOverHTTPS.insert(address) } }
             default: continue
             }
         }

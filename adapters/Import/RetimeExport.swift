@@ -55,8 +55,7 @@ public enum RetimeExport {
     /// members in sorted order, as `.sortedKeys` writes them.
     public static func write(sessions: [Session], groups: [ExportedGroup], schedules: [Schedule] = [], settings: [String: String] = [:],
                              at now: Date, chunkSize: Int = 1 << 16, to output: ([UInt8]) throws -> Void) throws {
-        let encoder = StoreJSON.encoder()
-        func json<T: Encodable>(_ value: T) throws -> [UInt8] { Array(try encoder.encode(value)) }
+        func json<T: Encodable>(_ value: T) throws -> [UInt8] { try JSONText.compact(value) }
         var buffer = Array("{\"exportedAt\":".utf8) + (try json(Timestamp.format(now)))
         buffer += Array(",\"format\":".utf8) + (try json(format))
         buffer += Array(",\"groups\":".utf8) + (try json(groups))
@@ -100,7 +99,7 @@ public struct RetimeExportSource: HistoryImportSource {
         let bytes = try ImportError.bytes(of: path)
         let document: RetimeExport.Document
         do {
-            document = try StoreJSON.decoder().decode(RetimeExport.Document.self, from: Data(bytes))
+            document = try JSONValueDecoder().decode(RetimeExport.Document.self, from: try JSONText.parse(bytes))
         } catch {
             throw ImportError.notTheFormat(path: path, expected: "a retime export", reason: Self.reason(error))
         }
@@ -134,6 +133,8 @@ public struct RetimeExportSource: HistoryImportSource {
             String(path.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined().drop { (character: Character) in character == "." })
         }
         switch error {
+        case is JSONText.Malformed:
+            return "it is not JSON"
         case DecodingError.keyNotFound(let key, let context):
             return "'\(place(context.codingPath + [key]))' is missing"
         case DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty:

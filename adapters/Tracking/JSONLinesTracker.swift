@@ -19,7 +19,6 @@ public struct JSONLinesTracker: Tracker {
     /// The events in the current file, oldest first; unreadable lines skipped.
     public func recorded() throws -> [TrackedEvent] {
         guard let bytes = try POSIXFiles.read(file.path) else { return [] }
-        let decoder = StoreJSON.decoder()
-        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(TrackedEvent.self, from: Data($0)) }
+        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONText.decode(TrackedEvent.self, from: Array($0)) }
     }
 }

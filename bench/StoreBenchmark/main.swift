@@ -44,14 +44,13 @@ func generate(_ count: Int, into directory: String) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     var segments: [String: [UInt8]] = [:]
     let end = Date().addingTimeInterval(-3_600)
-    let encoder = StoreJSON.encoder()
     let groups = (0..<8).map { _ in GroupID() }   // a user has a handful of groups
     for index in 0..<count {
         let start = end.addingTimeInterval(-Double(count - index) * 1_800)
         let session = Session(groupId: groups[index % groups.count], startedAt: start, plannedEnd: start + 1_500, tags: ["bench"])
             .ending(at: start + 1_500, outcome: index % 5 == 0 ? .stopped : .completed)
         let month = String(Timestamp.format(start, fractionDigits: 0).prefix(7))
-        segments[month, default: []] += Array(try encoder.encode(session)) + [10]
+        segments[month, default: []] += try JSONTextWriter.write(JSONValueCoding.encode(session), layout: .compact) + [10]
     }
     for (month, bytes) in segments {
         let path = "\(folder)/\(month).jsonl"

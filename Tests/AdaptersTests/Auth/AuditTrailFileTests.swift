@@ -1,6 +1,7 @@
 import Adapters
 import Domain
 import Foundation
+import PortContracts
 import Testing
 
 @Suite("JSON-lines audit trail")

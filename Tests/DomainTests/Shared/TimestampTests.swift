@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import PortContracts
 import Testing
 
 @Suite("Timestamp: ISO-8601 text, exactly reversible")

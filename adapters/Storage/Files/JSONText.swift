@@ -66,89 +66,27 @@ enum JSONText {
     /// The suite-file layout: two-space indents, `"key" : value`, keys in
     /// order, empty containers as `[\n\n]` the way JSONEncoder writes them.
     static func pretty(_ value: JSONValue) throws -> [UInt8] {
-        var writer = Writer(compact: false)
-        try writer.value(value, indent: 0)
-        return writer.bytes
+        try JSONTextWriter.write(value, layout: .pretty)
     }
 
     /// `value` as one JSON-lines entry: compact JSON with keys in order and
     /// a newline, what JSONEncoder wrote with `[.sortedKeys,
     /// .withoutEscapingSlashes]`. Coded straight to a `JSONValue`:
     /// JSONEncoder's generic paths cost a sixth of a `retime start`. The
-    /// event log and the audit trail write these.
+    /// event log, the audit trail and the service's wire format write these.
     static func line<T: Encodable>(_ value: T) throws -> [UInt8] {
-        var writer = Writer(compact: true)
-        try writer.value(JSONValueEncoder().encode(value), indent: 0)
-        writer.bytes.append(0x0A)
-        return writer.bytes
+        try compact(value) + [0x0A]
     }
 
-    private struct Writer {
-        let compact: Bool
-        var bytes: [UInt8] = []
+    /// `value` as compact JSON, the bytes JSONEncoder wrote for it.
+    static func compact<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try JSONTextWriter.write(JSONValueCoding.encode(value), layout: .compact)
+    }
 
-        mutating func value(_ value: JSONValue, indent: Int) throws {
-            switch value {
-            case .null: raw("null")
-            case .bool(let flag): raw(flag ? "true" : "false")
-            case .int(let number): bytes.append(contentsOf: String(number).utf8)
-            case .double(let number):
-                guard number.isFinite else { throw Malformed(description: "\(number) is not a JSON number") }
-                var text = number.description
-                if text.hasSuffix(".0") { text.removeLast(2) }
-                bytes.append(contentsOf: text.utf8)
-            case .string(let text): string(text)
-            case .array(let items):
-                open("[", count: items.count)
-                for (index, item) in items.enumerated() {
-                    spaces(indent + 2)
-                    try self.value(item, indent: indent + 2)
-                    separate(index, of: items.count)
-                }
-                close("]", indent: indent)
-            case .object(let members):
-                let keys = members.keys.sorted()
-                open("{", count: keys.count)
-                for (index, key) in keys.enumerated() {
-                    spaces(indent + 2)
-                    string(key)
-                    if compact { raw(":") } else { raw(" : ") }
-                    try self.value(members[key]!, indent: indent + 2)
-                    separate(index, of: keys.count)
-                }
-                close("}", indent: indent)
-            }
-        }
-
-        private mutating func open(_ bracket: StaticString, count: Int) {
-            raw(bracket)
-            guard !compact else { return }
-            bytes.append(0x0A)
-            if count == 0 { bytes.append(0x0A) }
-        }
-
-        private mutating func separate(_ index: Int, of count: Int) {
-            if index < count - 1 { bytes.append(UInt8(ascii: ",")) }
-            if !compact { bytes.append(0x0A) }
-        }
-
-        private mutating func close(_ bracket: StaticString, indent: Int) {
-            spaces(indent)
-            raw(bracket)
-        }
-
-        private mutating func spaces(_ count: Int) {
-            guard !compact else { return }
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
-        }
-
-        private mutating func raw(_ literal: StaticString) {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-        }
-
-        private mutating func string(_ text: String) {
-            JSONStringEscaping.append(text, to: &bytes)
-        }
+    /// Decodes a `T` from JSON text (with the store's dates), through the
+    /// byte reader and the tree decoder: no Foundation coder.
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try JSONValueCoding.decode(type, from: parse(bytes))
     }
 }
 

@@ -1,6 +1,9 @@
+import Domain
 import Foundation
 
-/// The JSON coders every stored file uses: sorted keys, dates as `Timestamp`.
+/// Foundation's JSON coders set as the store's files were first written
+/// (sorted keys, dates as `Timestamp`): the reference that the one JSON
+/// writer and reader are held to, byte for byte, in tests.
 public enum StoreJSON {
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
