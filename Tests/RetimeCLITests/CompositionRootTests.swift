@@ -29,6 +29,23 @@ struct CompositionRootTests {
         await container.teardown()
     }
 
+    /// Descriptors of this process open on `path`.
+    static func openDescriptors(on path: String) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path }.count
+    }
+
+    @Test("at the end of a command the teardowns close the files its services opened")
+    func teardownClosesFiles() async throws {
+        let container = CLIRoot.container(runtime)
+        try container.resolve((any Tracker).self).track(TrackedEvent(name: "test", at: Date()))
+        let events = runtime.layout.events
+        #expect(Self.openDescriptors(on: events) == 1)
+        await container.teardown()
+        #expect(Self.openDescriptors(on: events) == 0)
+        #expect(FileManager.default.fileExists(atPath: events))
+    }
+
     @Test("every command's declared services resolve from the CLI's root")
     func commandServices() throws {
         let container = CLIRoot.container(runtime)

@@ -22,7 +22,16 @@ public final class RotatingFile: Sendable {
     }
 
     deinit {
-        state.withLock { if let open = $0 { close(open.fd) } }
+        state.withLock { if let open = $0 { Glibc.close(open.fd) } }
+    }
+
+    /// Closes the file now (at shutdown); a later `append` opens it again.
+    /// Appends are not buffered, so nothing written is lost by closing.
+    public func close() {
+        state.withLock { state in
+            if let open = state { Glibc.close(open.fd) }
+            state = nil
+        }
     }
 
     public func append(_ text: String) {
@@ -31,7 +40,7 @@ public final class RotatingFile: Sendable {
             if state == nil { state = open() }
             guard var current = state else { return }
             if current.size > 0, current.size + bytes.count > maxBytes {
-                close(current.fd)
+                Glibc.close(current.fd)
                 rotate()
                 guard let fresh = open() else { state = nil; return }
                 current = fresh
@@ -46,7 +55,7 @@ public final class RotatingFile: Sendable {
     public func rotateIfFull() {
         state.withLock { state in
             guard let size = (try? POSIXFiles.linkStatus(path))??.size, size >= maxBytes else { return }
-            if let open = state { close(open.fd) }
+            if let open = state { Glibc.close(open.fd) }
             state = nil
             rotate()
         }

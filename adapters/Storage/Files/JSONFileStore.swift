@@ -83,6 +83,12 @@ public final class JSONFileStore: KeyValueStore {
         return result
     }
 
+    /// Drops the parsed suites it keeps (a daemon rebuilding its services,
+    /// a command ending): the next read parses the files again.
+    public func forgetParsedSuites() {
+        cache.withLock { $0.removeAll() }
+    }
+
     private func remember(_ values: [String: JSONValue], of suite: String, stamp: POSIXFiles.FileStamp) {
         cache.withLock { $0[suite] = (stamp, values) }
     }

@@ -12,7 +12,7 @@ public enum ServiceRegistration {
         registry.register(RuntimeContext.self, value: context)
 
         registry.register((any Domain.Clock).self, value: SystemClock())
-        registry.register((any KeyValueStore).self, value: context.store)
+        registry.register((any KeyValueStore).self, lifetime: .singleton, teardown: { _ in context.store.forgetParsedSuites() }) { _ in context.store }
         registry.register((any GroupRepository).self, lifetime: .singleton) { StoreGroupRepository(store: try $0.resolve()) }
         registry.register((any SessionRepository).self, lifetime: .singleton) { StoreSessionRepository(store: try $0.resolve()) }
         registry.register((any SettingsStore).self, lifetime: .singleton) { StoreSettings(store: try $0.resolve()) }
@@ -32,9 +32,10 @@ public enum ServiceRegistration {
         registry.register((any EnforcerPasscodes).self) { try $0.resolve(ConfiguredShields.self).enforcerPasscodes }
         registry.register((any ShieldAuthorizationProbe).self) { try $0.resolve(ConfiguredShields.self).configuredProbe() }
         registry.register((any ShieldInspector).self) { try $0.resolve(ConfiguredShields.self).inspector() }
-        registry.register((any Tracker).self, lifetime: .singleton) { _ in
-            JSONLinesTracker(file: RotatingFile(path: layout.events))
-        }
+        // Teardowns close what the services opened, in reverse order of
+        // registration, when a command or the daemon ends.
+        let events = RotatingFile(path: layout.events)
+        registry.register((any Tracker).self, lifetime: .singleton, teardown: { _ in events.close() }) { _ in JSONLinesTracker(file: events) }
         registry.register(DaemonLock.self, value: DaemonLock(dataDirectory: data))
         registry.register((any DaemonPresence).self, value: DaemonLock(dataDirectory: data))
         registry.register((any DataLock).self, value: FileDataLock(storeDirectory: layout.store))

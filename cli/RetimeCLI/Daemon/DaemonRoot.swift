@@ -17,8 +17,11 @@ enum DaemonRoot {
     static func registry(_ context: RuntimeContext) -> Registry {
         var registry = ServiceRegistration.shared(context)
         let stderr = StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)
-        let file = FileLogHandler(file: RotatingFile(path: context.layout.daemonLog), level: context.logLevel)
-        registry.register(Logger.self, value: Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file])))
+        let log = RotatingFile(path: context.layout.daemonLog)
+        let file = FileLogHandler(file: log, level: context.logLevel)
+        registry.register(Logger.self, lifetime: .singleton, teardown: { _ in log.close() }) { _ in
+            Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file]))
+        }
         registry.register((any IntervalLedger).self, lifetime: .singleton) { StoreIntervalLedger(store: try $0.resolve()) }
         registry.register(RunDueEventsUseCase.self) {
             RunDueEventsUseCase(schedules: try $0.resolve(), ledger: try $0.resolve(), sessions: try $0.resolve(),
