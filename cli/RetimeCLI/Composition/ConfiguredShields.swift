@@ -58,13 +58,6 @@ struct ConfiguredShields: ShieldDirectory {
     /// when the services are built).
     var enforcerPasscodes: any EnforcerPasscodes { ConfiguredEnforcerPasscodes(shields: self) }
 
-    /// The value of config key `shield` that names the shield of `identity`.
-    static func settingName(of identity: String) -> String {
-        if identity.hasPrefix(HostsFileShield.identityPrefix) { return "hosts" }
-        if identity.hasPrefix(SystemShield.identityPrefix) { return "system" }
-        return identity
-    }
-
     func shield(identity: String) throws -> any Shield {
         if identity == RecordingShield.identity { return RecordingShield(store: store, logger: logger) }
         if identity.hasPrefix(SystemShield.identityPrefix) {

@@ -36,7 +36,6 @@ public enum ServiceRegistration {
         // registration, when a command or the daemon ends.
         let events = RotatingFile(path: layout.events)
         registry.register((any Tracker).self, lifetime: .singleton, teardown: { _ in events.close() }) { _ in JSONLinesTracker(file: events) }
-        registry.register(DaemonLock.self, value: DaemonLock(dataDirectory: data))
         registry.register((any DaemonPresence).self, value: DaemonLock(dataDirectory: data))
         registry.register((any DataLock).self, value: FileDataLock(storeDirectory: layout.store))
         registerEventDelivery(into: &registry, data: data, environment: context.environment)
