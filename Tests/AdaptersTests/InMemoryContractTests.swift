@@ -26,6 +26,11 @@ struct InMemoryContractTests {
         try await check.run { InMemoryShield() }
     }
 
+    @Test(arguments: ShieldDirectoryContract.checks)
+    func fixedShieldDirectory(_ check: ContractCheck<ShieldDirectoryContract.Factory>) async throws {
+        try await check.run { FixedShieldDirectory(InMemoryShield()) }
+    }
+
     /// The `none` shield (the default), over both stores.
     @Test(arguments: ShieldContract.checks)
     func recordingShield(_ check: ContractCheck<ShieldContract.Factory>) async throws {
@@ -88,6 +93,14 @@ struct ClockContractTests {
 
 @Suite("Context bridges keep their ports' contracts")
 struct BridgeContractTests {
+    @Test(arguments: ImportGroupDirectoryContract.checks)
+    func importDirectory(_ check: ContractCheck<ImportGroupDirectoryContract.Factory>) async throws {
+        try await check.run { groups in
+            let repository = InMemoryGroupRepository(groups)
+            return .init(directory: GroupRepositoryImportDirectory(groups: repository, clock: ManualClock()), groups: { try await repository.all() })
+        }
+    }
+
     @Test(arguments: SessionGroupLookupContract.checks)
     func groupRepositoryLookup(_ check: ContractCheck<SessionGroupLookupContract.Factory>) async throws {
         try await check.run { groups in GroupRepositoryLookup(groups: InMemoryGroupRepository(groups)) }

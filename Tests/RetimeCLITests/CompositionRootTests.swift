@@ -66,6 +66,14 @@ struct CompositionRootTests {
         #expect(checks.map(\.status) == [.ok], "\(checks)")
     }
 
+    /// The directory the roots use, over a data directory whose `shield`
+    /// setting is the default (`none` here: no service, no hosts file).
+    @Test(arguments: ShieldDirectoryContract.checks)
+    func configuredShields(_ check: ContractCheck<ShieldDirectoryContract.Factory>) async throws {
+        let runtime = runtime
+        try await check.run { try CLIRoot.container(runtime).resolve((any ShieldDirectory).self) }
+    }
+
     /// It repairs nothing (a missing registration is a programming error),
     /// so it keeps the contract's rules for every inspector, not the repair ones.
     @Test(arguments: HealthInspectorContract.checks)

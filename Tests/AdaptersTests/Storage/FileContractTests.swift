@@ -27,6 +27,15 @@ struct FileContractTests {
         }
     }
 
+    @Test(arguments: ImportGroupDirectoryContract.checks)
+    func importDirectory(_ check: ContractCheck<ImportGroupDirectoryContract.Factory>) async throws {
+        try await check.run { groups in
+            let repository = StoreGroupRepository(store: Self.store())
+            for group in groups { try await repository.insert(group) }
+            return .init(directory: GroupRepositoryImportDirectory(groups: repository, clock: ManualClock()), groups: { try await repository.all() })
+        }
+    }
+
     @Test(arguments: SessionRepositoryContract.checks)
     func sessionRepository(_ check: ContractCheck<SessionRepositoryContract.Factory>) async throws {
         try await check.run { StoreSessionRepository(store: Self.store()) }

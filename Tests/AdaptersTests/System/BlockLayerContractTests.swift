@@ -1,0 +1,35 @@
+import Adapters
+import Domain
+import Foundation
+import PortContracts
+import Testing
+
+/// The service's layers against one verifier: the hosts file on a
+/// temporary file, the firewall over the in-memory packet filter and a
+/// fixed DNS (the app layer, which stops real processes, is held to the
+/// same rules end to end: AppLayerEndToEndTests).
+@Suite("The service's layers keep the BlockLayer contract")
+struct BlockLayerContractTests {
+    static let domains = ["blocked.example.com", "other.example.org"].map { try! Target(parsing: $0) }
+
+    @Test(arguments: BlockLayerContract.checks)
+    func hostsLayer(_ check: ContractCheck<BlockLayerContract.Factory>) async throws {
+        try await check.run {
+            let hosts = TemporaryDirectory().file("hosts")
+            try "127.0.0.1 localhost\n".write(toFile: hosts, atomically: true, encoding: .utf8)
+            return .init(layer: HostsLayer(path: hosts), targets: Self.domains)
+        }
+    }
+
+    @Test(arguments: BlockLayerContract.checks)
+    func firewallLayer(_ check: ContractCheck<BlockLayerContract.Factory>) async throws {
+        try await check.run {
+            let dns = FixedAddressResolver()
+            dns.set("blocked.example.com", Resolution(addresses: [IPText.parse("10.0.0.2")!], timeToLive: 300))
+            dns.set("other.example.org", Resolution(addresses: [IPText.parse("10.0.0.3")!], timeToLive: 300))
+            let layer = FirewallLayer(resolver: dns, filter: InMemoryPacketFilter(), clock: ManualClock(),
+                                      logger: Logger(label: "t", handler: InMemoryLogHandler()))
+            return .init(layer: layer, targets: Self.domains)
+        }
+    }
+}
