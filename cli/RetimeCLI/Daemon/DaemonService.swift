@@ -1,5 +1,6 @@
 import Adapters
 import Domain
+import Synchronization
 
 /// A part of the daemon with a lifetime, in the spirit of
 /// swift-service-lifecycle's `Service`: started in order by a
@@ -36,52 +37,63 @@ struct DaemonServiceGroup: Sendable {
 }
 
 /// The single-instance lock of a data directory, held for the daemon's life.
-final class DaemonLockService: DaemonService, @unchecked Sendable {
+final class DaemonLockService: DaemonService {
     let name = "lock"
     private let acquire: @Sendable () throws -> @Sendable () -> Void
-    private var release: (@Sendable () -> Void)?
+    private let release = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// `acquire` takes the lock and returns how to let it go.
     init(acquire: @escaping @Sendable () throws -> @Sendable () -> Void) {
         self.acquire = acquire
     }
 
-    func start() async throws { release = try acquire() }
+    func start() async throws {
+        let letGo = try acquire()
+        release.withLock { $0 = letGo }
+    }
+
     func stop() async {
-        release?()
-        release = nil
+        release.withLock { letGo in
+            letGo?()
+            letGo = nil
+        }
     }
 }
 
 /// The daemon's services, built from its root; built again when the
 /// configuration or the time zone changes; torn down at the end (hooks'
 /// and logs' teardowns run in reverse registration order).
-final class DaemonContainer: DaemonService, @unchecked Sendable {
+final class DaemonContainer: DaemonService {
     let name = "services"
     private let make: @Sendable () throws -> Container
-    private(set) var current: Container?
-    /// How many times the services were built (tests count the rebuilds).
-    private(set) var builds = 0
+    private let state = Mutex<(current: Container?, builds: Int)>((nil, 0))
 
     init(make: @escaping @Sendable () throws -> Container) {
         self.make = make
     }
 
+    /// The services now; nil before the start and after the stop.
+    var current: Container? { state.withLock { $0.current } }
+    /// How many times the services were built (tests count the rebuilds).
+    var builds: Int { state.withLock { $0.builds } }
+
     func start() async throws {
-        current = try make()
-        builds += 1
+        let built = try make()
+        state.withLock { $0 = (built, $0.builds + 1) }
     }
 
     /// Tears the services down and builds them again from the root.
     func rebuild() async throws {
         await current?.teardown()
-        current = try make()
-        builds += 1
+        try await start()
     }
 
     func stop() async {
-        await current?.teardown()
-        current = nil
+        let old = state.withLock { state -> Container? in
+            defer { state.current = nil }
+            return state.current
+        }
+        await old?.teardown()
     }
 
     func resolve<T: Sendable>(_ type: T.Type = T.self) throws -> T {
