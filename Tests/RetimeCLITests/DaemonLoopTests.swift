@@ -2,6 +2,7 @@
 import Adapters
 import Domain
 import Foundation
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ struct DaemonLoopTests {
 
     func daemon(_ wake: ScriptedWakeSignals, _ services: DaemonContainer, configuration: @escaping @Sendable () -> AnyHashable? = { nil })
         -> DaemonServiceGroup {
-        DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), wake: wake, services: services, configuration: configuration)
+        DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake, configuration: configuration)
     }
 
     @Test("a session ends at its planned end to the nanosecond; with nothing due the daemon sleeps without a deadline; TERM stops it")
@@ -98,6 +99,26 @@ struct DaemonLoopTests {
         #expect(rebuilt.builds == 2)   // start, then the configuration's change
     }
 
+    @Test("watchers start after the services are built and stop before they are torn down; a real data watcher stops posting")
+    func watchersInsideServices() async throws {
+        let services = DaemonContainer { self.container() }
+        let seen = Mutex<[String]>([])
+        let probe = ProbeService { event in seen.withLock { $0.append("\(event) with services \(services.current != nil)") } }
+        let mailbox = try WakeMailbox()
+        let data = try DirectoryWatcher.data(directory: directory + "/store")
+        let group = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services,
+                                       watchers: [probe, WatcherService(watcher: data, mailbox: mailbox)],
+                                       wake: ScriptedWakeSignals(clock: clock), configuration: { nil })
+        try await group.run()
+        #expect(seen.withLock { $0 } == ["start with services true", "stop with services true"])
+        // The data watcher was stopped with the group: what the daemon's own
+        // pass wrote was posted before that; a write now posts nothing.
+        while mailbox.take() != nil {}
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: directory + "/store/groups.json"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(mailbox.take() == nil)
+    }
+
     @Test("a second daemon on the same data is refused while the first runs, and nothing of it is started")
     func singleInstance() async throws {
         let held = try DaemonLock(dataDirectory: directory).acquire()
@@ -106,6 +127,14 @@ struct DaemonLoopTests {
         await #expect(throws: DaemonError.self) { try await daemon(ScriptedWakeSignals(clock: clock), services).run() }
         #expect(services.builds == 0)
     }
+}
+
+/// A service that reports its start and stop.
+private struct ProbeService: DaemonService {
+    let name = "probe"
+    let report: @Sendable (String) -> Void
+    func start() async throws { report("start") }
+    func stop() async { report("stop") }
 }
 
 /// A configuration version a test changes while the daemon runs.

@@ -1,4 +1,3 @@
-import CRetimeLinux
 import Domain
 import Foundation
 #if canImport(Glibc)
@@ -16,9 +15,9 @@ public final class ShieldServiceLoop: @unchecked Sendable {
 
     private let listener: Int32
     private let timer: DeadlineTimer
-    private let signals: SignalPipe
-    private let watcher: Int32
-    private let watchedNames: [String]
+    /// Where TERM/INT/HUP and changes of the watched files are posted.
+    private let mailbox: WakeMailbox
+    private let watchers: [any WakeWatcher]
     private var clients: [Client] = []
 
     private struct Client {
@@ -33,18 +32,16 @@ public final class ShieldServiceLoop: @unchecked Sendable {
     public init(socketPath: String, watchedFiles: [String]) throws {
         listener = try UnixSocket.listen(at: socketPath)
         timer = try DeadlineTimer()
-        signals = try SignalPipe([SIGTERM, SIGINT, SIGHUP])
-        watcher = retime_inotify_create()
-        for directory in Set(watchedFiles.map(POSIXFiles.parentDirectory(of:))) where watcher >= 0 {
-            _ = retime_inotify_watch_writes(watcher, directory)
-        }
-        watchedNames = watchedFiles.map { String($0.split(separator: "/").last ?? "") }
+        mailbox = try WakeMailbox()
+        // Without inotify the layers are still rewritten at every pass; a
+        // hand edit then waits for the next one.
+        watchers = [SignalWatcher()] + [try? DirectoryWatcher.files(watchedFiles, name: "layers")].compactMap { $0 }
+        for watcher in watchers { try watcher.start(posting: mailbox) }
     }
 
     deinit {
         clients.forEach { close($0.fd) }
         close(listener)
-        if watcher >= 0 { close(watcher) }
     }
 
     /// Serves until TERM or INT: `pass` at start, at each deadline it
@@ -58,26 +55,30 @@ public final class ShieldServiceLoop: @unchecked Sendable {
                     handle: (UInt32, [UInt8]) async -> (answer: [UInt8], changed: Bool)) async {
         timer.arm(await pass())
         while true {
-            var fds = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+            var fds = [pollfd(fd: mailbox.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: watcher, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             // A negative descriptor is skipped by poll: a source with nothing to wait for.
             fds += sources.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-            let first = fds.count
+            let first = fds.count, sourcesFrom = 3
             fds += clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let nearest = clients.map(\.deadline).min()
             let timeout = nearest.map { Int32(max(0, min($0.timeIntervalSinceNow * 1_000 + 1, 60_000))) } ?? -1
             if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR { continue }
-            if fds[0].revents != 0, let number = signals.take(), number != SIGHUP {
-                _ = await pass()
-                return
-            }
             var due = false
+            while fds[0].revents != 0, let reason = mailbox.take() {
+                switch reason {
+                case .signal(let number) where number != SIGHUP:
+                    _ = await pass()
+                    for watcher in watchers.reversed() { await watcher.stop() }
+                    return
+                case .dataChanged: due = true
+                default: break
+                }
+            }
             if fds[1].revents != 0 { _ = timer.takeExpiry(); due = true }
-            if fds[2].revents != 0, watchedFileChanged() { due = true }
-            if fds[3].revents != 0 { accept() }
-            for (index, source) in sources.enumerated() where fds[4 + index].revents != 0 { source.handle() }
+            if fds[2].revents != 0 { accept() }
+            for (index, source) in sources.enumerated() where fds[sourcesFrom + index].revents != 0 { source.handle() }
             var index = clients.count - 1
             while index >= 0 {
                 let ready = fds.indices.contains(first + index) && fds[first + index].revents != 0
@@ -147,16 +148,5 @@ public final class ShieldServiceLoop: @unchecked Sendable {
             UnixSocket.send(fd, answer)
         }
         close(fd)
-    }
-
-    private func watchedFileChanged() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        var changed = false
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(watcher, $0.baseAddress!, $0.count) }
-            guard count > 0 else { return changed }
-            changed = watchedNames.contains { name in buffer.withUnsafeBytes { retime_inotify_names($0.baseAddress!, count, name) == 1 } }
-                || changed
-        }
     }
 }

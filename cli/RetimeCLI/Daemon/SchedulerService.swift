@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// The daemon's work: a pass over what is due, then a sleep until the next
-/// deadline or until something else wakes it (`WakeSignals`: the data
-/// watcher, the time-zone watcher, the clock and the signals). TERM and INT
+/// deadline or until something else wakes it (`WakeSignals`: the clock,
+/// and what the watcher services post: the data, the time zone, signals). TERM and INT
 /// end it after the pass in hand; HUP, a changed configuration and a
 /// changed time zone build the services again. Everything it waits on and
 /// reads the time from is injected: a test runs it on the manual clock.
