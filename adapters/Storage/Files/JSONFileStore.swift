@@ -12,8 +12,9 @@ import Glibc
 ///   reader sees the old or the new content, never a mixture. A file is
 ///   parsed once per version: a read whose file still has the stamp of the
 ///   last one read or written here returns what that one held.
-/// - `update` takes an exclusive `flock` on `<suite>.lock`, re-reads the
-///   file inside it, and writes durably (temp file, fsync, rename, fsync of
+/// - `update` takes an exclusive `flock` on `<suite>.lock`, looks at the
+///   file inside it (reading it again unless its stamp shows the version
+///   already parsed), and writes durably (temp file, fsync, rename, fsync of
 ///   the directory). The replaced file is kept as the newest of `backupCount`
 ///   backup generations in `backups/`.
 /// - A file that cannot be understood is a `StoreError` naming it, and is
@@ -62,9 +63,12 @@ public final class JSONFileStore: KeyValueStore {
         let path = try path(of: suite)
         try POSIXFiles.ensureDirectory(directory)
         let lock = try FileLock(path: lockPath(of: suite), timeout: lockTimeout)
-        // Re-read inside the lock, never from the cache (semantics.md): a
-        // read-modify-write must start from the file as it is now.
-        let before = try freshValues(of: suite, path: path)
+        // Look at the file inside the lock (semantics.md): a read-modify-write
+        // starts from the file as it is now. Its stamp, taken under the lock,
+        // says whether that is the version already parsed (every writer
+        // replaces the file by rename, so another writer's version has
+        // another inode); only a new version is read and parsed again.
+        let before = try values(of: suite)
         var after = before
         let result = try body(&after)
         if after != before {
