@@ -60,6 +60,34 @@ struct CompositionRootTests {
         _ = try Command.Services(ServiceSource(container: container))
     }
 
+    @Test("reconcile runs once per command: by the root exactly when none of the command's services reconciles itself")
+    func reconciliationDeclared() throws {
+        let container = CLIRoot.container(runtime)
+        for (path, command) in CommandTree.leaves {
+            let name = path.joined(separator: " ")
+            let declared = Self.reconciliation(of: command)
+            guard declared != .never else { continue }
+            let services = try Self.builtServices(of: command, from: container)
+            let reconcilesItself = Mirror(reflecting: services).children.contains { $0.value is any ReconcilesSession }
+            #expect(declared == (reconcilesItself ? .byUseCase : .byRoot), "\(name) declares \(declared)")
+        }
+        // What looks at the data as it is, and why: doctor reports it before
+        // repairing, daemon status and shield test change nothing.
+        var never: [String] = []
+        for (path, command) in CommandTree.leaves where Self.reconciliation(of: command) == .never {
+            never.append(path.joined(separator: " "))
+        }
+        #expect(Set(never).isSuperset(of: ["daemon run", "daemon status", "help"]), "\(never)")
+    }
+
+    private static func reconciliation<Command: RetimeCommand>(of command: Command.Type) -> Reconciliation {
+        Command.reconciliation
+    }
+
+    private static func builtServices<Command: RetimeCommand>(of command: Command.Type, from container: Container) throws -> any CommandServices {
+        try Command.Services(ServiceSource(container: container))
+    }
+
     @Test("doctor's wiring check passes on a fresh data directory")
     func doctorServicesCheck() async throws {
         let checks = await CompositionHealth(runtime: runtime).inspect(repairing: false)

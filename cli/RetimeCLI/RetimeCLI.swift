@@ -53,7 +53,7 @@ public enum RetimeCLI {
         }
         let container = CLIRoot.container(try CLIRoot.runtime(parsed, environment: environment))
         do {
-            if Command.reconcilesFirst { try await container.resolve(ReconcileSessionUseCase.self).execute() }
+            if Command.reconciliation == .byRoot { try await container.resolve(ReconcileSessionUseCase.self).execute() }
             let result = try await command.run(Command.Services(ServiceSource(container: container)), io)
             await container.teardown()
             return result

@@ -4,7 +4,7 @@ struct CompletionCommand: RetimeCommand {
     static let spec = CommandSpec("completion", summary: "Print a shell completion script.",
                                   discussion: "bash: source <(retime completion bash)\nzsh:  source <(retime completion zsh)\nfish: retime completion fish | source",
                                   arguments: [ArgumentSpec("SHELL", help: "bash, zsh or fish.", choices: ["bash", "zsh", "fish"])])
-    static let reconcilesFirst = false
+    static let reconciliation = Reconciliation.never
 
     let shell: String
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
@@ -24,7 +24,7 @@ struct CompletionCommand: RetimeCommand {
 struct HelpCommand: RetimeCommand {
     static let spec = CommandSpec("help", summary: "Show help for a command.",
                                   arguments: [ArgumentSpec("COMMAND", help: "The command, e.g. 'group create'.", optional: true, variadic: true)])
-    static let reconcilesFirst = false
+    static let reconciliation = Reconciliation.never
 
     let path: [String]
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
@@ -51,7 +51,7 @@ struct HelpCommand: RetimeCommand {
 /// `retime version`: what `--version` prints, for those who type it as a word.
 struct VersionCommand: RetimeCommand {
     static let spec = CommandSpec("version", summary: "Print the version (as --version does).")
-    static let reconcilesFirst = false
+    static let reconciliation = Reconciliation.never
     init(_ parsed: ParsedCommand, values: DateValue) {}
     func run(_ services: NoServices, _ io: CommandIO) async throws -> CommandResult {
         CommandResult(json: Documents.document(["version": .string(RetimeCLI.version)]), human: "retime \(RetimeCLI.version)")

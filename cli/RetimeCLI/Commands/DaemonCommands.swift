@@ -8,7 +8,7 @@ enum DaemonCommands {
 
     struct Run: RetimeCommand {
         static let spec = CommandSpec("run", summary: "Run in the foreground (what a service manager starts).")
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
             try await DaemonRunner(runtime: services.runtime).run()
@@ -18,7 +18,7 @@ enum DaemonCommands {
 
     struct Status: RetimeCommand {
         static let spec = CommandSpec("status", summary: "Say whether the daemon runs (exit 0) or not (exit 1), since when, and what is next.")
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         // Whether the daemon runs must be answerable even when the data is
         // not readable: the data is read only for what is next, if it can be.
         struct Services: CommandServices {
@@ -83,7 +83,7 @@ enum DaemonCommands {
     struct Install: RetimeCommand {
         static let spec = CommandSpec("install", summary: "Install a user service that runs the daemon at login (systemd or launchd).",
                                       options: [.flag("print", help: "Print the definition instead of writing it."), DaemonCommands.managerOption])
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         let print: Bool, manager: ServiceManager
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             print = parsed.flag("print")
@@ -108,7 +108,7 @@ enum DaemonCommands {
 
     struct Uninstall: RetimeCommand {
         static let spec = CommandSpec("uninstall", summary: "Remove the user service.", options: [DaemonCommands.managerOption])
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         let manager: ServiceManager
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) { manager = try DaemonCommands.manager(parsed) }
         func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {

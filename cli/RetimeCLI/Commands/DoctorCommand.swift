@@ -9,7 +9,7 @@ struct DoctorCommand: RetimeCommand {
     static let spec = CommandSpec("doctor", summary: "Check the data directory; --repair fixes what it safely can.",
                                   discussion: "A damaged file is moved aside (never deleted) and the newest readable backup restored.",
                                   options: [.flag("repair", help: "Repair what was found.")])
-    static let reconcilesFirst = false
+    static let reconciliation = Reconciliation.never
 
     struct Services: CommandServices {
         let doctor: DoctorUseCase

@@ -99,7 +99,7 @@ enum HistoryEditCommands {
     }
 
     struct Continue: RetimeCommand {
-        static let reconcilesFirst = false   // StartSessionUseCase reconciles first itself
+        static let reconciliation = Reconciliation.byUseCase
         static let spec = CommandSpec("continue", summary: "Start a new session like an ended one: its group, tags and note.",
                                       discussion: "Without SESSION, the most recent (@1). It lasts as long as that one was planned to, unless --for or --until says otherwise.",
                                       options: [

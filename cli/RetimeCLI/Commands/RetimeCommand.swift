@@ -10,15 +10,32 @@ protocol RetimeCommand: Sendable {
     /// the command that runs; a command never looks a service up itself.
     associatedtype Services: CommandServices = NoServices
     static var spec: CommandSpec { get }
-    /// Whether the root completes an expired session before the command
-    /// runs (false where the command's own use case does it already).
-    static var reconcilesFirst: Bool { get }
+    /// Who completes an expired session for this command, once.
+    static var reconciliation: Reconciliation { get }
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError)
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult
 }
 
 extension RetimeCommand {
-    static var reconcilesFirst: Bool { Services.self != NoServices.self }
+    static var reconciliation: Reconciliation { Services.self == NoServices.self ? .never : .byRoot }
+}
+
+/// Who runs `ReconcileSessionUseCase` (an expired session completed at its
+/// planned end, a half-done ending finished, a block left down raised) for
+/// a command: exactly one of these, so it runs once per command.
+/// `CompositionRootTests` holds every declaration to the command's
+/// services.
+enum Reconciliation: Sendable {
+    /// The root, before the command, tolerating a block it cannot lift
+    /// (`log` or `config` must not fail because the hosts file is
+    /// read-only): the command's use cases do not reconcile.
+    case byRoot
+    /// The command's session use case (a `ReconcilesSession`), with its own
+    /// policy.
+    case byUseCase
+    /// Nobody: the command looks at the data as it is (`doctor`, `daemon
+    /// status`) or touches none.
+    case never
 }
 
 /// A command's services, as stored properties filled from the root's

@@ -9,7 +9,7 @@ enum SessionCommands {
     }
 
     struct Start: RetimeCommand {
-        static let reconcilesFirst = false   // its use case reconciles first itself
+        static let reconciliation = Reconciliation.byUseCase
         static let spec = CommandSpec(
             "start", summary: "Start a focus session on a group.",
             discussion: "Without GROUP, the group named by config key defaultGroup (default 'focus') is used, created empty on first use.\nWithout --for or --until the session is open-ended.",
@@ -98,7 +98,7 @@ enum SessionCommands {
     }
 
     struct Stop: RetimeCommand {
-        static let reconcilesFirst = false   // its use case reconciles first itself
+        static let reconciliation = Reconciliation.byUseCase
         static let spec = CommandSpec("stop", summary: "End the active session now.",
                                       discussion: "A strict session refuses until its planned end, unless a passcode is set and given with --passcode-stdin.",
                                       options: [PasscodeInput.overrideFlag])
@@ -119,7 +119,7 @@ enum SessionCommands {
     }
 
     struct Pause: RetimeCommand {
-        static let reconcilesFirst = false   // its use case reconciles first itself
+        static let reconciliation = Reconciliation.byUseCase
         static let spec = CommandSpec("pause", summary: "Take a break: lift the block; the planned end stays.",
                                       options: [PasscodeInput.overrideFlag])
         let passcodeFromStdin: Bool
@@ -139,7 +139,7 @@ enum SessionCommands {
     }
 
     struct Resume: RetimeCommand {
-        static let reconcilesFirst = false   // its use case reconciles first itself
+        static let reconciliation = Reconciliation.byUseCase
         static let spec = CommandSpec("resume", summary: "End the break: raise the block again.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         struct Services: CommandServices {

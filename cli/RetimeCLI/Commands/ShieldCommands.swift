@@ -10,7 +10,7 @@ enum ShieldCommands {
         static let spec = CommandSpec("test", summary: "Check, per target and layer, whether it is blocked for you right now.",
                                       arguments: [ArgumentSpec("TARGET", help: "A domain or app:NAME (default: the active session's).",
                                                                optional: true, variadic: true)])
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         let targets: [String]
         init(_ parsed: ParsedCommand, values: DateValue) { targets = parsed.allArguments("TARGET") }
 

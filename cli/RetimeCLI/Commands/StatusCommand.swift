@@ -3,7 +3,7 @@ import Foundation
 
 /// `retime status [--watch]`: the active session, and whether the daemon runs.
 struct StatusCommand: RetimeCommand {
-    static let reconcilesFirst = false   // SessionStatusUseCase reconciles first itself
+    static let reconciliation = Reconciliation.byUseCase
     static let spec = CommandSpec("status", summary: "Show the active session and whether the daemon runs.",
                                   options: [.flag("watch", help: "Redraw once a second until the session ends (or Ctrl-C).")])
     let watch: Bool

@@ -20,7 +20,7 @@ enum SystemCommands {
                    choices: ["auto", "nftables", "off"]),
             .value("apps", "MODE", help: "The app layer, which terminates blocked apps: on (default) or off.", choices: ["on", "off"]),
         ])
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         let options: SystemOptions
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             var options = SystemOptions()
@@ -43,7 +43,7 @@ enum SystemCommands {
 
     struct Status: RetimeCommand {
         static let spec = CommandSpec("status", summary: "Whether the service answers, its layers, and the blocks it holds for you.")
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
             let console = SystemServiceConsole(socketPath: services.runtime.shieldSocket)
@@ -69,7 +69,7 @@ enum SystemCommands {
         static let spec = CommandSpec("release", summary: "Lift blocks now, as root (audited in the service's log).", options: [
             .value("uid", "UID", help: "The user whose blocks to lift."), .flag("all", help: "Lift every user's blocks."),
         ])
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         let uid: UInt32?
         let all: Bool
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {

@@ -49,7 +49,7 @@ enum SystemInstallCommands {
     struct Install: RetimeCommand {
         static let spec = CommandSpec("install", summary: "Install and start the system unit retime-shield.service (root).",
                                       options: [.flag("print", help: "Print the unit instead of writing it (needs no root).")])
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         let print: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { print = parsed.flag("print") }
         func run(_ services: NoServices, _ io: CommandIO) async throws -> CommandResult {
@@ -72,7 +72,7 @@ enum SystemInstallCommands {
     struct Uninstall: RetimeCommand {
         static let spec = CommandSpec("uninstall", summary: "Stop and remove the system unit (root); refused while a strict block is held.",
                                       options: [.value("state-dir", "DIR", help: "The service's state, to look for strict blocks (default /var/lib/retime).")])
-        static let reconcilesFirst = false
+        static let reconciliation = Reconciliation.never
         let stateDirectory: String
         init(_ parsed: ParsedCommand, values: DateValue) { stateDirectory = parsed.value("state-dir") ?? SystemOptions().stateDirectory }
         func run(_ services: NoServices, _ io: CommandIO) async throws -> CommandResult {
