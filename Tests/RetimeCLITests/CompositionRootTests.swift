@@ -102,6 +102,36 @@ struct CompositionRootTests {
         try await check.run { try CLIRoot.container(runtime).resolve((any ShieldDirectory).self) }
     }
 
+    /// What the roots bind for the passcode's three ports, over a data
+    /// directory with the default shield (`none` here).
+    @Test(arguments: StrictOverrideContract.checks)
+    func configuredOverride(_ check: ContractCheck<StrictOverrideContract.Factory>) async throws {
+        let runtime = runtime
+        try await check.run {
+            let container = CLIRoot.container(runtime)
+            let set = try container.resolve(SetPasscodeUseCase.self)
+            return .init(override: try container.resolve((any StrictOverride).self)) { try await set.execute($0) }
+        }
+    }
+
+    @Test(arguments: EnforcerPasscodesContract.checks)
+    func configuredEnforcer(_ check: ContractCheck<EnforcerPasscodesContract.Factory>) async throws {
+        let runtime = runtime
+        try await check.run { .init(enforcer: try CLIRoot.container(runtime).resolve((any EnforcerPasscodes).self), keepsPasscode: false) }
+    }
+
+    @Test(arguments: ShieldAuthorizationProbeContract.checks)
+    func configuredProbe(_ check: ContractCheck<ShieldAuthorizationProbeContract.Factory>) async throws {
+        let runtime = runtime
+        try await check.run {
+            let container = CLIRoot.container(runtime)
+            try await container.resolve(CreateGroupUseCase.self).execute(name: "work", targets: ["example.com"])
+            return .init(probe: try container.resolve((any ShieldAuthorizationProbe).self), expected: .approved) {
+                ShieldAuthorizationProbeContract.files(under: runtime.layout.store)
+            }
+        }
+    }
+
     /// It repairs nothing (a missing registration is a programming error),
     /// so it keeps the contract's rules for every inspector, not the repair ones.
     @Test(arguments: HealthInspectorContract.checks)

@@ -6,19 +6,6 @@ import Foundation
 import PortContracts
 import Testing
 
-/// The `system` shield keeps the Shield port's contract, against a real
-/// service process (as root: the contract's sessions are one user's).
-@Suite("The system shield keeps the Shield contract", .serialized, .enabled(if: SystemServiceHarness.available, "needs root"))
-struct SystemShieldContractTests {
-    @Test(arguments: ShieldContract.checks)
-    func contract(_ check: ContractCheck<ShieldContract.Factory>) async throws {
-        let system = try SystemServiceHarness()
-        let service = try system.start()
-        defer { system.stop(service) }
-        try await check.run { SystemShield(socketPath: system.socket) }
-    }
-}
-
 @Suite("system install --print")
 struct SystemInstallTests {
     @Test("prints a system unit that runs this binary's service, restarts it, and starts it before users log in; systemd-analyze accepts it")
