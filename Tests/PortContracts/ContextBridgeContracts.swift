@@ -23,6 +23,18 @@ public enum SessionGroupLookupContract {
             try require(try await lookup.groupName(id: GroupID()) == nil, "unknown id's name")
             try require(try await lookup.groupID(named: "nope") == nil, "unknown name's id")
         },
+        ContractCheck("every group is named by id, and given whole, each once") { make in
+            let groups = [Fixtures.group("Deep Work", targets: ["example.com"]), Fixtures.group("Play", targets: ["app:steam"])]
+            let lookup = try await make(groups)
+            try requireEqual(try await lookup.groupNames(), [groups[0].id: "Deep Work", groups[1].id: "Play"], "names")
+            let all = try await lookup.allGroups().sorted { $0.name.rawValue < $1.name.rawValue }
+            try requireEqual(all, groups, "groups")
+        },
+        ContractCheck("with no groups, no names and no groups") { make in
+            let lookup = try await make([])
+            try requireEqual(try await lookup.groupNames(), [:], "names")
+            try requireEqual(try await lookup.allGroups(), [], "groups")
+        },
     ]
 }
 

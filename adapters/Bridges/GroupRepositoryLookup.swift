@@ -25,6 +25,14 @@ public struct GroupRepositoryLookup: SessionGroupLookup {
         try await groups.name(of: id)
     }
 
+    public func groupNames() async throws -> [GroupID: String] {
+        try await groups.names()
+    }
+
+    public func allGroups() async throws -> [Group] {
+        try await groups.all()
+    }
+
     private static func blockList(_ group: Group) -> BlockList {
         BlockList(groupId: group.id, name: group.name.rawValue, targets: group.targets)
     }

@@ -104,9 +104,10 @@ struct AuthUseCaseTests {
             func authorization() async -> ShieldAuthorization { answer }
         }
         #expect(try await world.status.execute().shieldAuthorization == .notDetermined)
-        #expect(try await RequestShieldAuthorizationUseCase(state: world.state, probe: Probe(answer: .denied)).execute() == .denied)
+        let denied = try await RequestShieldAuthorizationUseCase(state: world.state, probe: Probe(answer: .denied), clock: world.clock).execute()
+        #expect(denied.shieldAuthorization == .denied && !denied.passcodeSet && denied.failedAttempts == 0)
         #expect(try await world.status.execute().shieldAuthorization == .denied)
-        _ = try await RequestShieldAuthorizationUseCase(state: world.state, probe: Probe(answer: .approved)).execute()
+        _ = try await RequestShieldAuthorizationUseCase(state: world.state, probe: Probe(answer: .approved), clock: world.clock).execute()
         #expect(try await world.status.execute().shieldAuthorization == .approved)
     }
 

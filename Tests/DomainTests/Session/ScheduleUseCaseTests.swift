@@ -14,10 +14,12 @@ struct ScheduleUseCaseTests {
 
     var add: AddScheduleUseCase { AddScheduleUseCase(schedules: schedules, groups: GroupRepositoryLookup(groups: groups), dataLock: InMemoryDataLock()) }
 
-    @Test("add stores a valid schedule on the group, with its days, warning and strictness")
+    @Test("add stores a valid schedule on the group, with its days, warning and strictness, and names the group as stored")
     func addValid() async throws {
-        let schedule = try await add.execute(.init(name: " Mornings ", groupName: "WORK", from: "09:00", to: "12:00:30",
-                                                   days: "weekdays", warnSeconds: 300, strict: true))
+        let added = try await add.execute(.init(name: " Mornings ", groupName: "WORK", from: "09:00", to: "12:00:30",
+                                                days: "weekdays", warnSeconds: 300, strict: true))
+        let schedule = added.schedule
+        #expect(added.groupName == "work")
         #expect(schedule.name == "Mornings" && schedule.weekdays == Weekday.weekdays && schedule.warnSeconds == 300 && schedule.strict)
         #expect(schedule.to.description == "12:00:30" && schedule.enabled)
         #expect(try await schedules.all() == [schedule])

@@ -80,15 +80,11 @@ enum AuthCommands {
         init(_ parsed: ParsedCommand, values: DateValue) {}
         struct Services: CommandServices {
             let request: RequestShieldAuthorizationUseCase
-            let status: AuthStatusUseCase
-            init(_ services: ServiceSource) throws {
-                request = try services()
-                status = try services()
-            }
+            init(_ services: ServiceSource) throws { request = try services() }
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-            let answer = try await services.request.execute()
-            let status = try await services.status.execute()
+            let status = try await services.request.execute()
+            let answer = status.shieldAuthorization
             let why = answer == .denied ? " (it cannot write what it needs; see 'retime doctor')" : ""
             return CommandResult(json: AuthCommands.document(status), human: "shield authorization: \(answer.rawValue)\(why)")
         }

@@ -18,11 +18,7 @@ enum ConfigCommands {
     /// The services of the commands that change one.
     struct Changing: CommandServices {
         let configure: ConfigureSettingUseCase
-        let settings: ReadSettingsUseCase
-        init(_ services: ServiceSource) throws {
-            configure = try services()
-            settings = try services()
-        }
+        init(_ services: ServiceSource) throws { configure = try services() }
     }
 
     struct List: RetimeCommand {
@@ -78,7 +74,7 @@ enum ConfigCommands {
             let setting = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime config unset") {
                 try await services.configure.unset(name, passcode: $0)
             }
-            return .ok("\(setting.rawValue) is back to its default, \(services.settings.defaultValue(of: setting)).")
+            return .ok("\(setting.key.rawValue) is back to its default, \(setting.value).")
         }
     }
 }

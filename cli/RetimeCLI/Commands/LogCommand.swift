@@ -31,29 +31,23 @@ struct LogCommand: RetimeCommand {
     }
 
     struct Services: CommandServices {
-        let history: any SessionHistory
-        let groups: any GroupRepository
-        let clock: any Domain.Clock
-        init(_ services: ServiceSource) throws {
-            history = try services()
-            groups = try services()
-            clock = try services()
-        }
+        let log: SessionLogUseCase
+        init(_ services: ServiceSource) throws { log = try services() }
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-        let groupId = try await Self.groupId(named: group, groups: services.groups)
-        let names = try await services.groups.names()
-        let sessions = try await services.history.sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, tag: tag, limit: limit))
-        let now = services.clock.now()
-        let json = Documents.document(["sessions": .array(sessions.map { Documents.session($0, groupName: Self.groupName($0, names), at: now) })])
-        let human = csv ? CSVTable.sessions(sessions, names: names, now: now) : table(sessions, names: names, now: now, style: io.style)
+        let log = try await services.log.execute(since: since, until: until, groupNamed: group, tag: tag, limit: limit)
+        let json = Documents.document(["sessions": .array(log.sessions.map {
+            Documents.session($0, groupName: log.groupName(of: $0), at: log.readAt)
+        })])
+        let human = csv ? CSVTable.sessions(log.sessions, names: log.groupNames, now: log.readAt) : table(log, style: io.style)
         return CommandResult(json: json, human: human)
     }
 
-    private func table(_ sessions: [Session], names: [GroupID: String], now: Date, style: Style) -> String {
+    private func table(_ log: SessionLogUseCase.Log, style: Style) -> String {
+        let sessions = log.sessions, now = log.readAt
         guard !sessions.isEmpty else { return "No sessions." }
-        let name = { (session: Session) in Self.groupName(session, names) ?? "(deleted group)" }
+        let name = { (session: Session) in log.groupName(of: session) ?? "(deleted group)" }
         // Group names differ in length: pad them so the outcomes line up.
         let width = sessions.lazy.map { name($0).count }.max() ?? 0
         return sessions.map { session in
@@ -66,19 +60,6 @@ struct LogCommand: RetimeCommand {
             // The short id names it to edit, delete and continue, as git's does a commit.
             return "\(style.dim(String(session.id.description.prefix(8))))  \(LocalTime.dateTime(session.startedAt))  \(DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)) \(group)  \(outcome)\(tags)\(note)"
         }.joined(separator: "\n")
-    }
-
-    /// The id of the group named `name` (nil for no filter); an unknown name is an error.
-    static func groupId(named name: String?, groups: any GroupRepository) async throws -> GroupID? {
-        guard let name else { return nil }
-        guard let found = try await groups.id(named: name) else { throw GroupError.notFound(name: name) }
-        return found
-    }
-
-    /// The name the session's group had when it ran, else (sessions recorded
-    /// before sessions kept it) its name now.
-    static func groupName(_ session: Session, _ names: [GroupID: String]) -> String? {
-        session.groupName ?? names[session.groupId]
     }
 
     /// `#deep`, or `#"two words"` so that a tag with a space reads as one.

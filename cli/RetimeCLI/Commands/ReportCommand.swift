@@ -29,16 +29,11 @@ struct ReportCommand: RetimeCommand {
 
     struct Services: CommandServices {
         let report: ReportUseCase
-        let groups: any GroupRepository
-        init(_ services: ServiceSource) throws {
-            report = try services()
-            groups = try services()
-        }
+        init(_ services: ServiceSource) throws { report = try services() }
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-        let groupId = try await LogCommand.groupId(named: group, groups: services.groups)
-        let report = try await services.report.execute(since: since, until: until, by: grouping, group: groupId, tag: tag)
+        let report = try await services.report.execute(since: since, until: until, by: grouping, groupNamed: group, tag: tag)
         let human = csv ? Self.csv(report) : ReportChart.render(report, width: io.console.width, style: io.style)
         return CommandResult(json: Self.document(report), human: human)
     }

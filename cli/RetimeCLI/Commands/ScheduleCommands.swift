@@ -30,12 +30,8 @@ enum ScheduleCommands {
 
     /// The services of the commands that read schedules, with their groups' names.
     struct Reading: CommandServices {
-        let schedules: any ScheduleRepository
-        let groups: any GroupRepository
-        init(_ services: ServiceSource) throws {
-            schedules = try services()
-            groups = try services()
-        }
+        let schedules: ListSchedulesUseCase
+        init(_ services: ServiceSource) throws { schedules = try services() }
     }
 
     /// The services of the commands that change one.
@@ -76,17 +72,12 @@ enum ScheduleCommands {
 
         struct Services: CommandServices {
             let add: AddScheduleUseCase
-            let groups: any GroupRepository
-            init(_ services: ServiceSource) throws {
-                add = try services()
-                groups = try services()
-            }
+            init(_ services: ServiceSource) throws { add = try services() }
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-            let schedule = try await services.add.execute(request)
-            let group = try await services.groups.name(of: schedule.groupId)
-            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(schedule, groupName: group)]),
-                                 human: "Added " + ScheduleCommands.human(schedule, groupName: group, style: io.style))
+            let added = try await services.add.execute(request)
+            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(added.schedule, groupName: added.groupName)]),
+                                 human: "Added " + ScheduleCommands.human(added.schedule, groupName: added.groupName, style: io.style))
         }
     }
 
@@ -96,12 +87,12 @@ enum ScheduleCommands {
         init(_ parsed: ParsedCommand, values: DateValue) { namesOnly = parsed.flag("names") }
         func run(_ services: ScheduleCommands.Reading, _ io: CommandIO) async throws -> CommandResult {
             let schedules = try await services.schedules.all()
-            let names = try await services.groups.names()
-            let human = namesOnly ? schedules.map(\.name).joined(separator: "\n")
+            let human = namesOnly ? schedules.map(\.schedule.name).joined(separator: "\n")
                 : schedules.isEmpty ? "No schedules yet: retime schedule add NAME --group GROUP --from 09:00 --to 12:00"
-                : schedules.map { ScheduleCommands.human($0, groupName: names[$0.groupId], style: io.style) }.joined(separator: "\n")
-            return CommandResult(json: Documents.document(["schedules": .array(schedules.map { ScheduleCommands.document($0, groupName: names[$0.groupId]) })]),
-                                 human: human)
+                : schedules.map { ScheduleCommands.human($0.schedule, groupName: $0.groupName, style: io.style) }.joined(separator: "\n")
+            return CommandResult(json: Documents.document(["schedules": .array(schedules.map {
+                ScheduleCommands.document($0.schedule, groupName: $0.groupName)
+            })]), human: human)
         }
     }
 
@@ -110,12 +101,9 @@ enum ScheduleCommands {
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
         func run(_ services: ScheduleCommands.Reading, _ io: CommandIO) async throws -> CommandResult {
-            guard let schedule = try await services.schedules.schedule(named: name) else {
-                throw ScheduleError.notFound(name: name)
-            }
-            let group = try await services.groups.name(of: schedule.groupId)
-            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(schedule, groupName: group)]),
-                                 human: ScheduleCommands.human(schedule, groupName: group, style: io.style))
+            let shown = try await services.schedules.named(name)
+            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(shown.schedule, groupName: shown.groupName)]),
+                                 human: ScheduleCommands.human(shown.schedule, groupName: shown.groupName, style: io.style))
         }
     }
 

@@ -106,7 +106,7 @@ public enum ServiceRegistration {
         }
         registry.register(AuthStatusUseCase.self) { AuthStatusUseCase(state: try $0.resolve(), clock: try $0.resolve()) }
         registry.register(RequestShieldAuthorizationUseCase.self) {
-            RequestShieldAuthorizationUseCase(state: try $0.resolve(), probe: try $0.resolve())
+            RequestShieldAuthorizationUseCase(state: try $0.resolve(), probe: try $0.resolve(), clock: try $0.resolve())
         }
     }
 
@@ -141,7 +141,8 @@ public enum ServiceRegistration {
             ReadSettingsUseCase(settings: try $0.resolve(), dataDirectory: try $0.resolve(RuntimeContext.self).dataDirectory)
         }
         registry.register(ConfigureSettingUseCase.self) {
-            ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve(), dataLock: try $0.resolve())
+            ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve(), dataLock: try $0.resolve(),
+                                    reading: try $0.resolve())
         }
         registry.register(ReconcileSessionUseCase.self) {
             ReconcileSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
@@ -172,6 +173,10 @@ public enum ServiceRegistration {
         }
         registry.register(AddScheduleUseCase.self) {
             AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve())
+        }
+        registry.register(ListSchedulesUseCase.self) { ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve()) }
+        registry.register(SessionLogUseCase.self) {
+            SessionLogUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register(ChangeScheduleUseCase.self) { ChangeScheduleUseCase(schedules: try $0.resolve(), dataLock: try $0.resolve()) }
         registry.register(UpcomingEventsUseCase.self) {

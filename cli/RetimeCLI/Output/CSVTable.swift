@@ -5,9 +5,11 @@ import Foundation
 enum CSVTable {
     static let header = "id,group,groupId,startedAt,plannedEnd,endedAt,outcome,strict,focusedSeconds,breaks,tags,note,origin"
 
+    /// `names` names the groups of sessions that do not carry the name
+    /// their group ran under (recorded before sessions kept it).
     static func sessions(_ sessions: [Session], names: [GroupID: String], now: Date) -> String {
         ([header] + sessions.map { session in
-            [session.id.description, LogCommand.groupName(session, names) ?? "", session.groupId.description,
+            [session.id.description, (session.groupName ?? names[session.groupId]) ?? "", session.groupId.description,
              text(Documents.time(session.startedAt)), text(Documents.time(session.plannedEnd)), text(Documents.time(session.endedAt)),
              session.outcome.rawValue, String(session.strict), JSONWriter.write(.double(session.focused(at: now))),
              String(session.breaks.count), session.tags.joined(separator: ";"), session.note ?? "", session.origin.description]

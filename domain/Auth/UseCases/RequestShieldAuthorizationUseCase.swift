@@ -3,15 +3,19 @@
 public struct RequestShieldAuthorizationUseCase: Sendable {
     private let state: any AuthStateStore
     private let probe: any ShieldAuthorizationProbe
+    private let status: AuthStatusUseCase
 
-    public init(state: any AuthStateStore, probe: any ShieldAuthorizationProbe) {
+    public init(state: any AuthStateStore, probe: any ShieldAuthorizationProbe, clock: any Clock) {
         self.state = state
         self.probe = probe
+        self.status = AuthStatusUseCase(state: state, clock: clock)
     }
 
-    public func execute() async throws -> ShieldAuthorization {
+    /// The Auth context's state with the answer kept
+    /// (`shieldAuthorization`).
+    public func execute() async throws -> AuthStatus {
         let answer = await probe.authorization()
         try await state.update { $0.shieldAuthorization = answer }
-        return answer
+        return try await status.execute()
     }
 }

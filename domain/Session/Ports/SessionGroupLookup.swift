@@ -10,4 +10,9 @@ public protocol SessionGroupLookup: Sendable {
     func groupID(named name: String) async throws -> GroupID?
     /// The name of the group with `id`, or nil if it has been deleted.
     func groupName(id: GroupID) async throws -> String?
+    /// Every group's name, by id: for a listing that names many groups
+    /// (log, schedule list) without reading their targets.
+    func groupNames() async throws -> [GroupID: String]
+    /// Every group whole, as a backup carries it.
+    func allGroups() async throws -> [Group]
 }

@@ -45,7 +45,8 @@ public struct AddScheduleUseCase: Sendable {
             && schedule.warnSeconds.isFinite && (0...86_400).contains(schedule.warnSeconds)
     }
 
-    public func execute(_ request: Request) async throws -> Schedule {
+    /// The schedule added, with the name its group has (as stored, not as typed).
+    public func execute(_ request: Request) async throws -> NamedSchedule {
         let name: String
         switch NameRules.check(request.name) {
         case .success(let valid): name = valid
@@ -67,7 +68,7 @@ public struct AddScheduleUseCase: Sendable {
             let schedule = Schedule(name: name, groupId: group, from: from, to: to, weekdays: days,
                                     warnSeconds: request.warnSeconds, strict: request.strict)
             try await schedules.insert(schedule)
-            return schedule
+            return NamedSchedule(schedule: schedule, groupName: try await groups.groupName(id: group))
         }
     }
 }

@@ -5,12 +5,12 @@ import Foundation
 /// iCalendar use the groups' names and the schedules).
 public struct ExportHistoryUseCase: Sendable {
     private let history: any SessionHistory
-    private let groups: any GroupRepository
+    private let groups: any SessionGroupLookup
     private let schedules: any ScheduleRepository
     private let settings: any SettingsStore
     private let clock: any Clock
 
-    public init(history: any SessionHistory, groups: any GroupRepository, schedules: any ScheduleRepository, settings: any SettingsStore,
+    public init(history: any SessionHistory, groups: any SessionGroupLookup, schedules: any ScheduleRepository, settings: any SettingsStore,
                 clock: any Clock) {
         self.history = history
         self.groups = groups
@@ -21,7 +21,7 @@ public struct ExportHistoryUseCase: Sendable {
 
     public func execute(since: Date?, until: Date?) async throws -> Backup {
         Backup(sessions: try await history.sessions(matching: HistoryQuery(since: since, until: until)).reversed(),
-               groups: try await groups.all(), schedules: try await schedules.all(), settings: try await settings.all(),
+               groups: try await groups.allGroups(), schedules: try await schedules.all(), settings: try await settings.all(),
                exportedAt: clock.now())
     }
 }

@@ -14,6 +14,12 @@ public struct ReportUseCase: Sendable {
         self.calendar = calendar
     }
 
+    /// `groupNamed` and `tag` keep only that group's or that tag's sessions:
+    /// `SessionError.groupNotFound` when no group has that name.
+    public func execute(since: Date?, until: Date?, by grouping: ReportGrouping, groupNamed: String?, tag: String? = nil) async throws -> Report {
+        try await execute(since: since, until: until, by: grouping, group: try await groups.id(named: groupNamed), tag: tag)
+    }
+
     /// `group` and `tag` keep only that group's (by id) or that tag's sessions.
     public func execute(since: Date?, until: Date?, by grouping: ReportGrouping, group: GroupID? = nil, tag: String? = nil) async throws -> Report {
         let spans = try await history.spans(matching: HistoryQuery(since: since, until: until, groupId: group, tag: tag,
@@ -21,7 +27,7 @@ public struct ReportUseCase: Sendable {
         var names: [GroupID: String] = [:]
         // Only sessions recorded before sessions kept their group's name need it looked up.
         for id in grouping == .group ? Set(spans.filter { $0.groupName == nil }.map(\.groupId)) : [] {
-            if let group = try await groups.blockList(id: id) { names[id] = group.name }
+            if let name = try await groups.groupName(id: id) { names[id] = name }
         }
         return ReportBuilder(grouping: grouping, timeZone: calendar.timeZone, groupNames: names).build(spans, since: since, until: until)
     }

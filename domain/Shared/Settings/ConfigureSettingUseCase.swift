@@ -6,13 +6,16 @@ public struct ConfigureSettingUseCase: Sendable {
     private let strict: any StrictSessionQuery
     private let override: any StrictOverride
     private let dataLock: any DataLock
+    private let reading: ReadSettingsUseCase
 
+    /// `reading` says what a key's default is, once it is unset.
     public init(settings: any SettingsStore, strict: any StrictSessionQuery, override: any StrictOverride,
-                dataLock: any DataLock) {
+                dataLock: any DataLock, reading: ReadSettingsUseCase) {
         self.settings = settings
         self.strict = strict
         self.override = override
         self.dataLock = dataLock
+        self.reading = reading
     }
 
     /// The shield may not change while a strict session runs, unless the
@@ -35,14 +38,15 @@ public struct ConfigureSettingUseCase: Sendable {
         return (key, stored)
     }
 
-    /// Removes the key's value, so its default applies again.
+    /// Removes the key's value, so its default applies again; returns the
+    /// setting now in force (that default).
     @discardableResult
-    public func unset(_ key: String, passcode: Passcode? = nil) async throws -> SettingKey {
+    public func unset(_ key: String, passcode: Passcode? = nil) async throws -> EffectiveSetting {
         let key = try SettingKey(parsing: key)
         try await dataLock.exclusively {
             try await checkAllowed(key, passcode: passcode)
             try await settings.unset(key.rawValue)
         }
-        return key
+        return EffectiveSetting(key: key, value: reading.defaultValue(of: key), isDefault: true)
     }
 }
