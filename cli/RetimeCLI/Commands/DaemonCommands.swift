@@ -22,41 +22,30 @@ enum DaemonCommands {
         // Whether the daemon runs must be answerable even when the data is
         // not readable: the data is read only for what is next, if it can be.
         struct Services: CommandServices {
-            let daemon: any DaemonPresence
-            let sessions: any SessionRepository
-            let upcoming: UpcomingEventsUseCase
-            let clock: any Domain.Clock
-            init(_ services: ServiceSource) throws {
-                daemon = try services()
-                sessions = try services()
-                upcoming = try services()
-                clock = try services()
-            }
+            let outlook: DaemonOutlookUseCase
+            init(_ services: ServiceSource) throws { outlook = try services() }
         }
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-            let running = services.daemon.running()
-            let pid = running?.pid
-            let now = services.clock.now()
-            let uptime = running?.since.map { now.timeIntervalSince($0) }
-            let next = try? await nextEvent(services, now: now)
+            let outlook = await services.outlook.execute()
+            let pid = outlook.running?.pid
+            let next = outlook.next.map { (what: Self.words($0.what), at: $0.at) }
             let json = Documents.document([
                 "running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null,
-                "uptimeSeconds": uptime.map(JSONValue.double) ?? .null,
+                "uptimeSeconds": outlook.uptime.map(JSONValue.double) ?? .null,
                 "next": next.map { .object(["what": .string($0.what), "at": Documents.time($0.at)]) } ?? .null,
             ])
             let upcoming = next.map { "; next: \($0.what) at \(LocalTime.dateTime($0.at))" } ?? "; nothing is due"
             guard let pid else { throw DaemonNotRunning(json: json, upcoming: next == nil ? "" : upcoming) }
-            return CommandResult(json: json, human: "The daemon runs (pid \(pid), up \(DurationValue.format(uptime ?? 0)))\(upcoming).")
+            return CommandResult(json: json, human: "The daemon runs (pid \(pid), up \(DurationValue.format(outlook.uptime ?? 0)))\(upcoming).")
         }
 
-        /// What the daemon will do next: end the active session or an interval event.
-        private func nextEvent(_ services: Services, now: Date) async throws -> (what: String, at: Date)? {
-            let sessionEnd = try await services.sessions.current()
-                .flatMap { session in session.isActive ? session.plannedEnd.map { ("end the active session", $0) } : nil }
-            let event = try await services.upcoming.execute(from: now, count: 1).first
-                .map { ("\($0.kind.rawValue) of \($0.schedule.name)", $0.at) }
-            return [sessionEnd, event].compactMap { $0 }.min { $0.1 < $1.1 }.map { (what: $0.0, at: $0.1) }
+        /// What is next, as `daemon status` has always said it.
+        static func words(_ what: DaemonOutlookUseCase.DueWork.What) -> String {
+            switch what {
+            case .endSession: "end the active session"
+            case .interval(let kind, let schedule): "\(kind.rawValue) of \(schedule)"
+            }
         }
     }
 

@@ -162,14 +162,10 @@ enum ScheduleCommands {
 
         struct Services: CommandServices {
             let upcoming: UpcomingEventsUseCase
-            let clock: any Domain.Clock
-            init(_ services: ServiceSource) throws {
-                upcoming = try services()
-                clock = try services()
-            }
+            init(_ services: ServiceSource) throws { upcoming = try services() }
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-            let events = try await services.upcoming.execute(from: from ?? services.clock.now(), count: count)
+            let events = try await services.upcoming.execute(from: from, count: count)
             let json = Documents.document(["events": .array(events.map {
                 .object(["schedule": .string($0.schedule.name), "event": .string($0.kind.rawValue), "at": Documents.time($0.at)])
             })])

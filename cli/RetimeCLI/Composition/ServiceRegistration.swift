@@ -174,13 +174,16 @@ public enum ServiceRegistration {
         registry.register(AddScheduleUseCase.self) {
             AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve())
         }
+        registry.register(DaemonOutlookUseCase.self) {
+            DaemonOutlookUseCase(daemon: try $0.resolve(), sessions: try $0.resolve(), upcoming: try $0.resolve(), clock: try $0.resolve())
+        }
         registry.register(ListSchedulesUseCase.self) { ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve()) }
         registry.register(SessionLogUseCase.self) {
             SessionLogUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register(ChangeScheduleUseCase.self) { ChangeScheduleUseCase(schedules: try $0.resolve(), dataLock: try $0.resolve()) }
         registry.register(UpcomingEventsUseCase.self) {
-            UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve())
+            UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register(ReportUseCase.self) {
             ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), calendar: try $0.resolve())
