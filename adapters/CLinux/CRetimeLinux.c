@@ -50,3 +50,59 @@ int retime_peer_uid(int fd, unsigned int *uid) {
     return 0;
 }
 #endif
+
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+
+// Where each signal's number is written, by signal number (-1: nowhere).
+// Read by the handler, so one plain int per signal: no locks in a handler.
+static volatile sig_atomic_t retime_signal_fds[NSIG];
+
+static void retime_signal_write(int signo) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)signo;
+    if (signo > 0 && signo < NSIG && retime_signal_fds[signo] > 0) {
+        (void)write((int)retime_signal_fds[signo], &byte, 1);
+    }
+    errno = saved;
+}
+
+int retime_signal_forward(int signo, int write_fd) {
+    if (signo <= 0 || signo >= NSIG) { errno = EINVAL; return -1; }
+    retime_signal_fds[signo] = write_fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = retime_signal_write;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(signo, &action, NULL);
+}
+
+int retime_signal_restore(int signo) {
+    if (signo <= 0 || signo >= NSIG) { errno = EINVAL; return -1; }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    int result = sigaction(signo, &action, NULL);
+    retime_signal_fds[signo] = 0;
+    return result;
+}
+
+#ifdef __linux__
+#include <sys/signalfd.h>
+
+int retime_signalfd(const int *signals, int count) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int index = 0; index < count; index++) sigaddset(&set, signals[index]);
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int retime_signalfd_take(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t count = read(fd, &info, sizeof info);
+    return count == (ssize_t)sizeof info ? (int)info.ssi_signo : -1;
+}
+#endif

@@ -36,8 +36,15 @@ public final class DirectoryWatcher: WakeWatcher {
     }
 
     deinit {
-        source.withLock { $0 }?.source.cancel()
-        close(descriptor)
+        // A source still reading is cancelled first; the descriptor is
+        // closed once its handler can no longer run.
+        let fd = descriptor
+        guard var running = source.withLock({ $0 }) else {
+            close(fd)
+            return
+        }
+        running.cleanup = { close(fd) }
+        running.cancelSoon()
     }
 
     /// The store's directory: a suite file replaced, written or deleted is

@@ -18,12 +18,23 @@ public protocol WakeWatcher: Sendable {
 /// overlay on Linux does not say so, hence the unchecked conformance.
 struct RunningSource: @unchecked Sendable {
     let source: any DispatchSourceProtocol
+    /// Run once the source's handlers can no longer run: closing what they read.
+    var cleanup: @Sendable () -> Void = {}
 
     /// Cancels the source and returns once its handlers can no longer run.
     func cancel() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            source.setCancelHandler { done.resume() }
+            source.setCancelHandler {
+                cleanup()
+                done.resume()
+            }
             source.cancel()
         }
+    }
+
+    /// Cancels the source without waiting (a watcher released unstopped).
+    func cancelSoon() {
+        source.setCancelHandler(handler: cleanup)
+        source.cancel()
     }
 }

@@ -48,6 +48,25 @@ int retime_peer_uid(int fd, unsigned int *uid);
 
 #include <stddef.h>
 
+/// Makes `signo` write its number (one byte) to `write_fd` from a handler,
+/// whichever thread the kernel delivers it to: the self-pipe trick. A
+/// descriptor of 0 is never used. Returns sigaction's result.
+int retime_signal_forward(int signo, int write_fd);
+
+/// Gives `signo` its default disposition back and forgets its descriptor.
+int retime_signal_restore(int signo);
+
+#ifdef __linux__
+/// A signalfd for `signals` (non-blocking, close-on-exec): it yields those
+/// that are pending because every thread blocks them, which no handler
+/// ever sees (a process started with them blocked, as children of some
+/// runners are).
+int retime_signalfd(const int *signals, int count);
+
+/// The number of the next signal the signalfd holds, or -1 when none.
+int retime_signalfd_take(int fd);
+#endif
+
 /// memmem, which the Glibc module does not export (a GNU extension): where
 /// `needle` first occurs in `haystack`, or NULL.
 void *retime_memmem(const void *haystack, size_t length, const void *needle, size_t needle_length);
