@@ -16,3 +16,13 @@ public protocol SessionGroupLookup: Sendable {
     /// Every group whole, as a backup carries it.
     func allGroups() async throws -> [Group]
 }
+
+extension SessionGroupLookup {
+    /// The id of the group named `name`; nil for no name (no filter), and
+    /// `SessionError.groupNotFound` for a name no group has.
+    func id(named name: String?) async throws -> GroupID? {
+        guard let name else { return nil }
+        guard let id = try await groupID(named: name) else { throw SessionError.groupNotFound(name: name) }
+        return id
+    }
+}

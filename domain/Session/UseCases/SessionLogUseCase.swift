@@ -39,13 +39,3 @@ public struct SessionLogUseCase: Sendable {
         return Log(sessions: sessions, groupNames: names, readAt: clock.now())
     }
 }
-
-extension SessionGroupLookup {
-    /// The id of the group named `name`; nil for no name (no filter), and
-    /// `SessionError.groupNotFound` for a name no group has.
-    func id(named name: String?) async throws -> GroupID? {
-        guard let name else { return nil }
-        guard let id = try await groupID(named: name) else { throw SessionError.groupNotFound(name: name) }
-        return id
-    }
-}
