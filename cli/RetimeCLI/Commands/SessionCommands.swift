@@ -56,8 +56,14 @@ enum SessionCommands {
             } ?? "an open-ended session on \(io.style.bold(name))"
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
             let reach = started.reach ?? .recordsOnly
-            return CommandResult(json: document(started, at: session.startedAt),
-                                 human: "Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)")
+            var json = document(started, at: session.startedAt)
+            if case .object(var members) = json, !reach.failing.isEmpty {
+                members["shieldFailures"] = .array(reach.failing.map(JSONValue.string))
+                json = .object(members)
+            }
+            return CommandResult(json: json,
+                                 human: "Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)"
+                                    + Self.failing(reach))
         }
 
         /// `--for DURATION` or `--until WHEN` (not both); nil when neither is given.
@@ -70,6 +76,14 @@ enum SessionCommands {
                 return values.isTimeOfDay(when) ? .untilTimeOfDay(end) : .until(end)
             case (nil, nil): return nil
             }
+        }
+
+        /// The shield's parts that do not enforce the block now: said on a
+        /// line of its own, never left for the user to find out.
+        static func failing(_ reach: ShieldReach) -> String {
+            guard !reach.failing.isEmpty else { return "" }
+            return "\nWarning: the block is held, but not every layer enforces it yet ("
+                + reach.failing.joined(separator: "; ") + "); the system service keeps trying: see 'retime system status'."
         }
 
         /// What the session blocks, as the shield in force really does: a

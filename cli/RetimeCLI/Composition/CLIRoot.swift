@@ -42,7 +42,8 @@ enum CLIRoot {
     }
 
     /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
-    /// warning for the CLI and info for the daemon.
+    /// warning for the CLI, info for the daemon and notice for the system
+    /// service.
     static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], store: JSONFileStore) throws -> LogLevel {
         if let text = parsed.globals.logLevel ?? environment["RETIME_LOG_LEVEL"] {
             guard let level = LogLevel(rawValue: text.lowercased()) else {
@@ -55,6 +56,9 @@ enum CLIRoot {
         // The daemon under a service manager logs what it does (journald
         // keeps it); run by hand on a terminal, it stays quiet unless asked.
         let daemonUnattended = parsed.path == ["daemon", "run"] && isatty(STDERR_FILENO) != 1
+        // The system service's journal is the administrator's record: a
+        // release, a refused early end, a layer that fails are notices.
+        if parsed.path == ["system", "run"] { return configured.flatMap { LogLevel(rawValue: $0) } ?? .notice }
         return configured.flatMap { LogLevel(rawValue: $0) } ?? (daemonUnattended ? .info : .warning)
     }
 }
