@@ -26,7 +26,10 @@ struct SystemInstallTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let unit = directory.appendingPathComponent("retime-shield.service")
-        try printed.out.write(to: unit, atomically: true, encoding: .utf8)
+        // Verified with a binary that exists here (install would have put
+        // one at the printed path).
+        try printed.out.replacingOccurrences(of: "/usr/local/libexec/retime/retime", with: RetimeProcess.executable.path)
+            .write(to: unit, atomically: true, encoding: .utf8)
         let verify = Process()
         verify.executableURL = URL(fileURLWithPath: analyze)
         verify.arguments = ["verify", unit.path]

@@ -30,6 +30,8 @@ public struct RootOwnedBinary: Sendable {
     /// first checks that no one but root can write any directory above it.
     public func install(from source: String) throws {
         let directory = POSIXFiles.parentDirectory(of: path)
+        // Checked before anything is made below it, and again after.
+        if let unsafe = Self.writableByOthers(Self.existingAncestor(of: directory)) { throw Unsafe(description: unsafe) }
         try makeDirectories(directory)
         if let unsafe = Self.writableByOthers(directory) { throw Unsafe(description: unsafe) }
         guard let bytes = try POSIXFiles.read(source, limit: 1 << 30) else {
@@ -72,6 +74,12 @@ public struct RootOwnedBinary: Sendable {
             }
         }
         return nil
+    }
+
+    private static func existingAncestor(of directory: String) -> String {
+        var candidate = directory
+        while access(candidate, F_OK) != 0, candidate != "/", !candidate.isEmpty { candidate = POSIXFiles.parentDirectory(of: candidate) }
+        return candidate
     }
 
     private func makeDirectories(_ directory: String) throws {
