@@ -97,7 +97,7 @@ enum SessionCommands {
             let apps = targets.count - sites
             if reach.recordsOnly {
                 return " The 'none' shield only records its \(count(targets.count, "target")): nothing is blocked"
-                    + " (to block sites: 'retime config set shield hosts')."
+                    + " (to block, install the system service: 'sudo retime system install')."
             }
             switch reach.apps {
             case .unsupported where apps > 0:
