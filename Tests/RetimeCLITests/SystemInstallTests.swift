@@ -18,7 +18,7 @@ struct SystemInstallTests {
         // ReadWritePaths= says (the systemd-box suite checks the real one).
         #expect(!printed.out.contains("ProtectSystem=full"))
         for line in ["Restart=always", "Before=systemd-user-sessions.service", "StateDirectoryMode=0700", "NoNewPrivileges=true",
-                     "WantedBy=multi-user.target", "ProtectSystem=strict", "ReadWritePaths=/etc", "SyslogIdentifier=retime-shield"] {
+                     "WantedBy=multi-user.target", "ProtectSystem=strict", "ReadWritePaths=/etc", "Type=notify", "SyslogIdentifier=retime-shield"] {
             #expect(printed.out.contains(line + "\n"), "\(line)")
         }
         let analyze = "/usr/bin/systemd-analyze"

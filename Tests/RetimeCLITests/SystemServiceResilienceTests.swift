@@ -106,6 +106,36 @@ struct SystemServiceResilienceTests {
         #expect(system.blocked == ["example.com"])
     }
 
+    @Test("the service tells systemd it is ready (Type=notify) only once its blocks are restored and its socket answers")
+    func readiness() throws {
+        let system = try SystemServiceHarness()
+        let notify = system.root + "/notify.sock"
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        listener.arguments = ["-c", """
+            import os, socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); s.settimeout(20)
+            message = s.recv(4096)
+            print(message.decode(), os.path.exists(sys.argv[2]), open(sys.argv[3]).read().count("example.com"))
+            """, notify, system.socket, system.hosts]
+        let out = Pipe()
+        listener.standardOutput = out
+        try listener.run()
+        #expect(eventually(within: 5) { FileManager.default.fileExists(atPath: notify) })
+        // A block to restore: held in the state from an earlier run.
+        let first = try system.start()
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work", "--for", "10m").status == 0)
+        system.stop(first)
+        try Data(SystemServiceHarness.original.utf8).write(to: URL(fileURLWithPath: system.hosts))   // as if lost at a reboot
+        let service = try system.start(environment: ["NOTIFY_SOCKET": notify])
+        defer { system.stop(service) }
+        listener.waitUntilExit()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said == "READY=1 True 4\n", "ready, with the socket there and the block restored: \(said)")
+    }
+
     @Test("an attempt to end a strict block early is in the service's log at its default level")
     func refusalLogged() throws {
         let system = try SystemServiceHarness()

@@ -10,9 +10,10 @@ import Glibc
 enum SystemInstallCommands {
     static let unitPath = "/etc/systemd/system/retime-shield.service"
 
-    /// The unit for the binary at `binary` (root's own copy). Started before
-    /// users can log in, so every block is back before anyone could use the
-    /// machine; restarted at once if it dies. Hardened as far as it still
+    /// The unit for the binary at `binary` (root's own copy). Ready (its
+    /// `READY=1`: blocks restored, socket open) before users can log in, so
+    /// every block is back before anyone could use the machine; restarted
+    /// at once if it dies. Hardened as far as it still
     /// works, as a real systemd applies it: the whole file system is read
     /// only but /etc (for /etc/hosts: with `ProtectSystem=full`, systemd 252
     /// keeps /etc read-only whatever `ReadWritePaths=` says), its state and
@@ -25,7 +26,7 @@ enum SystemInstallCommands {
         Before=systemd-user-sessions.service
 
         [Service]
-        Type=simple
+        Type=notify
         ExecStart=\(binary) system run
         Restart=always
         RestartSec=1

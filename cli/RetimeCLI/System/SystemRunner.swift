@@ -42,6 +42,8 @@ struct SystemRunner {
             first = Date().addingTimeInterval(60)
         }
         let loop = try ShieldServiceLoop(socketPath: options.socket, watchedFiles: [options.hostsFile])
+        // Blocks restored, socket open: logins may begin (Type=notify).
+        ServiceReadiness.announce(environment: runtime.environment)
         logger.notice("serving", metadata: ["socket": "\(options.socket)", "state": "\(options.stateDirectory)", "hosts": "\(options.hostsFile)"])
         let sources = try services.resolve([any BlockLayer].self).compactMap { $0 as? any ServiceEventSource }
         await loop.run(sources: sources, first: .some(first), pass: {
