@@ -139,4 +139,12 @@ struct CompositionRootTests {
         let runtime = runtime
         try await check.run { _ in CompositionHealth(runtime: runtime) }
     }
+
+    /// The configured shield's access, on a fresh data directory (`auto`
+    /// with no service: recorded, as configured). It repairs nothing.
+    @Test(arguments: HealthInspectorContract.checks)
+    func shieldAccessHealthContract(_ check: ContractCheck<HealthInspectorContract.Factory>) async throws {
+        let runtime = runtime
+        try await check.run { _ in ShieldAccessHealth(shields: try CLIRoot.container(runtime).resolve(ConfiguredShields.self)) }
+    }
 }

@@ -7,7 +7,8 @@ import Testing
 /// The firewall layer and `shield test` for real, each in a network
 /// namespace of its own (semantics.md, "Layers"): a blocking user's
 /// connections to a blocked site's addresses are refused while the block is
-/// up, and only that user's, only those addresses.
+/// up, and only that user's, only those addresses (a DNS-over-HTTPS
+/// service stays reachable).
 @Suite("The firewall layer end to end", .enabled(if: NetworkSandbox.available, "needs root, nftables, iproute2 and python3"))
 struct FirewallLayerEndToEndTests {
     /// The service inside `sandbox`, with the firewall on, writing the
@@ -24,7 +25,7 @@ struct FirewallLayerEndToEndTests {
         return user
     }
 
-    @Test("refused to the blocking user while the block is up, cut if open, followed when the DNS changes; root and other sites untouched")
+    @Test("refused to the blocking user while the block is up, cut if open, followed when the DNS changes; root, other sites and DoH untouched")
     func firewall() throws {
         let sandbox = try NetworkSandbox(ttl: 1)
         defer { sandbox.stop() }
@@ -43,12 +44,16 @@ struct FirewallLayerEndToEndTests {
         #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "ECONNREFUSED")
         #expect(try sandbox.connect("fd00::2", uid: 65_534) == "ECONNREFUSED")
         #expect(try sandbox.connect("10.0.0.3", uid: 65_534) == "connected", "open.test is not blocked")
+        #expect(try sandbox.connect(NetworkSandbox.dnsOverHTTPS, uid: 65_534) == "connected",
+                "a DNS-over-HTTPS service stays reachable: a browser set to use only it still resolves every other site")
+        #expect(try sandbox.connect("10.0.0.2", port: 80, uid: 65_534) == "ECONNREFUSED")
         #expect(try sandbox.connect("10.0.0.2") == "connected", "root's own connections are not blocked")
         #expect(try sandbox.connect("10.0.0.2", uid: 65_533) == "connected", "another user's are not")
         let ended = String(decoding: held.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(ended.contains("cut: ECONNABORTED"), "the connection opened before the block was cut: \(ended)")
         let table = try #require(try sandbox.table())
-        #expect(table.contains("65534 . 10.0.0.2") && table.contains("65534 . fd00::2") && table.contains("1.1.1.1"), "\(table)")
+        #expect(table.contains("65534 . 10.0.0.2") && table.contains("65534 . fd00::2"), "\(table)")
+        #expect(!table.contains(NetworkSandbox.dnsOverHTTPS), "no DNS-over-HTTPS endpoint is refused: \(table)")
 
         // The DNS moves blocked.test: within the (shortened) TTL, the new address is refused.
         try sandbox.setRecords(["blocked.test": ["10.0.0.4"], "open.test": ["10.0.0.3"]])
@@ -94,14 +99,20 @@ struct FirewallLayerEndToEndTests {
         #expect(try user.run("start", "work").status == 0)
 
         let during = try user.run("shield", "test", "--json")
+        #expect(during.status == 0, "\(during.err)")
         let targets = try #require(during.json["targets"] as? [[String: Any]], "\(during.out) \(during.err)")
-        #expect(targets.count == 1 && targets[0]["target"] as? String == "blocked.test" && targets[0]["blocked"] as? Bool == true)
+        #expect(targets.count == 1 && targets[0]["target"] as? String == "blocked.test" && targets[0]["blocked"] as? Bool == true
+                && targets[0]["verdict"] as? String == "blocked")
         let layers = Dictionary(uniqueKeysWithValues: (targets[0]["layers"] as? [[String: Any]] ?? []).map { ($0["layer"] as? String ?? "", $0) })
-        for layer in ["hosts", "firewall", "resolver", "connect", "doh"] {
-            #expect(layers[layer]?["blocked"] as? Bool == true, "\(layer): \(layers[layer] ?? [:])")
+        for (layer, kind) in [("hosts", "layer"), ("firewall", "layer"), ("resolver", "path"), ("connect", "evidence"), ("doh", "path")] {
+            #expect(layers[layer]?["blocked"] as? Bool == true && layers[layer]?["verdict"] as? String == "blocked"
+                    && layers[layer]?["kind"] as? String == kind, "\(layer): \(layers[layer] ?? [:])")
         }
+        let doh = layers["doh"]?["detail"] as? String ?? ""
+        #expect(doh.hasPrefix("whatever a DNS-over-HTTPS service answers"), "\(during.out)")
         let open = try user.run("shield", "test", "open.test", "--json")
-        #expect((open.json["targets"] as? [[String: Any]])?.first?["blocked"] as? Bool == false, "\(open.out)")
+        #expect(open.status == 1 && open.errorCode == "shield.leak", "an open target exits 1: \(open.err)")
+        #expect((open.json["targets"] as? [[String: Any]])?.first?["verdict"] as? String == "open", "\(open.out)")
         let human = try user.run("shield", "test")
         #expect(human.out.contains("blocked.test  blocked") && human.out.contains("Every target is blocked."), "\(human.out)")
 
@@ -115,10 +126,10 @@ struct FirewallLayerEndToEndTests {
 
         #expect(try user.run("stop").status == 0)
         let after = try user.run("shield", "test", "blocked.test", "--json")
-        #expect((after.json["targets"] as? [[String: Any]])?.first?["blocked"] as? Bool == false, "\(after.out)")
+        #expect(after.status == 1 && (after.json["targets"] as? [[String: Any]])?.first?["blocked"] as? Bool == false, "\(after.out)")
     }
 
-    @Test("shield test reports the leak when the hosts block is removed by hand and no firewall stands behind it")
+    @Test("without the firewall, shield test says DoH gets around the hosts block, and the resolver too once the block is removed by hand")
     func leak() throws {
         let sandbox = try NetworkSandbox()
         defer { sandbox.stop() }
@@ -129,20 +140,25 @@ struct FirewallLayerEndToEndTests {
         #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
         #expect(try user.run("start", "work").status == 0)
         let held = try user.run("shield", "test", "--json")
+        #expect(held.status == 1 && held.errorCode == "shield.leak", "\(held.err)")
         let target = try #require((held.json["targets"] as? [[String: Any]])?.first, "\(held.out) \(held.err)")
-        #expect(target["blocked"] as? Bool == true, "the hosts file holds, and no DNS-over-HTTPS service answers: \(held.out)")
-        let firewall = (target["layers"] as? [[String: Any]] ?? []).first { $0["layer"] as? String == "firewall" }
-        #expect(firewall?["blocked"] as? Bool == false && (firewall?["detail"] as? String ?? "").contains("turned off"), "\(held.out)")
+        let rows = Dictionary(uniqueKeysWithValues: (target["layers"] as? [[String: Any]] ?? []).map { ($0["layer"] as? String ?? "", $0) })
+        #expect(target["verdict"] as? String == "open" && target["blocked"] as? Bool == false, "\(held.out)")
+        #expect(rows["hosts"]?["verdict"] as? String == "blocked" && rows["resolver"]?["verdict"] as? String == "blocked", "\(held.out)")
+        #expect(rows["firewall"]?["verdict"] as? String == "open" && (rows["firewall"]?["detail"] as? String ?? "").contains("turned off"))
+        #expect(rows["doh"]?["verdict"] as? String == "open"
+                && (rows["doh"]?["detail"] as? String ?? "").contains("answers at 1.1.1.1:443, and its real address 10.0.0.2:443 accepts"),
+                "a DNS-over-HTTPS service answers and the hosts file is all that stands in the way: \(held.out)")
 
         // Rewritten through the bind mount's source, which the service does
         // not watch (it watches /etc): the block is gone until its next pass.
         try Data(SystemServiceHarness.original.utf8).write(to: URL(fileURLWithPath: sandbox.hosts))
         let leaking = try user.run("shield", "test")
-        #expect(leaking.status == 0, "\(leaking.err)")
+        #expect(leaking.status == 1 && leaking.err.contains("retime: error: 1 of 1 target can still be reached"), "\(leaking.err)")
         #expect(leaking.out.contains("blocked.test  NOT blocked"), "\(leaking.out)")
         #expect(leaking.out.contains("resolver LEAK") && leaking.out.contains("10.0.0.2:443 accepts a connection"), "\(leaking.out)")
-        #expect(leaking.out.contains("1 of 1 targets can still be reached."), "\(leaking.out)")
+        #expect(leaking.out.contains("1 of 1 target can still be reached."), "\(leaking.out)")
         let doctor = try user.run("doctor")
-        #expect(doctor.out.contains("warning  shield test: 1 of 1 targets can still be reached: blocked.test (resolver)"), "\(doctor.out)")
+        #expect(doctor.out.contains("warning  shield test: 1 of 1 targets can still be reached: blocked.test (resolver, doh)"), "\(doctor.out)")
     }
 }

@@ -6,11 +6,14 @@ import Testing
 
 /// A network and mount namespace of a test's own, where the firewall layer
 /// may do what it does to a real machine without touching this one: its
-/// own loopback with the addresses of two made-up sites (10.0.0.2 and
-/// fd00::2 for `blocked.test`, 10.0.0.3 for `open.test`, 10.0.0.4 spare),
-/// a listener on port 443 of each, a DNS responder at 127.0.0.1 that
-/// `/etc/resolv.conf` names, and `/etc/hosts` bound to a file of the test.
-/// Commands run inside it through `nsenter`.
+/// own loopback with the addresses of made-up sites (10.0.0.2 and fd00::2
+/// for `blocked.test`, 10.0.0.3 for `open.test`, 10.0.0.4 spare), a
+/// listener on port 443 of each; `plain.test` at 10.0.0.5, which serves
+/// port 80 only; 1.1.1.1 listening on 443, standing for a public
+/// DNS-over-HTTPS service; a DNS responder at 127.0.0.1 that
+/// `/etc/resolv.conf` names (unless `dns` is false: then no DNS answers),
+/// and `/etc/hosts` bound to a file of the test. Commands run inside it
+/// through `nsenter`.
 final class NetworkSandbox: @unchecked Sendable {
     static let python = "/usr/bin/python3"
     static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Helpers").path
@@ -31,10 +34,13 @@ final class NetworkSandbox: @unchecked Sendable {
     /// Runs a command inside.
     var launcher: [String] { ["/usr/bin/nsenter", "-t", "\(pid)", "-n", "-m"] }
 
-    static let defaultRecords = ["blocked.test": ["10.0.0.2", "fd00::2"], "www.blocked.test": ["10.0.0.2"], "open.test": ["10.0.0.3"]]
+    static let defaultRecords = ["blocked.test": ["10.0.0.2", "fd00::2"], "www.blocked.test": ["10.0.0.2"], "open.test": ["10.0.0.3"],
+                                 "plain.test": ["10.0.0.5"]]
+    /// The stand-in for a DNS-over-HTTPS service (Cloudflare's address).
+    static let dnsOverHTTPS = "1.1.1.1"
 
     /// `ttl`: the time-to-live of the DNS answers.
-    init(records: [String: [String]] = NetworkSandbox.defaultRecords, ttl: Int = 300) throws {
+    init(records: [String: [String]] = NetworkSandbox.defaultRecords, ttl: Int = 300, dns: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-net-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let hosts = directory + "/hosts"
@@ -44,7 +50,7 @@ final class NetworkSandbox: @unchecked Sendable {
         let script = """
             set -e
             ip link set lo up
-            for a in 10.0.0.2 10.0.0.3 10.0.0.4; do ip addr add $a/32 dev lo; done
+            for a in 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5 \(Self.dnsOverHTTPS); do ip addr add $a/32 dev lo; done
             ip addr add fd00::2/128 dev lo nodad
             mount --bind \(directory)/resolv.conf /etc/resolv.conf
             if [ -e /run/systemd/resolve/resolv.conf ]; then mount --bind \(directory)/resolv.conf /run/systemd/resolve/resolv.conf; fi
@@ -59,8 +65,9 @@ final class NetworkSandbox: @unchecked Sendable {
         pid = holder.processIdentifier
         guard eventually(within: 10, { FileManager.default.fileExists(atPath: ready) }) else { throw SandboxError("the namespace did not come up") }
         try setRecords(records)
-        try startHelper(["dns_responder.py", "127.0.0.1", "53", self.records, "\(ttl)"])
-        try startHelper(["tcp_listener.py", "443", "10.0.0.2", "10.0.0.3", "10.0.0.4", "fd00::2"])
+        if dns { try startHelper(["dns_responder.py", "127.0.0.1", "53", self.records, "\(ttl)"]) }
+        try startHelper(["tcp_listener.py", "443", "10.0.0.2", "10.0.0.3", "10.0.0.4", "fd00::2", Self.dnsOverHTTPS])
+        try startHelper(["tcp_listener.py", "80", "10.0.0.5"])
     }
 
     deinit { stop() }
@@ -114,10 +121,10 @@ final class NetworkSandbox: @unchecked Sendable {
         return (process, out)
     }
 
-    /// A TCP connection to `address` port 443 as `uid`: "connected", or the
-    /// error's name (`ECONNREFUSED`, `timeout`).
-    func connect(_ address: String, uid: UInt32? = nil) throws -> String {
-        try run([Self.python, Self.helpers + "/tcp_client.py", address, "443"], uid: uid).out.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// A TCP connection to `address` on `port` as `uid`: "connected", or
+    /// the error's name (`ECONNREFUSED`, `timeout`).
+    func connect(_ address: String, port: Int = 443, uid: UInt32? = nil) throws -> String {
+        try run([Self.python, Self.helpers + "/tcp_client.py", address, "\(port)"], uid: uid).out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A connection opened now and held: its first line says whether it

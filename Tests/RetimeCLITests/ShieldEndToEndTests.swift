@@ -11,7 +11,7 @@ struct ShieldEndToEndTests {
     func noneShieldSaysSo() throws {
         try retime.run("group", "create", "work", "--block", "example.com")
         #expect(try retime.run("start", "work").out
-            == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block sites: 'retime config set shield hosts').\n")
+            == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block, install the system service: 'sudo retime system install').\n")
         #expect(try retime.run("status").out.contains("· shield: none (records only, blocks nothing)\n"))
         #expect(try retime.run("pause").out.hasPrefix("Paused: the 'none' shield had blocked nothing"))
         #expect(try retime.run("resume").out.hasPrefix("Resumed: the 'none' shield records the block again; nothing is blocked"))

@@ -14,7 +14,7 @@ struct StartMessageTests {
     @Test("the 'none' shield blocks nothing, and start says so and how to change it")
     func noneShield() {
         #expect(SessionCommands.Start.blocking(targets, group: "work", reach: .recordsOnly)
-            == " The 'none' shield only records its 3 targets: nothing is blocked (to block sites: 'retime config set shield hosts').")
+            == " The 'none' shield only records its 3 targets: nothing is blocked (to block, install the system service: 'sudo retime system install').")
     }
 
     @Test("the hosts shield blocks sites, not apps, and start counts them apart")

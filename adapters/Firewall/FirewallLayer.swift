@@ -4,8 +4,10 @@ import Synchronization
 
 /// The system service's firewall layer: every blocking user's connections
 /// to the addresses its blocked domains (and their `www.`) resolve to are
-/// refused, and its connections to known DNS-over-HTTPS endpoints, while
-/// the block is up. Addresses come from the DNS, never the hosts file, and
+/// refused while the block is up, whatever resolver found them (a
+/// browser's DNS-over-HTTPS too, which is left alone: refusing it broke
+/// every site for a browser set to use only it). Addresses come from the
+/// DNS, never the hosts file, and
 /// are looked up again when their answer expires (its time-to-live, kept
 /// between `minimumTTL` and `maximumTTL`: no busy loop on a zero TTL, no
 /// stale address for hours); a lookup that fails keeps the addresses it
@@ -73,9 +75,9 @@ public final class FirewallLayer: BlockLayer, Sendable {
         let (rules, applied, again) = state.withLock { state in
             var rules = FirewallRules()
             for (uid, names) in wanted {
-                rules.blocked[uid] = names.reduce(into: Set<IPAddress>()) { $0.formUnion(state.answers[$1]?.addresses ?? []) }
+                let addresses = names.reduce(into: Set<IPAddress>()) { $0.formUnion(state.answers[$1]?.addresses ?? []) }
+                if !addresses.isEmpty { rules.blocked[uid] = addresses }
             }
-            if !rules.isEmpty { rules.dnsOverHTTPS = DNSOverHTTPSEndpoints.addresses }
             return (rules, state.applied, state.answers.values.map(\.expires).min())
         }
         // At a re-resolution (not at a raise: a new name costs no read of

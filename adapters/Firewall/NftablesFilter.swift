@@ -76,23 +76,16 @@ public struct NftablesFilter: PacketFilter {
         func elements(_ items: [String]) -> String { items.isEmpty ? "" : " elements = { \(items.joined(separator: ", ")) }" }
         let pairs = rules.blocked.sorted { $0.key < $1.key }.flatMap { uid, addresses in addresses.sorted().map { (uid, $0) } }
         let v4 = pairs.filter { $0.1.isV4 }.map { "\($0.0) . \($0.1)" }, v6 = pairs.filter { !$0.1.isV4 }.map { "\($0.0) . \($0.1)" }
-        let users = rules.blocked.keys.sorted().map(String.init)
-        let doh = rules.dnsOverHTTPS.sorted()
         return removal + """
             table inet \(table) {
               set blocked_v4 { typeof meta skuid . ip daddr;\(elements(v4)) }
               set blocked_v6 { typeof meta skuid . ip6 daddr;\(elements(v6)) }
-              set users { typeof meta skuid;\(elements(users)) }
-              set doh_v4 { typeof ip daddr;\(elements(doh.filter(\.isV4).map(\.description))) }
-              set doh_v6 { typeof ip6 daddr;\(elements(doh.filter { !$0.isV4 }.map(\.description))) }
               chain output {
                 type filter hook output priority filter; policy accept;
                 meta skuid . ip daddr @blocked_v4 meta l4proto tcp reject with tcp reset
                 meta skuid . ip daddr @blocked_v4 reject with icmpx admin-prohibited
                 meta skuid . ip6 daddr @blocked_v6 meta l4proto tcp reject with tcp reset
                 meta skuid . ip6 daddr @blocked_v6 reject with icmpx admin-prohibited
-                meta skuid @users ip daddr @doh_v4 meta l4proto { tcp, udp } th dport { 443, 853 } reject with icmpx admin-prohibited
-                meta skuid @users ip6 daddr @doh_v6 meta l4proto { tcp, udp } th dport { 443, 853 } reject with icmpx admin-prohibited
               }
             }
 
@@ -116,12 +109,6 @@ public struct NftablesFilter: PacketFilter {
                           let user = UInt32(exactly: uid), case .string(let text) = concat[1], let address = IPText.parse(text) else { continue }
                     rules.blocked[user, default: []].insert(address)
                 }
-            case "users":
-                for case .int(let uid) in elements {
-                    if let user = UInt32(exactly: uid), rules.blocked[user] == nil { rules.blocked[user] = [] }
-                }
-            case "doh_v4", "doh_v6":
-                for case .string(let text) in elements { if let address = IPText.parse(text) { rules.dnsOverHTTPS.insert(address) } }
             default: continue
             }
         }

@@ -95,11 +95,23 @@ public struct HostsFileShield: Shield {
         return POSIXFiles.abandonedTempFiles(in: POSIXFiles.parentDirectory(of: path), now: now) { $0 == name }
     }
 
-    private func read() throws -> [UInt8] { try POSIXFiles.read(path) ?? [] }
+    private func read() throws -> [UInt8] {
+        try permitted { try POSIXFiles.read(path) ?? [] }
+    }
 
     /// A hosts file is read by every program: its owner and mode (0644)
     /// are kept, never the store's 0600.
     private func write(_ bytes: [UInt8]) throws {
-        try POSIXFiles.writeAtomically(bytes, to: path, system: .init(inPlaceWhenFixed: false))
+        try permitted { _ = try POSIXFiles.writeAtomically(bytes, to: path, system: .init(inPlaceWhenFixed: false)) }
+    }
+
+    /// A failure to read or write the file that the user's rights explain
+    /// is told as such: the hosts shield is for users who may write the
+    /// hosts file (root, for /etc/hosts), and no repair of retime's mends it.
+    private func permitted<Result>(_ work: () throws -> Result) throws -> Result {
+        do { return try work() } catch let error as StoreError {
+            guard let problem = permissionProblem() else { throw error }
+            throw SessionError.shieldNotPermitted("you cannot write the hosts file \(path): \(problem); the hosts shield is only for users who may write it")
+        }
     }
 }

@@ -16,9 +16,14 @@ public struct SystemShield: Shield {
 
     public var identity: String { Self.identityPrefix + client.socketPath }
 
-    /// Sites, by its hosts and firewall layers; apps while its app layer is on.
+    /// Sites, by its hosts and firewall layers; apps while its app layer is
+    /// on; and every layer that fails to enforce the blocks now. One status
+    /// request: what the service itself reports, not what it was meant to do.
     public func reach(askingAboutApps: Bool) async -> ShieldReach {
-        ShieldReach(sites: true, apps: askingAboutApps ? (blocksApps() ? .blocked : .layerOff) : nil)
+        let layers = ((try? client.send(.init(op: .status)))?.layers ?? []).map(\.report)
+        let apps = layers.contains { $0.name == "apps" && $0.active }
+        return ShieldReach(sites: true, apps: askingAboutApps ? (apps ? .blocked : .layerOff) : nil,
+                           failing: layers.compactMap { layer in layer.failure.map { "\(layer.name): \($0)" } })
     }
 
     public func raise(_ targets: [Target], for session: Session) async throws {
@@ -47,9 +52,14 @@ public struct SystemShield: Shield {
         ((try? client.send(.init(op: .status)))?.layers ?? []).contains { $0.report.name == "apps" && $0.report.active }
     }
 
+    /// The block the service holds for this user; one that root released
+    /// stands as the session's (released, enforced by nothing), so no
+    /// command raises it again.
     public func state() async throws -> ShieldState? {
-        guard let block = try client.send(.init(op: .status)).blocks?.first else { return nil }
-        return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) })
+        let blocks = try client.send(.init(op: .status)).blocks ?? []
+        guard let block = blocks.first(where: { $0.released != true }) ?? blocks.first else { return nil }
+        return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) },
+                           released: block.released == true)
     }
 }
 

@@ -58,6 +58,9 @@ public enum ShieldProtocol {
         public var strict: Bool
         public var plannedEnd: Date?
         public var endsAfterSeconds: Double?
+        /// Root released it: enforced by nothing, kept so its session is
+        /// not raised again (absent from services before releases were kept).
+        public var released: Bool?
     }
 
     public struct Failure: Codable, Sendable, Equatable {
@@ -130,6 +133,8 @@ public enum ShieldProtocol {
 
     static func block(_ block: HeldBlock, at now: Date) -> Block {
         Block(uid: block.uid, session: block.session, targets: block.targets.map(\.description), strict: block.strict,
-              plannedEnd: block.plannedEnd, endsAfterSeconds: block.end(at: now).map { max(0, $0.timeIntervalSince(now)) })
+              plannedEnd: block.plannedEnd,
+              endsAfterSeconds: block.isReleased ? 0 : block.end(at: now).map { max(0, $0.timeIntervalSince(now)) },
+              released: block.isReleased ? true : nil)
     }
 }

@@ -44,16 +44,17 @@ public final class ShieldServiceLoop: @unchecked Sendable {
         close(listener)
     }
 
-    /// Serves until TERM or INT: `pass` at start, at each deadline it
+    /// Serves until TERM or INT: `pass` at start (unless the caller made
+    /// it and gives its deadline as `first`), at each deadline it
     /// returns, after each request that changed something and when a
     /// watched file changes; `handle` answers one request line from a caller
     /// the kernel names by uid, and says whether it changed the blocks.
     /// The last `pass` runs after the signal, so progress is written.
     /// `sources` are waited on too (the app layer's process events), each
     /// handled when its descriptor is readable.
-    public func run(sources: [any ServiceEventSource] = [], pass: () async -> Date?,
+    public func run(sources: [any ServiceEventSource] = [], first: Date?? = nil, pass: () async -> Date?,
                     handle: (UInt32, [UInt8]) async -> (answer: [UInt8], changed: Bool)) async {
-        timer.arm(await pass())
+        if let first { timer.arm(first) } else { timer.arm(await pass()) }
         while true {
             var fds = [pollfd(fd: mailbox.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0),

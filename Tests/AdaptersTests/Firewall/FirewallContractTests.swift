@@ -80,7 +80,17 @@ struct FirewallContractTests {
         defer { try? FileManager.default.removeItem(atPath: hosts) }
         // Nothing leaves the machine: no service, no DNS answer, a stand-in resolver.
         try await check.run {
-            LiveShieldInspector(socketPath: hosts + ".no-service.sock", hostsFile: hosts, resolver: FixedAddressResolver(), timeout: 0.2,
+            LiveShieldInspector(socketPath: hosts + ".no-service.sock", holder: .hostsFile(hosts), resolver: FixedAddressResolver(), timeout: 0.2,
+                                lookUp: { _ in .none("not known") }, dnsOverHTTPSProbes: [])
+        }
+    }
+
+    /// The `none` shield, no service answering: nothing holds anything.
+    @Test(arguments: ShieldInspectorContract.checks)
+    func liveShieldInspectorWithoutService(_ check: ContractCheck<ShieldInspectorContract.Factory>) async throws {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("retime-no-service-\(UUID().uuidString).sock").path
+        try await check.run {
+            LiveShieldInspector(socketPath: socket, holder: .service(shield: "none"), resolver: FixedAddressResolver(), timeout: 0.2,
                                 lookUp: { _ in .none("not known") }, dnsOverHTTPSProbes: [])
         }
     }

@@ -23,7 +23,7 @@ struct FirewallLayerTests {
         Resolution(addresses: Set(addresses.map(Self.address)), timeToLive: ttl)
     }
 
-    @Test("a user's blocked domains and their www. are refused to that user, with DoH endpoints; nothing else, no one else")
+    @Test("a user's blocked domains and their www. are refused to that user; nothing else (no DoH endpoint), no one else")
     func rules() async throws {
         dns.set("a.test", answer(["10.0.0.2", "fd00::2"], ttl: 300))
         dns.set("www.a.test", answer(["10.0.0.3"], ttl: 300))
@@ -31,7 +31,6 @@ struct FirewallLayerTests {
         _ = try await layer.enforce([block(1_000, ["a.test", "app:steam"])])
         let table = try #require(try filter.current())
         #expect(table.blocked == [1_000: Set(["10.0.0.2", "fd00::2", "10.0.0.3"].map(Self.address))])
-        #expect(table.dnsOverHTTPS.contains(Self.address("1.1.1.1")))
         #expect(filter.cuts.map(\.uid) == [1_000] && filter.cuts[0].addresses.count == 3, "open connections to them are cut")
         #expect(await layer.check(try Target(parsing: "a.test"), for: 1_000)?.blocked == true)
         #expect(await layer.check(try Target(parsing: "a.test"), for: 2_000)?.blocked == false, "another user's connections are not refused")
@@ -99,7 +98,7 @@ struct FirewallLayerTests {
         #expect(try filter.current()?.blocked[1_000] == [Self.address("10.0.0.2")])
     }
 
-    @Test("no block, no table, no DoH refusal, no wake-up")
+    @Test("no block, no table, no wake-up")
     func idle() async throws {
         let layer = layer
         #expect(try await layer.enforce([]) == nil)

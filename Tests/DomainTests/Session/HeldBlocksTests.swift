@@ -45,13 +45,60 @@ struct HeldBlocksTests {
               plannedEnd: length.map { clock.now() + $0 }, length: length)
     }
 
-    @Test("a layer that fails does not keep the others from enforcing; its error comes after they have")
+    @Test("a layer that fails keeps neither the block from being held nor the others from enforcing; it is reported and retried within 5 s")
     func failingLayer() async throws {
         let failing = RecordingLayer(name: "failing", fails: true), after = RecordingLayer(name: "after")
         let blocks = HeldBlocks(store: store, layers: [failing, after], clock: clock, logger: Logger(label: "t", handler: InMemoryLogHandler()))
-        await #expect(throws: HeldBlockError.self) { try await blocks.raise(request(), for: 1_000) }
+        let held = try await blocks.raise(request(), for: 1_000)
+        #expect(try await store.blocks() == [held], "held although a layer failed")
         #expect(after.domains == ["example.com"], "the layer after the failing one enforced the block")
-        #expect(await blocks.reports().map(\.name) == ["failing", "after"])
+        let reports = await blocks.reports()
+        #expect(reports.map(\.name) == ["failing", "after"])
+        #expect(reports.first?.failure?.contains("this layer fails") == true && reports.last?.failure == nil)
+        #expect(try await blocks.pass() == clock.now() + LayerHealth.retryDelay, "given the blocks again soon, not at the block's end")
+    }
+
+    @Test("a layer that fails then works is reported as working again, and the pass goes back to the block's end")
+    func layerRecovers() async throws {
+        final class Flaky: BlockLayer, @unchecked Sendable {
+            let name = "flaky"
+            let failing = Mutex(true)
+            func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
+                if failing.withLock({ $0 }) { throw HeldBlockError.badRequest("read-only") }
+                return nil
+            }
+            func report() async -> LayerReport { LayerReport(name: name, active: true, detail: "") }
+        }
+        let flaky = Flaky()
+        let blocks = HeldBlocks(store: store, layers: [flaky], clock: clock, logger: Logger(label: "t", handler: InMemoryLogHandler()))
+        try await blocks.raise(request(length: 1_800), for: 1_000)
+        #expect(await blocks.reports().first?.failure != nil)
+        flaky.failing.withLock { $0 = false }
+        #expect(try await blocks.pass() == clock.now() + 1_800)
+        #expect(await blocks.reports().first?.failure == nil)
+    }
+
+    @Test("root's release is final for its session: enforced by no layer, not raised again, not lifted by a pause; the user's next session blocks")
+    func releaseIsFinal() async throws {
+        let session = SessionID()
+        try await blocks.raise(request(session, strict: true), for: 1_000)
+        #expect(try await blocks.release(uid: 1_000, by: 0).count == 1)
+        #expect(layer.domains.isEmpty)
+        await #expect(throws: HeldBlockError.released) { try await blocks.raise(request(session, strict: true), for: 1_000) }
+        try await blocks.lower(session, for: 1_000)
+        await #expect(throws: HeldBlockError.released) { try await blocks.raise(request(session), for: 1_000) }
+        #expect(try await blocks.status(of: 1_000).map(\.isReleased) == [true])
+        #expect(try await blocks.release(uid: 1_000, by: 0).isEmpty, "released once")
+        try await blocks.raise(request(), for: 1_000)
+        #expect(layer.domains == ["example.com"], "a new session is blocked, and replaces the record")
+        #expect(try await blocks.status(of: 1_000).map(\.isReleased) == [false])
+        // The record lasts to the planned end.
+        let other = SessionID()
+        try await blocks.raise(request(other, length: 600), for: 2_000)
+        _ = try await blocks.release(uid: 2_000, by: 0)
+        clock.advance(by: 601)
+        try await blocks.pass()
+        #expect(try await blocks.status(of: 2_000).isEmpty)
     }
 
     @Test("the pass wakes the service when a layer asks to be given the blocks again (the firewall re-resolving)")

@@ -47,6 +47,6 @@ struct DoctorFindings: RetimeCLIError, ReportingError {
     var json: JSONValue
     var code: String { "store.problemsFound" }
     var exitCode: Int32 { 4 }
-    var hint: String? { "run 'retime doctor --repair' to move damaged files aside and restore backups" }
+    var hint: String? { "each error above says what mends it; 'retime doctor --repair' moves damaged files aside and restores backups" }
     var description: String { "doctor found \(count) problem(s)" }
 }

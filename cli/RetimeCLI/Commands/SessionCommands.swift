@@ -56,8 +56,14 @@ enum SessionCommands {
             } ?? "an open-ended session on \(io.style.bold(name))"
             let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
             let reach = started.reach ?? .recordsOnly
-            return CommandResult(json: document(started, at: session.startedAt),
-                                 human: "Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)")
+            var json = document(started, at: session.startedAt)
+            if case .object(var members) = json, !reach.failing.isEmpty {
+                members["shieldFailures"] = .array(reach.failing.map(JSONValue.string))
+                json = .object(members)
+            }
+            return CommandResult(json: json,
+                                 human: "Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)"
+                                    + Self.failing(reach))
         }
 
         /// `--for DURATION` or `--until WHEN` (not both); nil when neither is given.
@@ -72,6 +78,14 @@ enum SessionCommands {
             }
         }
 
+        /// The shield's parts that do not enforce the block now: said on a
+        /// line of its own, never left for the user to find out.
+        static func failing(_ reach: ShieldReach) -> String {
+            guard !reach.failing.isEmpty else { return "" }
+            return "\nWarning: the block is held, but not every layer enforces it yet ("
+                + reach.failing.joined(separator: "; ") + "); the system service keeps trying: see 'retime system status'."
+        }
+
         /// What the session blocks, as the shield in force really does: a
         /// user who reads "blocking 2 targets" must not find them open.
         static func blocking(_ targets: [Target], group: String, reach: ShieldReach) -> String {
@@ -83,7 +97,7 @@ enum SessionCommands {
             let apps = targets.count - sites
             if reach.recordsOnly {
                 return " The 'none' shield only records its \(count(targets.count, "target")): nothing is blocked"
-                    + " (to block sites: 'retime config set shield hosts')."
+                    + " (to block, install the system service: 'sudo retime system install')."
             }
             switch reach.apps {
             case .unsupported where apps > 0:

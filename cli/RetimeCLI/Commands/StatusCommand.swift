@@ -57,6 +57,9 @@ struct StatusCommand: RetimeCommand {
         let shield = status.shieldKind ?? "none"
         let enforced = shield == "none" ? style.yellow("none (records only, blocks nothing)") : shield
         lines.append("focused \(DurationValue.format(status.focused)) · strict: \(session.strict ? "yes" : "no") · paused: \(session.isPaused ? style.yellow("yes") : "no") · shield: \(enforced)")
+        if status.blockReleased {
+            lines.append(style.yellow("root released this session's block: nothing is blocked until it ends"))
+        }
         if session.origin != .manual { lines.append(style.dim("started by \(session.origin)")) }
         lines.append(style.dim(daemon))
         return lines.joined(separator: "\n")

@@ -59,7 +59,10 @@ enum SystemCommands {
                 "blocks": .array(blocks.map(SystemCommands.document)),
             ])
             var lines = ["The system service answers at \(console.socketPath). Its layers:"]
-            lines += answer.layers.map { "  \($0.name): \($0.active ? "" : "off, ")\($0.detail)" }
+            lines += answer.layers.map { layer in
+                let failing = layer.failure.map { "FAILING (\($0)); retried every \(Int(LayerHealth.retryDelay)) s; " } ?? ""
+                return "  \(layer.name): \(failing)\(layer.active ? "" : "off, ")\(layer.detail)"
+            }
             lines += blocks.isEmpty ? ["It holds no block for you."] : blocks.map(SystemCommands.line)
             return CommandResult(json: json, human: lines.joined(separator: "\n"))
         }
@@ -92,15 +95,18 @@ enum SystemCommands {
     static func document(_ block: SystemServiceConsole.Block) -> JSONValue {
         .object(["session": .string(block.session.description), "uid": .int(Int64(block.uid)),
                  "targets": .array(block.targets.map(JSONValue.string)), "strict": .bool(block.strict),
-                 "plannedEnd": Documents.time(block.plannedEnd), "endsAfterSeconds": block.endsAfterSeconds.map(JSONValue.double) ?? .null])
+                 "plannedEnd": Documents.time(block.plannedEnd), "endsAfterSeconds": block.endsAfterSeconds.map(JSONValue.double) ?? .null,
+                 "released": .bool(block.released)])
     }
 
     static func document(_ layer: LayerReport) -> JSONValue {
-        .object(["name": .string(layer.name), "active": .bool(layer.active), "detail": .string(layer.detail)])
+        .object(["name": .string(layer.name), "active": .bool(layer.active), "detail": .string(layer.detail),
+                 "failure": layer.failure.map(JSONValue.string) ?? .null])
     }
 
     static func line(_ block: SystemServiceConsole.Block) -> String {
         let end = block.plannedEnd.map { " until \(LocalTime.dateTime($0))" } ?? " (open-ended)"
+        if block.released { return "  \(block.session) (uid \(block.uid)): released by root; nothing of it is blocked" }
         return "  \(block.session) (uid \(block.uid)): \(block.targets.count) target(s)\(block.strict ? ", strict" : "")\(end)"
     }
 }

@@ -22,7 +22,8 @@ enum CLIRoot {
             let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit))
             // Built even when the configured shield cannot be: doctor must
             // report on damaged settings, not fail on them.
-            return DoctorUseCase(inspectors: [files, CompositionHealth(runtime: context)], daemon: try resolver.resolve(),
+            return DoctorUseCase(inspectors: [files, CompositionHealth(runtime: context), ShieldAccessHealth(shields: try resolver.resolve())],
+                                 daemon: try resolver.resolve(),
                                  blocks: try resolver.resolve(), test: try? resolver.resolve(TestShieldUseCase.self), sessions: try resolver.resolve())
         }
         return registry
@@ -42,7 +43,8 @@ enum CLIRoot {
     }
 
     /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
-    /// warning for the CLI and info for the daemon.
+    /// warning for the CLI, info for the daemon and notice for the system
+    /// service.
     static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], store: JSONFileStore) throws -> LogLevel {
         if let text = parsed.globals.logLevel ?? environment["RETIME_LOG_LEVEL"] {
             guard let level = LogLevel(rawValue: text.lowercased()) else {
@@ -55,6 +57,9 @@ enum CLIRoot {
         // The daemon under a service manager logs what it does (journald
         // keeps it); run by hand on a terminal, it stays quiet unless asked.
         let daemonUnattended = parsed.path == ["daemon", "run"] && isatty(STDERR_FILENO) != 1
+        // The system service's journal is the administrator's record: a
+        // release, a refused early end, a layer that fails are notices.
+        if parsed.path == ["system", "run"] { return configured.flatMap { LogLevel(rawValue: $0) } ?? .notice }
         return configured.flatMap { LogLevel(rawValue: $0) } ?? (daemonUnattended ? .info : .warning)
     }
 }

@@ -17,10 +17,15 @@ struct ConfiguredShields: ShieldDirectory {
 
     func configured() throws -> any Shield { try configuredProbe() }
 
+    /// The value of config key `shield` (`auto` when unset).
+    func configuredName() throws -> String {
+        try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite)
+            ?? SettingKey.shield.defaultValue(dataDirectory: dataDirectory)
+    }
+
     /// The configured shield, which also answers for its own authorization.
     func configuredProbe() throws -> any Shield & ShieldAuthorizationProbe {
-        let configured = try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite)
-            ?? SettingKey.shield.defaultValue(dataDirectory: dataDirectory)
+        let configured = try configuredName()
         switch configured {
         case "none": return RecordingShield(store: store, logger: logger)
         case "system": return SystemShield(socketPath: socketPath)
@@ -38,11 +43,13 @@ struct ConfiguredShields: ShieldDirectory {
         }
     }
 
-    /// `shield test`'s view: the system service at the socket, else the
-    /// configured hosts file.
+    /// `shield test`'s view: for the hosts shield its hosts file holds the
+    /// user's targets; for any other, the system service's layers do.
     func inspector() throws -> any ShieldInspector {
+        let configured = try configuredName()
+        guard configured == "hosts" else { return LiveShieldInspector(socketPath: socketPath, holder: .service(shield: configured)) }
         let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
-        return LiveShieldInspector(socketPath: socketPath, hostsFile: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""))
+        return LiveShieldInspector(socketPath: socketPath, holder: .hostsFile(path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: "")))
     }
 
     /// The data directory's real path: one directory reached by two paths

@@ -54,6 +54,7 @@ enum Documents {
         guard case .object(var members) = session(status.session, groupName: groupName, at: status.at) else { return .null }
         members["elapsedSeconds"] = .double(status.elapsed)
         members["remainingSeconds"] = status.remaining.map(JSONValue.double) ?? .null
+        if status.blockReleased { members["blockReleased"] = .bool(true) }
         return .object(members)
     }
 }

@@ -12,6 +12,8 @@ enum ErrorHints {
         case "group.notFound": "'retime group list' shows your groups; 'retime group create NAME' makes one"
         case "group.inUse": "first remove its schedules ('retime schedule remove NAME') and end its session ('retime stop')"
         case "shield.failed": "'retime doctor' checks the files the shield uses"
+        case "shield.notPermitted":
+            "the system service blocks for users who may not: 'sudo retime system install', then 'retime config set shield auto'"
         case "shield.notLifted":
             "retime tries again with every command: once the cause is fixed, 'retime status' lifts it; 'retime doctor' shows what is up"
         case "schedule.notFound": "'retime schedule list' shows your schedules"

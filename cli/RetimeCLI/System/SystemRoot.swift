@@ -32,8 +32,12 @@ enum SystemRoot {
              try firewallLayer(options, clock: try resolver.resolve(), logger: try resolver.resolve(), environment: context.environment),
              appLayer(options, logger: try resolver.resolve())]
         }
+        // One record of the layers' failures for the service's passes and
+        // its answers alike.
+        registry.register(LayerHealth.self, value: LayerHealth())
         registry.register(HeldBlocks.self) {
-            HeldBlocks(store: try $0.resolve(), layers: try $0.resolve(), clock: try $0.resolve(), logger: try $0.resolve())
+            HeldBlocks(store: try $0.resolve(), layers: try $0.resolve(), clock: try $0.resolve(), logger: try $0.resolve(),
+                       health: try $0.resolve())
         }
         registry.register(ShieldRequestHandler.self) { resolver in
             let clock = try resolver.resolve((any Domain.Clock).self)
@@ -43,6 +47,23 @@ enum SystemRoot {
         let container = Container(registry)
         try container.validate()
         return container
+    }
+
+    /// Lifts every block the stopped service held, as a root release does
+    /// (each stays on record as released), through the same layers: what
+    /// `system uninstall` leaves is no hosts block and no firewall table,
+    /// even when the service was not running to lift them itself.
+    static func releaseEverything(_ options: SystemOptions, context: RuntimeContext) async throws -> [HeldBlock] {
+        // Never beside a service still running on the same state: the two
+        // would enforce different things.
+        let lock = try DaemonLock(dataDirectory: options.stateDirectory).acquire()
+        defer { lock.release() }
+        var offline = options
+        offline.apps = false   // nothing of the app layer outlives the service
+        let services = try container(offline, context: context)
+        let released = try await services.resolve(HeldBlocks.self).release(uid: nil, by: 0)
+        await services.teardown()
+        return released
     }
 
     /// The firewall layer as `--firewall` asks: nftables, when `nft` runs

@@ -32,11 +32,19 @@ struct SystemRunner {
         let blocks = try services.resolve(HeldBlocks.self)
         let handler = try services.resolve(ShieldRequestHandler.self)
         // Restored before anyone can ask: a reboot does not lift a block.
-        try await blocks.pass()
+        // A layer that fails is retried by the pass; state that cannot be
+        // read is retried too: exiting would leave whatever a layer holds
+        // in force with no service to lift it (and systemd gives up on a
+        // unit that fails to start five times).
+        var first: Date?
+        do { first = try await blocks.pass() } catch {
+            logger.error("the blocks cannot be read; retrying every minute", metadata: ["error": "\(error)"])
+            first = Date().addingTimeInterval(60)
+        }
         let loop = try ShieldServiceLoop(socketPath: options.socket, watchedFiles: [options.hostsFile])
         logger.notice("serving", metadata: ["socket": "\(options.socket)", "state": "\(options.stateDirectory)", "hosts": "\(options.hostsFile)"])
         let sources = try services.resolve([any BlockLayer].self).compactMap { $0 as? any ServiceEventSource }
-        await loop.run(sources: sources, pass: {
+        await loop.run(sources: sources, first: .some(first), pass: {
             do { return try await blocks.pass() } catch {
                 logger.error("a pass failed: \(error)")
                 return Date().addingTimeInterval(60)

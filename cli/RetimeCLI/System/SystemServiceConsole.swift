@@ -14,6 +14,8 @@ struct SystemServiceConsole: Sendable {
         var strict: Bool
         var plannedEnd: Date?
         var endsAfterSeconds: Double?
+        /// Root released it: enforced by nothing, kept so it is not raised again.
+        var released = false
     }
 
     /// The service's answer to `status`.
@@ -41,7 +43,27 @@ struct SystemServiceConsole: Sendable {
         let clock = SystemClock(), now = clock.now()
         var held = try await StoreHeldBlockStore(store: JSONFileStore(directory: stateDirectory)).blocks()
         for index in held.indices { held[index].advance(to: clock.bootTime()) }
-        return held.first { $0.strict && !$0.isOver(at: now) }
+        return held.first { $0.strict && !$0.isReleased && !$0.isOver(at: now) }
+    }
+
+    /// Where the service's own copy of retime is installed, root's alone.
+    static let binaryPath = RootOwnedBinary.defaultPath
+    /// The name the service's journal lines carry.
+    static let journalIdentifier = AdministrativeLog.identifier
+
+    /// Copies `source` to `binaryPath`, checking every directory above it.
+    static func installBinary(from source: String) throws {
+        try RootOwnedBinary().install(from: source)
+    }
+
+    /// Removes the installed copy; whether there was one.
+    static func removeBinary() throws -> Bool {
+        try RootOwnedBinary().remove()
+    }
+
+    /// An administrative action, into the system log beside the service's.
+    static func audit(_ message: String) {
+        AdministrativeLog.notice(message)
     }
 
     /// The service's state directory, root's alone.
@@ -51,6 +73,6 @@ struct SystemServiceConsole: Sendable {
 
     private static func block(_ block: ShieldProtocol.Block) -> Block {
         Block(uid: block.uid, session: block.session, targets: block.targets, strict: block.strict, plannedEnd: block.plannedEnd,
-              endsAfterSeconds: block.endsAfterSeconds)
+              endsAfterSeconds: block.endsAfterSeconds, released: block.released == true)
     }
 }

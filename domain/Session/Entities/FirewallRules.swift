@@ -1,18 +1,15 @@
 /// What the firewall layer refuses (semantics.md, "Layers"): each blocking
-/// user's connections to its blocked addresses, and, for every blocking
-/// user, its connections to known DNS-over-HTTPS endpoints, so browsers
-/// fall back to the system resolver and the hosts file.
+/// user's connections to its blocked addresses, on every port. Nothing
+/// else: a browser's DNS-over-HTTPS is left alone, since the addresses it
+/// would lead to are refused whatever resolver found them.
 public struct FirewallRules: Sendable, Equatable {
     /// Addresses refused, by the uid whose connections are refused.
     public var blocked: [UInt32: Set<IPAddress>]
-    /// DNS-over-HTTPS endpoints refused to every uid in `blocked`.
-    public var dnsOverHTTPS: Set<IPAddress>
 
-    public init(blocked: [UInt32: Set<IPAddress>] = [:], dnsOverHTTPS: Set<IPAddress> = []) {
-        self.blocked = blocked
-        self.dnsOverHTTPS = dnsOverHTTPS
+    public init(blocked: [UInt32: Set<IPAddress>] = [:]) {
+        self.blocked = blocked.filter { !$0.value.isEmpty }
     }
 
-    /// No user is blocked: the table should not exist.
-    public var isEmpty: Bool { blocked.isEmpty }
+    /// No address is refused to anyone: the table should not exist.
+    public var isEmpty: Bool { blocked.values.allSatisfy(\.isEmpty) }
 }

@@ -19,6 +19,11 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     public private(set) var served: TimeInterval
     /// The boot-time reading `served` was last brought up to.
     public private(set) var checkpoint: BootTimeReading?
+    /// When root released the block (`system release`): no layer enforces
+    /// it any more, and the session cannot raise it again. Kept until the
+    /// session's planned end, or until its user lowers it, so the user's
+    /// next command does not undo root's decision.
+    public private(set) var releasedAt: Date?
 
     public init(uid: UInt32, session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?,
                 at boot: BootTimeReading?) {
@@ -30,6 +35,16 @@ public struct HeldBlock: Codable, Hashable, Sendable {
         self.length = length
         self.served = 0
         self.checkpoint = boot
+    }
+
+    /// Whether root released it: a record of that decision, not a block.
+    public var isReleased: Bool { releasedAt != nil }
+
+    /// The same block, released by root at `date`.
+    public func released(at date: Date) -> HeldBlock {
+        var copy = self
+        copy.releasedAt = date
+        return copy
     }
 
     /// Counts the boot time since the last checkpoint as served. After a
@@ -45,6 +60,8 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     /// been served (within the clocks' tolerance).
     public func isOver(at now: Date) -> Bool {
         guard let plannedEnd, plannedEnd <= now else { return false }
+        // Nothing is served after a release: its record lasts to the planned end.
+        guard !isReleased else { return true }
         guard strict, let length else { return true }
         return length - served < Session.clockTolerance
     }

@@ -19,6 +19,9 @@ public struct SessionStatus: Sendable, Hashable {
     /// The kind of shield that holds its block (`none`, `hosts`,
     /// `system`); nil when not asked.
     public var shieldKind: String?
+    /// Root released the session's block (`system release`): nothing is
+    /// blocked for the rest of the session. False when not asked.
+    public var blockReleased = false
 
     public init(session: Session, at now: Date, boot: BootTimeReading? = nil) {
         var instant = now

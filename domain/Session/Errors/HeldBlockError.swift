@@ -9,6 +9,8 @@ public enum HeldBlockError: RetimeError, Equatable {
     case anotherStrictBlock(until: Date?)
     /// Only root may release other users' blocks.
     case notRoot
+    /// Root released this session's block: it is not raised again.
+    case released
     /// A request the service does not understand.
     case badRequest(String)
     /// The service is not there to ask (the client's side).
@@ -22,6 +24,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .strict: "system.strict"
         case .anotherStrictBlock: "system.strictBlockHeld"
         case .notRoot: "system.notRoot"
+        case .released: "system.released"
         case .badRequest: "system.badRequest"
         case .unreachable: "system.unreachable"
         case .refused(let code, _): code
@@ -30,7 +33,7 @@ public enum HeldBlockError: RetimeError, Equatable {
 
     public var kind: ErrorKind {
         switch self {
-        case .strict, .anotherStrictBlock, .notRoot: .authorization
+        case .strict, .anotherStrictBlock, .notRoot, .released: .authorization
         case .badRequest: .invalidInput
         case .unreachable: .storage
         case .refused(let code, _): code.hasPrefix("auth.") ? .authorization : .domain
@@ -46,6 +49,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .anotherStrictBlock(let until):
             "the system service holds a strict block of yours" + (until.map { " until \(instant($0))" } ?? "")
         case .notRoot: "only root may release other users' blocks"
+        case .released: "root released this session's block; it is not raised again"
         case .badRequest(let reason): "the system service refused the request: \(reason)"
         case .unreachable(let reason): "the system service cannot be reached: \(reason)"
         case .refused(_, let message): "the system service refused: \(message)"

@@ -21,6 +21,9 @@ public enum SessionError: RetimeError, Equatable {
     case conflict
     /// The shield could not raise or lower the block; the cause is kept.
     case shieldFailed(String)
+    /// The configured shield may not do its work for this user (the hosts
+    /// shield for a user who may not write the hosts file); why, in words.
+    case shieldNotPermitted(String)
     /// A session ended and went to history, but its block could not be
     /// lifted; the slot keeps the ended session so that the next command
     /// (or the daemon) tries again.
@@ -49,6 +52,7 @@ public enum SessionError: RetimeError, Equatable {
         case .strict: "session.strict"
         case .conflict: "session.conflict"
         case .shieldFailed: "shield.failed"
+        case .shieldNotPermitted: "shield.notPermitted"
         case .blockNotLifted: "shield.notLifted"
         case .sessionNotFound: "session.notFound"
         case .ambiguousSession: "session.ambiguous"
@@ -62,7 +66,7 @@ public enum SessionError: RetimeError, Equatable {
         case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote, .invalidSessionReference,
              .invalidTimes: .invalidInput
         case .strict: .authorization
-        case .shieldFailed, .blockNotLifted: .storage
+        case .shieldFailed, .shieldNotPermitted, .blockNotLifted: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
              .ambiguousSession: .domain
         }
@@ -87,12 +91,24 @@ public enum SessionError: RetimeError, Equatable {
         case .strict(let until): "the session is strict until \(instant(until))"
         case .conflict: "the session kept changing while retime tried to update it; try again"
         case .shieldFailed(let cause): "the shield failed: \(cause)"
+        case .shieldNotPermitted(let why): "the shield cannot block here: \(why)"
         case .blockNotLifted(let cause): "the session ended and is in history, but its block could not be lifted: \(cause)"
         case .sessionNotFound(let reference): "no ended session '\(reference)'"
         case .ambiguousSession(let prefix, let matches): "'\(prefix)' names \(matches) sessions; give more of the id"
         case .invalidSessionReference(let text):
             "'\(text)' is not a session: give its id, at least 6 characters of it, or @N (the Nth most recent)"
         case .invalidTimes(let reason): "invalid times: \(reason)"
+        }
+    }
+}
+
+extension SessionError {
+    /// The shield could not raise or keep a block (whatever the cause), as
+    /// opposed to a failure of the session itself.
+    public var isShieldFailure: Bool {
+        switch self {
+        case .shieldFailed, .shieldNotPermitted: true
+        default: false
         }
     }
 }

@@ -24,15 +24,22 @@ extension BlockLayer {
 }
 
 /// A layer as `system status` reports it: whether it enforces anything on
-/// this machine and, in words, how (or why not).
+/// this machine and, in words, how (or why not), and why its last attempt
+/// to enforce the blocks failed, if it did.
 public struct LayerReport: Codable, Sendable, Equatable {
     public var name: String
     public var active: Bool
     public var detail: String
+    /// Nil while the layer enforces what it is given.
+    public var failure: String?
 
-    public init(name: String, active: Bool, detail: String) {
+    public init(name: String, active: Bool, detail: String, failure: String? = nil) {
         self.name = name
         self.active = active
         self.detail = detail
+        self.failure = failure
     }
+
+    /// Whether the layer enforces the blocks now: on, and not failing.
+    public var enforcing: Bool { active && failure == nil }
 }

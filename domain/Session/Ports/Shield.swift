@@ -45,10 +45,15 @@ public struct ShieldReach: Sendable, Equatable {
     public var sites: Bool
     /// Nil when not asked.
     public var apps: Apps?
+    /// The parts of the shield that fail to enforce the block now, each
+    /// with why (the system service's hosts layer, when /etc cannot be
+    /// written): the block is held and retried, but a user must be told.
+    public var failing: [String]
 
-    public init(sites: Bool, apps: Apps?) {
+    public init(sites: Bool, apps: Apps?, failing: [String] = []) {
         self.sites = sites
         self.apps = apps
+        self.failing = failing
     }
 
     /// A shield that only records what it would block.
@@ -60,10 +65,14 @@ public struct ShieldReach: Sendable, Equatable {
 public struct ShieldState: Sendable, Hashable {
     public var session: SessionID
     public var targets: [Target]
+    /// Root lifted it (`system release`): the session's block stays down
+    /// for the rest of the session, whatever any command of the user does.
+    public var released: Bool
 
-    public init(session: SessionID, targets: [Target]) {
+    public init(session: SessionID, targets: [Target], released: Bool = false) {
         self.session = session
         self.targets = targets
+        self.released = released
     }
 }
 

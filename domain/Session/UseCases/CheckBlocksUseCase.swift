@@ -42,6 +42,8 @@ public struct CheckBlocksUseCase: Sendable {
             let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
             try await shield.raise(targets, for: session)
             return found(.repaired, "raised the running session's block")
+        case (let block?, let session?) where block.session == session.id && block.released:
+            return found(.warning, "root released the running session's block; nothing is blocked until the session ends")
         case (let block?, let session?) where block.session == session.id && !session.isPaused:
             let what = shield.kind == "none" ? "recorded (the 'none' shield blocks nothing)" : "up (\(shield.identity))"
             return found(.ok, "the running session's block is \(what)")

@@ -47,14 +47,18 @@ public struct DoctorUseCase: Sendable {
         } catch {
             return HealthCheck(name: "shield test", status: .warning, detail: "could not test the block: \(error)")
         }
-        let open = checks.filter { !$0.blocked }
-        guard !open.isEmpty else {
+        let open = checks.filter { $0.verdict == .open }, unknown = checks.filter { $0.verdict == .unknown }
+        guard !open.isEmpty || !unknown.isEmpty else {
             return HealthCheck(name: "shield test", status: .ok, detail: "every target tested (\(checks.count)) is blocked for you")
         }
-        let named = open.prefix(3).map { check in
-            "\(check.target.displayName) (\(check.leaks.map(\.layer).joined(separator: ", ")))"
-        }.joined(separator: ", ")
-        return HealthCheck(name: "shield test", status: .warning,
-                           detail: "\(open.count) of \(checks.count) targets can still be reached: \(named); see 'retime shield test'")
+        func named(_ found: [TargetCheck], _ why: (TargetCheck) -> [String]) -> String {
+            found.prefix(3).map { "\($0.target.displayName) (\(why($0).joined(separator: ", ")))" }.joined(separator: ", ")
+        }
+        var findings: [String] = []
+        if !open.isEmpty { findings.append("\(open.count) of \(checks.count) targets can still be reached: \(named(open) { $0.leaks.map(\.layer) })") }
+        if !unknown.isEmpty {
+            findings.append("\(unknown.count) of \(checks.count) targets could not be shown blocked (unknown): \(named(unknown, \.unknowns))")
+        }
+        return HealthCheck(name: "shield test", status: .warning, detail: findings.joined(separator: "; ") + "; see 'retime shield test'")
     }
 }

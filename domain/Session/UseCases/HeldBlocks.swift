@@ -3,19 +3,25 @@ import Foundation
 /// The system service's authority over the blocks it holds (semantics.md,
 /// "The system service"): any user may raise a block for itself and lower
 /// its own; a strict block only once its time is up by both clocks; root
-/// may release any. Every change is made under the store's lock and then
-/// enforced by every layer, which is given all users' blocks at once.
+/// may release any, and that release is final for its session. Every
+/// change is made under the store's lock and then enforced by every layer,
+/// which is given all users' blocks at once. A layer that fails does not
+/// undo a change nor stop the others: the block is held, the failure is
+/// reported (`reports()`), and the layer is given the blocks again soon.
 public struct HeldBlocks: Sendable {
     private let store: any HeldBlockStore
     private let layers: [any BlockLayer]
     private let clock: any Clock
     private let logger: Logger
+    private let health: LayerHealth
 
-    public init(store: any HeldBlockStore, layers: [any BlockLayer], clock: any Clock, logger: Logger) {
+    public init(store: any HeldBlockStore, layers: [any BlockLayer], clock: any Clock, logger: Logger,
+                health: LayerHealth = LayerHealth()) {
         self.store = store
         self.layers = layers
         self.clock = clock
         self.logger = logger
+        self.health = health
     }
 
     /// What a user asks to have blocked.
@@ -38,13 +44,16 @@ public struct HeldBlocks: Sendable {
     /// Raises (or raises again, with new targets) `uid`'s block for a
     /// session. A strict block keeps every target it had: targets may be
     /// added, never removed. A user's block of another session is replaced,
-    /// unless it is strict and its time is not up.
+    /// unless it is strict and its time is not up. A session whose block
+    /// root released is not raised again. The block is held even when a
+    /// layer fails to enforce it: the answer's reports say which.
     @discardableResult
     public func raise(_ request: Request, for uid: UInt32) async throws -> HeldBlock {
         let now = clock.now(), boot = clock.bootTime()
         let (block, all) = try await store.update { blocks -> (HeldBlock, [HeldBlock]) in
             expire(&blocks, now: now, boot: boot)
             if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == request.session }) {
+                guard !blocks[index].isReleased else { throw HeldBlockError.released }
                 var kept = blocks[index]
                 let had = Set(kept.targets)
                 kept.targets = kept.strict ? kept.targets + request.targets.filter { !had.contains($0) } : request.targets
@@ -52,7 +61,7 @@ public struct HeldBlocks: Sendable {
                 blocks[index] = kept
                 return (kept, blocks)
             }
-            if let held = blocks.first(where: { $0.uid == uid && $0.strict }) {
+            if let held = blocks.first(where: { $0.uid == uid && $0.strict && !$0.isReleased }) {
                 throw HeldBlockError.anotherStrictBlock(until: held.end(at: now))
             }
             try Self.checkSize(request.targets)
@@ -62,7 +71,7 @@ public struct HeldBlocks: Sendable {
             blocks.append(block)
             return (block, blocks)
         }
-        try await enforce(all)
+        await enforce(all)
         logger.info("raised", metadata: ["uid": "\(uid)", "session": "\(request.session)", "targets": "\(block.targets.count)",
                                          "strict": "\(block.strict)"])
         return block
@@ -73,34 +82,49 @@ public struct HeldBlocks: Sendable {
     /// `overridden` (the user's passcode was right).
     public func lower(_ session: SessionID, for uid: UInt32, overridden: Bool = false) async throws {
         let now = clock.now(), boot = clock.bootTime()
-        let (changed, all) = try await store.update { blocks -> (Bool, [HeldBlock]) in
+        let (changed, all): (Bool, [HeldBlock])
+        do {
+            (changed, all) = try await store.update { blocks -> (Bool, [HeldBlock]) in
             expire(&blocks, now: now, boot: boot)
             guard let block = blocks.first(where: { $0.uid == uid && $0.session == session }) else { return (false, blocks) }
-            if block.strict, !overridden, !block.isOver(at: now) { throw HeldBlockError.strict(until: block.end(at: now)) }
+            // Root's release stays on record to the session's end: a pause
+            // and a resume must not raise what root lifted.
+            guard !block.isReleased else { return (false, blocks) }
+            if block.strict, !block.isReleased, !overridden, !block.isOver(at: now) {
+                throw HeldBlockError.strict(until: block.end(at: now))
+            }
             blocks.removeAll { $0.uid == uid && $0.session == session }
             return (true, blocks)
+            }
+        } catch let refusal as HeldBlockError {
+            // An attempt to end a strict block early is the administrator's business.
+            logger.notice("refused to lower a strict block early", metadata: ["uid": "\(uid)", "session": "\(session)"])
+            throw refusal
         }
-        try await enforce(all)
+        await enforce(all)
         if changed { logger.info("lowered", metadata: ["uid": "\(uid)", "session": "\(session)", "overridden": "\(overridden)"]) }
     }
 
     /// Root lifts blocks now: one user's, or every user's. Returns the
-    /// blocks lifted, for the audit line.
+    /// blocks lifted, for the audit line. Each stays on record as released
+    /// (enforced by no layer) so its session cannot raise it again.
     public func release(uid target: UInt32?, by caller: UInt32) async throws -> [HeldBlock] {
         guard caller == 0 else { throw HeldBlockError.notRoot }
+        let now = clock.now()
         let (released, all) = try await store.update { blocks -> ([HeldBlock], [HeldBlock]) in
-            let lifted = blocks.filter { target == nil || $0.uid == target }
-            blocks.removeAll { target == nil || $0.uid == target }
+            let lifted = blocks.filter { (target == nil || $0.uid == target) && !$0.isReleased }
+            blocks = blocks.map { block in lifted.contains(block) ? block.released(at: now) : block }
             return (lifted, blocks)
         }
-        try await enforce(all)
+        await enforce(all)
         for block in released {
             logger.notice("released by root", metadata: ["uid": "\(block.uid)", "session": "\(block.session)", "strict": "\(block.strict)"])
         }
         return released
     }
 
-    /// `uid`'s blocks as they stand now.
+    /// `uid`'s blocks as they stand now, those root released included
+    /// (`isReleased`).
     public func status(of uid: UInt32) async throws -> [HeldBlock] {
         try await store.blocks().filter { $0.uid == uid }
     }
@@ -122,10 +146,10 @@ public struct HeldBlocks: Sendable {
             if !lifted.isEmpty || blocks.contains(where: { Self.checkpointDue($0, at: boot) }) { blocks = advanced }
             return (lifted, advanced)
         }
-        let again = try await enforce(left)
+        let again = await enforce(left)
         for block in lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
         let ends = left.compactMap { $0.end(at: now) }
-        let checkpoint = left.contains(where: \.strict) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
+        let checkpoint = left.contains(where: { $0.strict && !$0.isReleased }) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
         return (ends + checkpoint + [again].compactMap { $0 }).min()
     }
 
@@ -160,10 +184,15 @@ public struct HeldBlocks: Sendable {
         return over
     }
 
-    /// What each layer does on this machine (`system status`).
+    /// What each layer does on this machine (`system status`), with the
+    /// failure of its last attempt to enforce the blocks, if it failed.
     public func reports() async -> [LayerReport] {
         var reports: [LayerReport] = []
-        for layer in layers { reports.append(await layer.report()) }
+        for layer in layers {
+            var report = await layer.report()
+            report.failure = health.failure(of: layer.name)
+            reports.append(report)
+        }
         return reports
     }
 
@@ -179,23 +208,31 @@ public struct HeldBlocks: Sendable {
         return checks
     }
 
-    /// Every layer made to enforce `blocks`, the store's blocks as the
-    /// change that was just made left them; returns the earliest time a
-    /// layer asked to be given them again. One layer failing does not keep
-    /// the others from enforcing: its error is thrown after they have.
+    /// Every layer made to enforce `blocks` (those root released left
+    /// out), the store's blocks as the change that was just made left them;
+    /// returns the earliest time a layer asked to be given them again. A
+    /// layer that fails is recorded, said loudly once, and given them again
+    /// within `LayerHealth.retryDelay`; the others enforce all the same.
     @discardableResult
-    private func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
+    private func enforce(_ blocks: [HeldBlock]) async -> Date? {
+        let enforced = blocks.filter { !$0.isReleased }
         var again: Date?
-        var failure: (any Error)?
         for layer in layers {
             do {
-                if let date = try await layer.enforce(blocks) { again = min(again ?? date, date) }
+                let date = try await layer.enforce(enforced)
+                if let date { again = min(again ?? date, date) }
+                if let was = health.recovered(layer.name) {
+                    logger.notice("a layer enforces the blocks again", metadata: ["layer": "\(layer.name)", "after": "\(was)"])
+                }
             } catch {
-                logger.error("a layer failed to enforce the blocks", metadata: ["layer": "\(layer.name)", "error": "\(error)"])
-                failure = failure ?? error
+                let retry = clock.now().addingTimeInterval(LayerHealth.retryDelay)
+                again = min(again ?? retry, retry)
+                if health.failed(layer.name, "\(error)") {
+                    logger.error("a layer cannot enforce the blocks; the others do, and it is tried again",
+                                 metadata: ["layer": "\(layer.name)", "error": "\(error)"])
+                }
             }
         }
-        if let failure { throw failure }
         return again
     }
 }

@@ -71,9 +71,9 @@ public struct ReconcileSessionUseCase: Sendable {
         do { try await work() } catch SessionError.blockNotLifted(let cause) where tolerate {
             logger.warning("the ended session's block could not be lifted; retime tries again with every command",
                            metadata: ["session": "\(session.id)", "cause": "\(cause)"])
-        } catch SessionError.shieldFailed(let cause) where tolerate && session.isActive {
+        } catch let error as SessionError where tolerate && session.isActive && error.isShieldFailure {
             logger.warning("the running session's block is down and could not be raised; retime tries again with every command",
-                           metadata: ["session": "\(session.id)", "cause": "\(cause)"])
+                           metadata: ["session": "\(session.id)", "cause": "\(error)"])
         }
     }
 }

@@ -23,6 +23,8 @@ public struct RefreshShieldUseCase: Sendable {
             if let stale = try await shield.state() { try await shield.guarded { try await $0.lower(for: stale.session) } }
             return nil
         }
+        // Root released this session's block: it stays down to the end.
+        if let block = try? await shield.state(), block.session == session.id, block.released { return nil }
         let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
         try await shield.guarded { try await $0.raise(targets, for: session) }
         return targets

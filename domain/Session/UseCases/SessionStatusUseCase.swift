@@ -23,7 +23,11 @@ public struct SessionStatusUseCase: Sendable {
         guard let current = try await sessions.current(), current.isActive else { return nil }
         var status = SessionStatus(session: current, at: clock.now(), boot: clock.bootTime())
         status.groupName = try await groups?.groupName(id: current.groupId)
-        status.shieldKind = try shields?.shield(of: current).kind
+        if let shield = try shields?.shield(of: current) {
+            status.shieldKind = shield.kind
+            // Reconcile leaves a released block down; the user must hear why.
+            if let block = try? await shield.state(), block.session == current.id { status.blockReleased = block.released }
+        }
         return status
     }
 }
