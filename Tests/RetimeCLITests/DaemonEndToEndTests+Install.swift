@@ -56,4 +56,68 @@ extension DaemonEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try retime.run("daemon", "install", "--manager", "upstart").status == 2)
     }
+
+    /// A user manager for `retime`: a runtime directory with the manager's
+    /// socket, and the stand-in `systemctl` (Helpers/systemctl) first on PATH,
+    /// keeping its state beside the data directory.
+    static func userManager(for retime: inout RetimeProcess, answering: Bool = true, fail: String? = nil) throws -> String {
+        let state = retime.dataDirectory + "-systemctl", runtime = retime.dataDirectory + "-run"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: runtime + "/systemd", withIntermediateDirectories: true)
+        if answering { _ = FileManager.default.createFile(atPath: runtime + "/systemd/private", contents: nil) }
+        let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Helpers").path
+        retime.environment["PATH"] = helpers + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        retime.environment["XDG_RUNTIME_DIR"] = runtime
+        retime.environment["SYSTEMCTL_STAND_IN_STATE"] = state
+        if let fail { retime.environment["SYSTEMCTL_STAND_IN_FAIL"] = fail }
+        return state
+    }
+
+    @Test("systemd: install enables and starts the unit where a user manager runs, and says so; uninstall stops and disables it")
+    func systemdEnablesAndStarts() throws {
+        var retime = RetimeProcess()
+        let state = try Self.userManager(for: &retime)
+        let installed = try retime.run("daemon", "install", "--manager", "systemd")
+        #expect(installed.status == 0, "\(installed.err)")
+        #expect(installed.out.contains("Enabled and started retime.service: the daemon runs now and at every login"), "\(installed.out)")
+        let home = retime.dataDirectory + "-home/.config/systemd/user"
+        #expect(FileManager.default.fileExists(atPath: state + "/retime.service.active"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: home + "/default.target.wants/retime.service")) != nil)
+        let json = try retime.run("daemon", "install", "--manager", "systemd", "--json").json
+        #expect(json["started"] as? Bool == true && json["state"] as? String == "active")
+
+        let removed = try retime.run("daemon", "uninstall", "--manager", "systemd")
+        #expect(removed.status == 0 && removed.out.hasPrefix("Stopped and disabled retime.service, removed \(home)/retime.service"), "\(removed.out)")
+        #expect(!FileManager.default.fileExists(atPath: state + "/retime.service.active"))
+        #expect(!FileManager.default.fileExists(atPath: home + "/retime.service"))
+        let calls = try String(contentsOfFile: state + "/calls", encoding: .utf8).split(separator: "\n")
+        #expect(calls.suffix(4) == ["disable --now retime.service", "is-active retime.service", "daemon-reload", "is-active retime.service"])
+    }
+
+    @Test("systemd: with no user manager, install writes the unit, starts nothing and says exactly how to start it (exit 0)")
+    func systemdNoUserManager() throws {
+        var retime = RetimeProcess()
+        let state = try Self.userManager(for: &retime, answering: false)
+        let installed = try retime.run("daemon", "install", "--manager", "systemd")
+        #expect(installed.status == 0)
+        #expect(installed.out.contains("Not started: no systemd user manager runs for this session"), "\(installed.out)")
+        #expect(installed.out.contains("Start it now and at every login with: systemctl --user daemon-reload && systemctl --user enable --now retime.service"))
+        #expect(!FileManager.default.fileExists(atPath: state + "/calls"), "systemctl was not run")
+        retime.environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+        let json = try retime.run("daemon", "install", "--manager", "systemd", "--json").json
+        #expect(json["started"] as? Bool == false && (json["reason"] as? String ?? "").contains("XDG_RUNTIME_DIR is not set"))
+        let removed = try retime.run("daemon", "uninstall", "--manager", "systemd")
+        #expect(removed.status == 0 && removed.out.contains("Not stopped:")
+                && removed.out.contains("systemctl --user stop retime.service && systemctl --user daemon-reload"), "\(removed.out)")
+    }
+
+    @Test("systemd: a user manager that refuses is an error (exit 1) that keeps the unit written and says what systemctl said")
+    func systemdRefuses() throws {
+        var retime = RetimeProcess()
+        _ = try Self.userManager(for: &retime, fail: "enable")
+        let installed = try retime.run("daemon", "install", "--manager", "systemd", "--json")
+        #expect(installed.status == 1 && installed.errorCode == "daemon.serviceNotChanged", "\(installed.err)")
+        #expect(installed.err.contains("the stand-in refuses"))
+        #expect(FileManager.default.fileExists(atPath: retime.dataDirectory + "-home/.config/systemd/user/retime.service"))
+    }
 }

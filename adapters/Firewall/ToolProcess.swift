@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs a system tool (`nft`) to completion, feeding it `input` and
-/// collecting what it prints, as the firewall layer drives it.
+/// Runs a system tool (`nft`, `systemctl`) to completion, feeding it
+/// `input` and collecting what it prints, as the firewall layer and the
+/// daemon's login service drive them.
 enum ToolProcess {
     struct Outcome {
         var status: Int32
@@ -15,10 +16,19 @@ enum ToolProcess {
         directories.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static func run(_ command: [String], input: Data = Data()) throws -> Outcome {
+    /// The first directory of `$PATH`, then of the usual ones, that holds
+    /// an executable `name`.
+    static func locate(_ name: String, environment: [String: String]) -> String? {
+        let path = (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return locate(name, in: path + ["/usr/bin", "/bin", "/usr/sbin", "/sbin"])
+    }
+
+    /// `environment`: the tool's, else this process's.
+    static func run(_ command: [String], input: Data = Data(), environment: [String: String]? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
+        if let environment { process.environment = environment }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

@@ -69,8 +69,21 @@ enum DaemonCommands {
         return manager
     }
 
+    /// For `install` and `uninstall`: where the data is, and the service
+    /// manager of each kind, which loads, starts and stops the definition.
+    struct Managed: CommandServices {
+        let runtime: RuntimeContext
+        let managers: [ServiceManager: any LoginServiceManager]
+        init(_ services: ServiceSource) throws {
+            runtime = try services()
+            managers = try Dictionary(uniqueKeysWithValues: ServiceManager.allCases.map {
+                ($0, try services.named((any LoginServiceManager).self, $0.rawValue))
+            })
+        }
+    }
+
     struct Install: RetimeCommand {
-        static let spec = CommandSpec("install", summary: "Install a user service that runs the daemon at login (systemd or launchd).",
+        static let spec = CommandSpec("install", summary: "Install and start the user service that runs the daemon now and at every login (launchd: only written).",
                                       options: [.flag("print", help: "Print the definition instead of writing it."), DaemonCommands.managerOption])
         static let reconciliation = Reconciliation.never
         let print: Bool, manager: ServiceManager
@@ -78,14 +91,33 @@ enum DaemonCommands {
             print = parsed.flag("print")
             manager = try DaemonCommands.manager(parsed)
         }
-        func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+        func run(_ services: DaemonCommands.Managed, _ io: CommandIO) async throws -> CommandResult {
             let definition = manager.definition(binary: Self.executablePath(), dataDirectory: services.runtime.dataDirectory)
             let path = manager.path(services.runtime.environment)
-            let json = Documents.document(["unit": .string(definition), "path": .string(path), "manager": .string(manager.rawValue)])
-            if print { return CommandResult(json: json, human: definition) }
+            var document: [String: JSONValue] = ["unit": .string(definition), "path": .string(path), "manager": .string(manager.rawValue)]
+            if print { return CommandResult(json: Documents.document(document), human: definition) }
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data((definition + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            return CommandResult(json: json, human: "Wrote \(path).\n" + manager.enableHint(path: path))
+            let outcome = services.managers[manager]!.enable(path)
+            document.merge(Self.describe(outcome)) { _, new in new }
+            let json = Documents.document(document)
+            switch outcome {
+            case .done:
+                return CommandResult(json: json, human: "Wrote \(path). Enabled and started \(manager.serviceName): the daemon runs now and at every login.")
+            case .unavailable(let reason, let manually):
+                return CommandResult(json: json, human: "Wrote \(path). Not started: \(reason).\nStart it now and at every login with: \(manually)")
+            case .failed(let reason, let manually):
+                throw DaemonServiceNotChanged(json: json, report: "Wrote \(path).", reason: "\(manager.serviceName) did not start: \(reason)", hint: manually)
+            }
+        }
+
+        /// The outcome's part of the JSON document.
+        static func describe(_ outcome: LoginServiceOutcome) -> [String: JSONValue] {
+            switch outcome {
+            case .done(let state): ["started": .bool(true), "state": .string(state), "reason": .null, "manually": .null]
+            case .unavailable(let reason, let manually), .failed(let reason, let manually):
+                ["started": .bool(false), "state": .null, "reason": .string(reason), "manually": .string(manually)]
+            }
         }
 
         /// The absolute path of this binary, as the definition must name it.
@@ -96,23 +128,53 @@ enum DaemonCommands {
     }
 
     struct Uninstall: RetimeCommand {
-        static let spec = CommandSpec("uninstall", summary: "Remove the user service.", options: [DaemonCommands.managerOption])
+        static let spec = CommandSpec("uninstall", summary: "Stop the user service and remove it.", options: [DaemonCommands.managerOption])
         static let reconciliation = Reconciliation.never
         let manager: ServiceManager
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) { manager = try DaemonCommands.manager(parsed) }
-        func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+        func run(_ services: DaemonCommands.Managed, _ io: CommandIO) async throws -> CommandResult {
             let path = manager.path(services.runtime.environment)
             let links = manager.enablementLinks(services.runtime.environment)
                 .filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) != nil }   // dangling ones too
-            guard FileManager.default.fileExists(atPath: path) || !links.isEmpty else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            guard exists || !links.isEmpty else {
                 return .ok("Nothing installed at \(path); nothing to remove.")
             }
-            for link in links { try FileManager.default.removeItem(atPath: link) }
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            let enabled = links.isEmpty ? "" : " and its start at login (\(links.joined(separator: ", ")))"
-            return .ok("Removed \(path)\(enabled). " + manager.disableHint)
+            let managed = services.managers[manager]!
+            // Stopped and disabled while its file is there (systemd before
+            // v257 cannot disable a unit whose file is gone); a link left
+            // (no manager answered, or the file was already gone) is removed
+            // here, else it would start a later install at the next login.
+            let stopped = exists ? managed.disable(path) : nil
+            let left = links.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) != nil }
+            for link in left { try FileManager.default.removeItem(atPath: link) }
+            if exists { try FileManager.default.removeItem(atPath: path) }
+            if case .done = stopped { _ = managed.forget(path) }
+            let removed = path + (left.isEmpty ? "" : " and its start at login (\(left.joined(separator: ", ")))")
+            switch stopped {
+            case .done?:
+                return .ok("Stopped and disabled \(manager.serviceName), removed \(removed).")
+            case .unavailable(let reason, let manually)?:
+                return .ok("Removed \(removed). Not stopped: \(reason).\nA daemon it started runs until: \(manually)")
+            case .failed(let reason, let manually)?:
+                throw DaemonServiceNotChanged(json: Documents.ok, report: "Removed \(removed).", reason: "\(manager.serviceName) was not stopped: \(reason)", hint: manually)
+            case nil:
+                return .ok("Removed \(removed).")
+            }
         }
     }
+}
+
+/// `daemon install` or `uninstall` whose file was written or removed, but
+/// whose manager refused to start or stop it: exit 1, saying what was done.
+struct DaemonServiceNotChanged: RetimeCLIError, ReportingError {
+    var json: JSONValue
+    var report: String
+    var reason: String
+    var hint: String?
+    var code: String { "daemon.serviceNotChanged" }
+    var exitCode: Int32 { 1 }
+    var description: String { reason }
 }
 
 /// `daemon status` when none runs: exit 1, as the contract says, with the

@@ -37,6 +37,11 @@ public enum ServiceRegistration {
         let events = RotatingFile(path: layout.events)
         registry.register((any Tracker).self, lifetime: .singleton, teardown: { _ in events.close() }) { _ in JSONLinesTracker(file: events) }
         registry.register((any DaemonPresence).self, value: DaemonLock(dataDirectory: data))
+        // The managers `daemon install` hands its definition to, by name.
+        registry.register((any LoginServiceManager).self, name: ServiceManager.systemd.rawValue,
+                          value: SystemdUserManager(environment: context.environment))
+        registry.register((any LoginServiceManager).self, name: ServiceManager.launchd.rawValue,
+                          value: ManualLoginService.launchd(label: ServiceManager.launchdLabel))
         registry.register((any DataLock).self, value: FileDataLock(storeDirectory: layout.store))
         registerEventDelivery(into: &registry, data: data, environment: context.environment)
         registry.register((any AuthStateStore).self) { StoreAuthState(store: try $0.resolve()) }

@@ -74,11 +74,11 @@ enum ServiceManager: String, CaseIterable, Sendable {
         }
     }
 
-    /// What to run after writing the definition.
-    func enableHint(path: String) -> String {
+    /// The service's name, as its manager knows it.
+    var serviceName: String {
         switch self {
-        case .systemd: "Start it now and at every login: systemctl --user enable --now retime"
-        case .launchd: "Start it now and at every login: launchctl bootstrap gui/$(id -u) \(path)"
+        case .systemd: "retime.service"
+        case .launchd: Self.launchdLabel
         }
     }
 
@@ -92,14 +92,6 @@ enum ServiceManager: String, CaseIterable, Sendable {
             return [String(path.dropLast("retime.service".count)) + "default.target.wants/retime.service"]
         case .launchd:
             return []   // launchd has no links: bootout by label works without the plist
-        }
-    }
-
-    /// What to run after removing it.
-    var disableHint: String {
-        switch self {
-        case .systemd: "Stop a running daemon with: systemctl --user stop retime && systemctl --user daemon-reload"
-        case .launchd: "Stop a running daemon with: launchctl bootout gui/$(id -u)/\(Self.launchdLabel)"
         }
     }
 
