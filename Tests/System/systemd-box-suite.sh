@@ -16,7 +16,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 HERE=$PWD/Tests/System
 BINARY=$(realpath "${1:-.build/release/retime}")
-BOX=${SYSTEMD_BOX:-/work/shared/tools/systemd-box}
+# shared/ sits beside the clone (CI's and a developer's alike).
+BOX=${SYSTEMD_BOX:-$(realpath -m "$PWD/../shared/tools/systemd-box")}
+[ -x "$BOX" ] || BOX=/work/shared/tools/systemd-box
 DIR=$(mktemp -d /tmp/retime-box.XXXXXX)
 ADDR=10.77.0.1            # the blocked site's address, on the box's lo
 NAME=distract.example     # the blocked name; the box's DNS maps it to ADDR
