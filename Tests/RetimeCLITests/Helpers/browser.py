@@ -4,7 +4,8 @@ pipe (--remote-debugging-pipe: commands on fd 3, answers on fd 4), so the
 same browser, with its DNS cache and open connections, loads page after
 page. Reads commands on stdin, one a line, and answers each with a line:
 
-  load URL                    -> "loaded TEXT" (the page's text) or "failed ERROR" (net::ERR_...)
+  load URL                    -> "loaded TEXT" (the page's text) or "failed ERROR" (net::ERR_..., or
+                                 "cut: ..." when the page stopped loading unfinished)
   until failed|loaded URL S   -> polls loads of URL until one fails (loads), at most S seconds:
                                  the last answer, then " after N loads"; "timeout: LAST" if none did
 
@@ -48,7 +49,7 @@ class Browser:
             preexec_fn=pipes, pass_fds=(3, 4))
         os.close(to_browser)
         os.close(from_browser)
-        self.next_id, self.replies, self.events = 0, {}, queue.Queue()
+        self.next_id, self.replies, self.events, self.network_changed = 0, {}, queue.Queue(), 0
         self.lock = threading.Condition()
         threading.Thread(target=self.read, daemon=True).start()
 
@@ -100,31 +101,58 @@ class Browser:
         page = next(t for t in targets if t["type"] == "page")
         self.session = self.send("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})["sessionId"]
         self.send("Page.enable", session=self.session)
+        self.send("Page.setLifecycleEventsEnabled", {"enabled": True}, self.session)
 
     def load(self, url):
         for _ in range(3):
             result = self.load_once(url)
             if result != "failed net::ERR_NETWORK_CHANGED":
                 break
+            self.network_changed += 1
         return result
 
     def load_once(self, url):
-        started = time.monotonic()
+        """Navigates, then waits for the "load" lifecycle event of that
+        navigation's own document (never the previous one's), or for the
+        frame stopping with that document unfinished (a connection cut after
+        the response's head: a blank page)."""
+        deadline = time.monotonic() + LOAD_SECONDS
+        while not self.events.empty():
+            self.events.get_nowait()
         navigated = self.send("Page.navigate", {"url": url}, self.session, LOAD_SECONDS)
         if navigated is None:
             self.send("Page.stopLoading", session=self.session)
             return "timeout"
         if navigated.get("errorText"):
             return "failed " + navigated["errorText"]
-        left = max(0.1, LOAD_SECONDS - (time.monotonic() - started))
-        text = self.send("Runtime.evaluate", {
-            "expression": "new Promise(r => { const done = () => r(document.body ? document.body.innerText : '');"
-                          " document.readyState === 'complete' ? done() : addEventListener('load', done); })",
-            "awaitPromise": True, "returnByValue": True}, self.session, left)
-        if text is None:
-            self.send("Page.stopLoading", session=self.session)
+        loader, frame = navigated.get("loaderId"), navigated.get("frameId")
+        committed = False
+        while True:
+            try:
+                event = self.events.get(timeout=max(0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.send("Page.stopLoading", session=self.session)
+                return "timeout"
+            method, params = event.get("method"), event.get("params", {})
+            if method == "Page.lifecycleEvent" and params.get("loaderId") == loader and params.get("frameId") == frame:
+                committed = committed or params.get("name") == "init"
+                if params.get("name") == "load":
+                    break
+            # Late events of the navigation before are told apart by their
+            # loader: this one stops only once its own document began.
+            if method == "Page.frameStoppedLoading" and params.get("frameId") == frame and committed:
+                break
+        page = self.send("Runtime.evaluate", {
+            "expression": "[location.href, document.readyState, document.body ? document.body.innerText : '']",
+            "returnByValue": True}, self.session, max(0.1, deadline - time.monotonic()))
+        if page is None:
             return "timeout"
-        return "loaded " + " ".join(str(text.get("result", {}).get("value", "")).split())
+        href, state, text = page.get("result", {}).get("value", ["", "", ""])
+        if href != url:
+            return "failed: the browser shows %s" % href
+        if state != "complete":
+            return "failed cut: the page stopped loading unfinished (%s, %s)" % (state, href)
+        return "loaded " + " ".join(str(text).split())
 
 
 def main():
@@ -137,11 +165,12 @@ def main():
             print(browser.load(words[1]), flush=True)
         elif words[:1] == ["until"]:
             wanted, url, deadline = words[1], words[2], time.monotonic() + float(words[3])
-            loads, last = 0, ""
+            loads, last, browser.network_changed = 0, "", 0
             while True:
                 last, loads = browser.load(url), loads + 1
                 if last.startswith(wanted):
-                    print("%s after %d loads" % (last, loads), flush=True)
+                    retried = " (%d retried after ERR_NETWORK_CHANGED)" % browser.network_changed if browser.network_changed else ""
+                    print("%s after %d loads%s" % (last, loads, retried), flush=True)
                     break
                 if time.monotonic() > deadline:
                     print("timeout: " + last, flush=True)

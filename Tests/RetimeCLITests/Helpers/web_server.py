@@ -76,6 +76,9 @@ class Server(http.server.ThreadingHTTPServer):
             request.settimeout(None)
         super().finish_request(request, client_address)
 
+    def handle_error(self, request, client_address):
+        pass  # a connection the firewall cut, a client gone: not the server's to report
+
 
 def main():
     cert, key, records, ttl, addresses = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
