@@ -97,7 +97,8 @@ struct BrowserEndToEndTests {
 
 /// What the browser test adds to a `NetworkSandbox` (made with
 /// `overlayEtc`, so that Chromium hears of the service's hosts file changes
-/// as on a real machine): 1.1.1.1 on its loopback; a link that is up with
+/// as on a real machine): 1.1.1.1 on its loopback (`replace`: a sandbox
+/// may have it already); a link that is up with
 /// an address (else Chromium believes it is offline and fails every load
 /// with ERR_INTERNET_DISCONNECTED), and no IPv6 link-local one (whose
 /// arrival a second later would fail loads with ERR_NETWORK_CHANGED); a
@@ -127,7 +128,7 @@ struct BrowserWorld {
         }
         try JSONSerialization.data(withJSONObject: policy).write(to: URL(fileURLWithPath: directory + "/policy.json"))
         try JSONSerialization.data(withJSONObject: Self.dohRecords).write(to: URL(fileURLWithPath: directory + "/doh.json"))
-        for command in [["ip", "addr", "add", "1.1.1.1/32", "dev", "lo"],
+        for command in [["ip", "addr", "replace", "1.1.1.1/32", "dev", "lo"],
                         ["ip", "link", "add", "retime0", "type", "veth", "peer", "name", "retime1"],
                         ["ip", "link", "set", "retime0", "addrgenmode", "none", "up"],
                         ["ip", "link", "set", "retime1", "addrgenmode", "none", "up"],
