@@ -30,7 +30,11 @@ helpers="$PWD/Tests/RetimeCLITests/Helpers"
 work=$(mktemp -d)
 chmod 0755 "$work"
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+# A Chromium stopped early may still be writing its profile: remove twice.
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true
+  rm -rf "$work" 2>/dev/null || { sleep 1; rm -rf "$work"; }
+}
 trap cleanup EXIT
 
 # A certificate authority, trusted by Chromium's managed policy, and the sites' certificate.
