@@ -12,8 +12,10 @@ import Testing
 /// port 80 only; 1.1.1.1 listening on 443, standing for a public
 /// DNS-over-HTTPS service; a DNS responder at 127.0.0.1 that
 /// `/etc/resolv.conf` names (unless `dns` is false: then no DNS answers),
-/// and `/etc/hosts` bound to a file of the test. Commands run inside it
-/// through `nsenter`.
+/// and `/etc/hosts` bound to a file of the test (or, with `overlayEtc`, the
+/// whole of `/etc` seen through an overlay whose changes land in the test's
+/// directory: files there are replaced by rename and watched as on a real
+/// machine). Commands run inside it through `nsenter`.
 final class NetworkSandbox: @unchecked Sendable {
     static let python = "/usr/bin/python3"
     static let helpers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Helpers").path
@@ -25,7 +27,9 @@ final class NetworkSandbox: @unchecked Sendable {
         && ["/usr/sbin/nft", "/sbin/nft", "/usr/bin/nft"].contains(where: FileManager.default.isExecutableFile(atPath:))
 
     let directory: String
-    var hosts: String { directory + "/hosts" }
+    /// The sandbox's hosts file, as seen from outside (read it; write it
+    /// only without `overlayEtc`).
+    let hosts: String
     var records: String { directory + "/records.json" }
     private let holder: Process
     private var helpers: [Process] = []
@@ -39,22 +43,33 @@ final class NetworkSandbox: @unchecked Sendable {
     /// The stand-in for a DNS-over-HTTPS service (Cloudflare's address).
     static let dnsOverHTTPS = "1.1.1.1"
 
-    /// `ttl`: the time-to-live of the DNS answers.
-    init(records: [String: [String]] = NetworkSandbox.defaultRecords, ttl: Int = 300, dns: Bool = true) throws {
+    /// `ttl`: the time-to-live of the DNS answers; `dns`: whether a DNS
+    /// server answers at all; `listener`: whether the sites' ports accept (a
+    /// test that serves them itself says no); `overlayEtc`: an overlay over
+    /// `/etc` rather than bind mounts over two of its files (a bind-mounted
+    /// file is written in place, and a program watching `/etc` for a new
+    /// hosts file, as browsers do, never hears of it).
+    init(records: [String: [String]] = NetworkSandbox.defaultRecords, ttl: Int = 300, dns: Bool = true, listener: Bool = true,
+         overlayEtc: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-net-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let hosts = directory + "/hosts"
+        let etc = overlayEtc ? directory + "/etc" : directory
+        for path in overlayEtc ? [etc, directory + "/etc-work"] : [directory] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        }
+        hosts = etc + "/hosts"
         try Data(SystemServiceHarness.original.utf8).write(to: URL(fileURLWithPath: hosts))
-        try Data("nameserver 127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: directory + "/resolv.conf"))
+        try Data("nameserver 127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: etc + "/resolv.conf"))
+        let mounts = overlayEtc
+            ? "mount -t overlay retime-etc -o lowerdir=/etc,upperdir=\(etc),workdir=\(directory)/etc-work /etc"
+            : "mount --bind \(etc)/resolv.conf /etc/resolv.conf; mount --bind \(hosts) /etc/hosts"
         let ready = directory + "/ready"
         let script = """
             set -e
             ip link set lo up
             for a in 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5 \(Self.dnsOverHTTPS); do ip addr add $a/32 dev lo; done
             ip addr add fd00::2/128 dev lo nodad
-            mount --bind \(directory)/resolv.conf /etc/resolv.conf
-            if [ -e /run/systemd/resolve/resolv.conf ]; then mount --bind \(directory)/resolv.conf /run/systemd/resolve/resolv.conf; fi
-            mount --bind \(hosts) /etc/hosts
+            \(mounts)
+            if [ -e /run/systemd/resolve/resolv.conf ]; then mount --bind \(etc)/resolv.conf /run/systemd/resolve/resolv.conf; fi
             touch \(ready)
             exec sleep 100000
             """
@@ -66,8 +81,10 @@ final class NetworkSandbox: @unchecked Sendable {
         guard eventually(within: 10, { FileManager.default.fileExists(atPath: ready) }) else { throw SandboxError("the namespace did not come up") }
         try setRecords(records)
         if dns { try startHelper(["dns_responder.py", "127.0.0.1", "53", self.records, "\(ttl)"]) }
-        try startHelper(["tcp_listener.py", "443", "10.0.0.2", "10.0.0.3", "10.0.0.4", "fd00::2", Self.dnsOverHTTPS])
-        try startHelper(["tcp_listener.py", "80", "10.0.0.5"])
+        if listener {
+            try startHelper(["tcp_listener.py", "443", "10.0.0.2", "10.0.0.3", "10.0.0.4", "fd00::2", Self.dnsOverHTTPS])
+            try startHelper(["tcp_listener.py", "80", "10.0.0.5"])
+        }
     }
 
     deinit { stop() }
@@ -86,7 +103,9 @@ final class NetworkSandbox: @unchecked Sendable {
         rename(self.records + ".tmp", self.records)
     }
 
-    private func startHelper(_ arguments: [String]) throws {
+    /// Starts one of Helpers/ inside, as root, and waits for its "ready";
+    /// it is killed with the sandbox.
+    func startHelper(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher[0])
         process.arguments = Array(launcher.dropFirst()) + [Self.python, Self.helpers + "/" + arguments[0]] + arguments.dropFirst()
