@@ -33,6 +33,11 @@ enum ToolProcess {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        // Told of the exit by Foundation's child watcher: `waitUntilExit`
+        // polls its run loop every 50 ms, which every `start` and `stop`
+        // waited out once per nft call.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         // Written and read on their own threads: a tool that prints while
         // it reads must never wait on a full pipe.
@@ -47,7 +52,7 @@ enum ToolProcess {
         DispatchQueue.global().async(group: group) { errors.set(errorHandle.readDataToEndOfFile()) }
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         group.wait()
-        process.waitUntilExit()
+        exited.wait()
         return Outcome(status: process.terminationStatus, output: output, errors: String(decoding: errors.get(), as: UTF8.self))
     }
 }
