@@ -41,11 +41,12 @@ struct SystemServiceHarness {
     /// `layers` turns them on: outside a network namespace of its own a
     /// test must never touch the host's firewall.
     func start(launcher: [String] = [], environment: [String: String] = [:], hostsFile: String? = nil,
-               layers: [String] = ["--firewall", "off", "--apps", "off"]) throws -> RetimeProcess.Running {
+               layers: [String] = ["--firewall", "off", "--apps", "off"], keepingSocket: Bool = false) throws -> RetimeProcess.Running {
         var process = RetimeProcess()
         process.launcher = launcher
-        // A socket left by a service stopped before must not pass for this one.
-        try? FileManager.default.removeItem(atPath: socket)
+        // A socket left by a service stopped before must not pass for this
+        // one (unless the test is about clients finding it, as during a restart).
+        if !keepingSocket { try? FileManager.default.removeItem(atPath: socket) }
         process.environment.merge(environment) { _, given in given }
         let service = try process.start(["system", "run", "--socket", socket, "--state-dir", state, "--hosts-file", hostsFile ?? hosts] + layers,
                                         withDataDir: false)

@@ -30,10 +30,11 @@ struct ConfiguredShields: ShieldDirectory {
         case "none": return RecordingShield(store: store, logger: logger)
         case "system": return SystemShield(socketPath: socketPath)
         case "auto":
-            // The service when it answers; else nothing is enforced, and
+            // The service wherever it is installed, answering or not: a
+            // block that cannot reach it fails and says so, never starts
+            // with nothing blocked. Without it nothing is enforced, and
             // start says so.
-            let system = SystemShield(socketPath: socketPath)
-            return system.client.isReachable() ? system : RecordingShield(store: store, logger: logger)
+            return serviceInstalled ? SystemShield(socketPath: socketPath) : RecordingShield(store: store, logger: logger)
         case "hosts":
             let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
             return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""), owner: owner)
@@ -42,6 +43,10 @@ struct ConfiguredShields: ShieldDirectory {
                                             reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
         }
     }
+
+    /// Whether the system service is installed for this socket (it may
+    /// not answer now).
+    var serviceInstalled: Bool { SystemServicePresence.isInstalled(socketPath: socketPath) }
 
     /// `shield test`'s view: for the hosts shield its hosts file holds the
     /// user's targets; for any other, the system service's layers do.

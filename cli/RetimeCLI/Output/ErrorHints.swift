@@ -14,6 +14,8 @@ enum ErrorHints {
         case "shield.failed": "'retime doctor' checks the files the shield uses"
         case "shield.notPermitted":
             "the system service blocks for users who may not: 'sudo retime system install', then 'retime config set shield auto'"
+        case "system.unreachable":
+            "'retime doctor' says whether the service is installed; as root, 'systemctl status retime-shield' shows why it does not answer"
         case "shield.notLifted":
             "retime tries again with every command: once the cause is fixed, 'retime status' lifts it; 'retime doctor' shows what is up"
         case "schedule.notFound": "'retime schedule list' shows your schedules"
