@@ -20,6 +20,17 @@ struct HistoryEndToEndTests {
 
     static func hex(_ n: Int) -> String { String(format: "%032x", n) }
 
+    @Test("durations are shown to the nearest second: 39.997 s is 40s in track, log and report (issue 29)")
+    func nearestSecond() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        let track = try retime.run("track", "work", "--from", "2026-11-20T10:00:00.000Z", "--to", "2026-11-20T10:00:39.997Z")
+        #expect(track.status == 0 && track.out.contains("(40s)"), "\(track.out) \(track.err)")
+        let log = try retime.run("log", "--since", "2026-11-19", "--until", "2026-11-21")
+        #expect(log.out.contains(" 40s "), "\(log.out)")
+        let report = try retime.run("report", "--since", "2026-11-19", "--until", "2026-11-21")
+        #expect(report.out.contains("Total 40s focused"), "\(report.out)")
+    }
+
     @Test("report: JSON per the spec, days of 23 and 25 hours in the local zone, weeks, groups and CSV")
     func report() throws {
         var retime = retime
