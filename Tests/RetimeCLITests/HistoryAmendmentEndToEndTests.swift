@@ -46,6 +46,23 @@ struct HistoryAmendmentEndToEndTests {
         #expect(try sessions(retime).count == 1, "nothing else recorded")
     }
 
+    @Test("a bare time a minute ahead is yesterday's, and an error about the times says so (issue 29)",
+          .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
+    func timeReadAsYesterday() throws {
+        var retime = retime
+        // 20:08 in UTC, whatever the hour and zone the test runs in.
+        retime.launcher = ["/usr/bin/faketime", "2026-11-24 20:08:00"]
+        retime.environment["TZ"] = "UTC"
+        retime.environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("track", "work", "--from", "19:50", "--to", "20:05").status == 0)
+        let edit = try retime.run("edit", "@1", "--to", "20:09")
+        #expect(edit.status == 2, "\(edit.err)")
+        #expect(edit.err.contains("--to 20:09 was read as yesterday's, 2026-11-23 20:09, since today's is later than now"), "\(edit.err)")
+        let track = try retime.run("track", "work", "--from", "19:00", "--to", "20:10")
+        #expect(track.err.contains("--to 20:10 was read as yesterday's"), "\(track.err)")
+    }
+
     @Test("edit by @N, prefix or id changes group, times, tags and note; delete removes; the month's lines are never rewritten")
     func editAndDelete() throws {
         #expect(try retime.run("group", "create", "work").status == 0)

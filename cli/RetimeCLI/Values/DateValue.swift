@@ -65,6 +65,14 @@ struct DateValue {
                          hint: "write HH:MM (today, or yesterday if later), yesterday 14:00, 2026-11-20 09:00 (local time) or an ISO-8601 date-time")
     }
 
+    /// How `past` read `text` when that may surprise: a bare time of day
+    /// later than now means yesterday's, which an error about the times
+    /// must say (a minute ahead is a day back).
+    func pastReading(_ text: String, option: String) -> String? {
+        guard timeOfDay(text) != nil, let date = try? past(text, option: option), days.day(of: date) < days.day(of: now) else { return nil }
+        return "--\(option) \(text) was read as yesterday's, \(LocalTime.dateTime(date)), since today's is later than now"
+    }
+
     /// DATE: `YYYY-MM-DD` (local midnight), a local date-time, an ISO-8601
     /// date-time, `today`, `yesterday`, or `-Nd` (N days ago, at local
     /// midnight).
