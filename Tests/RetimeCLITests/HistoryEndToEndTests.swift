@@ -31,6 +31,37 @@ struct HistoryEndToEndTests {
         #expect(report.out.contains("Total 40s focused"), "\(report.out)")
     }
 
+    @Test("one window of times for history: track, edit and import refuse year 1 and 1969 alike; a partial import exits 1 and adds up (issue 29)")
+    func oneWindow() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        for from in ["0001-01-01 10:00", "1969-12-31T10:00:00Z"] {
+            let track = try retime.run("track", "work", "--from", from, "--to", "1970-01-01T09:00:00Z")
+            #expect(track.status == 2 && track.err.contains("a session's times lie in the years 1970-2199"), "\(from): \(track.err)")
+        }
+        #expect(try retime.run("track", "work", "--from", "2026-11-20T10:00:00Z", "--to", "2026-11-20T11:00:00Z").status == 0)
+        let edit = try retime.run("edit", "@1", "--from", "1969-12-31T23:30:00Z")
+        #expect(edit.status == 2 && edit.err.contains("the start is not"), "\(edit.err)")
+
+        // Six frames, five of them unusable: the summary adds up, exit 1.
+        let path = try watsonFile([("2026-11-19T08:00:00Z", "2026-11-19T09:00:00Z", "deep", Self.hex(1)),
+                                   ("2026-11-19T10:00:00Z", "2026-11-19T09:00:00Z", "deep", Self.hex(2))], name: "partial")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\n]", with: ",\n[1, 2],\n\"x\",\n[-62135596800, -62135593200, \"deep\", \"\(Self.hex(3))\", [], 0],\n{}\n]")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let imported = try retime.run("import", "--from", "watson", path, "--json")
+        #expect(imported.status == 1 && imported.errorCode == "import.skipped", "\(imported.err)")
+        let json = imported.json
+        let skipped = (json["skipped"] as? [Any])?.count ?? -1
+        #expect(json["read"] as? Int == 6 && json["imported"] as? Int == 1 && skipped == 5, "\(imported.out)")
+        #expect((json["skipped"] as? [[String: Any]])?.contains { ($0["message"] as? String ?? "").contains("1970-2199") } == true)
+
+        // One frame on its own, not in a list: one clear refusal, not six "line 1" problems.
+        let single = retime.dataDirectory + "-single"
+        try "[1763625600, 1763629200, \"deep\", \"\(Self.hex(4))\", [], 1763629200]\n".write(toFile: single, atomically: true, encoding: .utf8)
+        let one = try retime.run("import", "--from", "watson", single)
+        #expect(one.status == 2 && one.err.contains("a single frame, not an array of frames"), "\(one.err)")
+    }
+
     @Test("report: JSON per the spec, days of 23 and 25 hours in the local zone, weeks, groups and CSV")
     func report() throws {
         var retime = retime
@@ -78,7 +109,7 @@ struct HistoryEndToEndTests {
         ]
         """.write(toFile: path, atomically: true, encoding: .utf8)
         let first = try retime.run("import", "--from", "watson", path, "--json")
-        #expect(first.status == 0 && first.json["imported"] as? Int == 2)
+        #expect(first.status == 1 && first.errorCode == "import.skipped" && first.json["imported"] as? Int == 2, "skipped two: exit 1")
         #expect((first.json["groupsCreated"] as? [String])?.sorted() == ["code", "writing"])
         let skipped = try #require(first.json["skipped"] as? [[String: Any]])
         #expect(skipped.map { $0["line"] as? Int } == [3, 4])
@@ -98,8 +129,10 @@ struct HistoryEndToEndTests {
         try "inc 20250201T060000Z - 20250201T070000Z # deep\n".write(toFile: directory + "/2025-02.data", atomically: true, encoding: .utf8)
         try "deep\n".write(toFile: directory + "/tags.data", atomically: true, encoding: .utf8)
         let imported = try retime.run("import", "--from", "timewarrior", directory)
-        #expect(imported.status == 0)
-        #expect(imported.out.contains("Imported 2 of 2 sessions") && imported.out.contains("line 2: 2025-01.data: an open interval"))
+        #expect(imported.status == 1 && imported.errorCode == nil, "an entry was skipped: exit 1")
+        #expect(imported.err.contains("1 of 3 entries were skipped"), "\(imported.err)")
+        #expect(imported.out.contains("Imported 2 of 3 entries from timewarrior (1 skipped).")
+                && imported.out.contains("line 2: 2025-01.data: an open interval"), "\(imported.out)")
         #expect(try retime.run("import", "--from", "timewarrior", directory, "--json").json["imported"] as? Int == 0)
         let report = try retime.run("report", "--by", "group", "--json").json["buckets"] as? [[String: Any]]
         #expect(report?.first?["key"] as? String == "deep" && report?.first?["focusedSeconds"] as? Double == 5_400)

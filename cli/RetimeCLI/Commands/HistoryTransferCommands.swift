@@ -94,8 +94,12 @@ struct ImportCommand: RetimeCommand {
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
         let summary = try await services.importer.execute(from: services.sources[source]!, path: path)
-        var lines = ["Imported \(summary.imported) of \(summary.read) session\(summary.read == 1 ? "" : "s") from \(source.rawValue)"
-                     + (summary.alreadyPresent > 0 ? " (\(summary.alreadyPresent) already in history)." : ".")]
+        // Every entry read is imported, already in history, or skipped:
+        // the three add up to what was read.
+        let parts = [summary.alreadyPresent > 0 ? "\(summary.alreadyPresent) already in history" : nil,
+                     summary.problems.isEmpty ? nil : "\(summary.problems.count) skipped"].compactMap { $0 }
+        var lines = ["Imported \(summary.imported) of \(summary.read) \(summary.read == 1 ? "entry" : "entries") from \(source.rawValue)"
+                     + (parts.isEmpty ? "." : " (" + parts.joined(separator: ", ") + ").")]
         if !summary.groupsCreated.isEmpty {
             // Thousands of Watson projects must not fill the terminal.
             let created = summary.groupsCreated, shown = created.prefix(10).map { "'\($0)'" }.joined(separator: ", ")
@@ -118,6 +122,22 @@ struct ImportCommand: RetimeCommand {
             "schedulesRestored": .int(Int64(summary.schedulesRestored)), "settingsRestored": .int(Int64(summary.settingsRestored)),
             "skipped": .array(summary.problems.map { .object(["line": .int(Int64($0.line)), "message": .string($0.message)]) }),
         ])
+        guard summary.problems.isEmpty else {
+            throw ImportSkipped(skipped: summary.problems.count, read: summary.read, report: lines.joined(separator: "\n"), json: json)
+        }
         return CommandResult(json: json, human: lines.joined(separator: "\n"))
     }
+}
+
+/// An import that skipped entries: what it imported stays, and it exits 1
+/// so a script never takes a partial import for a whole one.
+struct ImportSkipped: RetimeCLIError, ReportingError {
+    var skipped: Int
+    var read: Int
+    var report: String
+    var json: JSONValue
+    var code: String { "import.skipped" }
+    var exitCode: Int32 { 1 }
+    var hint: String? { "the entries imported are kept; fix the lines listed and import again (what is already in history is not added twice)" }
+    var description: String { "\(skipped) of \(read) \(read == 1 ? "entry was" : "entries were") skipped" }
 }

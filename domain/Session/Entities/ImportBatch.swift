@@ -70,7 +70,9 @@ public struct ImportBatch: Sendable, Equatable {
 
 /// What an import did.
 public struct ImportSummary: Sendable, Equatable {
-    /// Sessions read from the source.
+    /// Entries read from the source, whether they could be imported or not:
+    /// `imported + alreadyPresent + problems.count` (each entry is one of the
+    /// three).
     public var read: Int
     /// Sessions added to history.
     public var imported: Int

@@ -159,6 +159,10 @@ public struct ContinueSessionUseCase: Sendable {
 /// The rules of a recorded session's times.
 enum SessionTimes {
     static func check(from: Date, to: Date, now: Date) throws(SessionError) {
+        guard HistoryWindow.instants.contains(from), HistoryWindow.instants.contains(to) else {
+            let which = HistoryWindow.instants.contains(from) ? "the end" : "the start"
+            throw .invalidTimes("\(HistoryWindow.description) (\(which) is not)")
+        }
         guard from < to else { throw .invalidTimes("the start must come before the end") }
         guard to <= now else { throw .invalidTimes("the end is in the future; start a session instead") }
         guard to.timeIntervalSince(from) <= SessionLength.allowed.upperBound else {

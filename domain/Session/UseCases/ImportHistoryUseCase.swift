@@ -18,8 +18,6 @@ public struct ImportHistoryUseCase: Sendable {
     private let schedules: (any ScheduleRepository)?
     private let settings: (any SettingsStore)?
 
-    /// The instants an imported session may have.
-    public static let plausible = Date(timeIntervalSince1970: 0)..<Date(timeIntervalSince1970: 7_258_118_400)   // 2200-01-01
 
     public init(history: any SessionHistory, directory: any ImportGroupDirectory, sessions: any SessionRepository,
                 schedules: (any ScheduleRepository)? = nil, settings: (any SettingsStore)? = nil) {
@@ -74,7 +72,7 @@ public struct ImportHistoryUseCase: Sendable {
             }
         }
         let recorded = try await history.append(contentsOf: fresh)
-        var summary = ImportSummary(read: batch.records.count, imported: recorded, alreadyPresent: alreadyPresent + fresh.count - recorded,
+        var summary = ImportSummary(read: batch.records.count + batch.problems.count, imported: recorded, alreadyPresent: alreadyPresent + fresh.count - recorded,
                                     groupsCreated: created, problems: problems.sorted { $0.line < $1.line })
         if let backup = batch.backup {
             // A backup's group ids name the groups as the backup knew them; here they may have others.
@@ -121,8 +119,8 @@ public struct ImportHistoryUseCase: Sendable {
     static func problem(with session: Session) -> String? {
         guard let end = session.endedAt else { return "the session has no end" }
         let instants = [session.startedAt, end] + (session.plannedEnd.map { [$0] } ?? [])
-        guard instants.allSatisfy(plausible.contains) else {
-            return "a time outside the years 1970-2199: a misread timestamp"
+        guard instants.allSatisfy(HistoryWindow.instants.contains) else {
+            return "a time outside the years \(HistoryWindow.years): a misread timestamp"
         }
         guard end > session.startedAt else { return "it ends before it starts, or when it starts" }
         guard end.timeIntervalSince(session.startedAt) <= SessionLength.allowed.upperBound else {
