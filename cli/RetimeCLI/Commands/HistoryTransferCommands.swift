@@ -63,7 +63,7 @@ struct ImportCommand: RetimeCommand {
     enum Source: String, CaseIterable { case watson, timewarrior, retime }
 
     static let spec = CommandSpec("import", summary: "Add another tool's history: Watson, Timewarrior or a retime export.",
-                                  discussion: "Importing the same data again adds nothing. Projects (Watson) and first tags (Timewarrior) become groups, created with no targets if missing. Lines that cannot be read are listed with their numbers and skipped; history already recorded is never changed.",
+                                  discussion: "Importing the same data again adds nothing. Projects (Watson) and first tags (Timewarrior) become groups, created with no targets if missing. Lines that cannot be read are listed with their numbers and skipped, and the import then exits 1 (import.skipped) keeping what it imported; history already recorded is never changed.",
                                   options: [.value("from", "TOOL", help: "watson (a frames file), timewarrior (a data directory) or retime (an export file).",
                                                    choices: ["watson", "timewarrior", "retime"], required: true)],
                                   arguments: [ArgumentSpec("PATH", help: "The file or directory to read.")])
