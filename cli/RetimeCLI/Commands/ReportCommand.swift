@@ -97,10 +97,13 @@ enum ReportChart {
         let tableWidth = widths.reduce(0, +) + 2 * (widths.count - 1)
         // What the terminal leaves; too narrow for a bar, the table alone.
         let barWidth = width - tableWidth - 2 >= 4 ? width - tableWidth - 2 : 0
-        let most = buckets.map(\.focusedSeconds).max() ?? 0
+        // Bars in proportion to the durations shown: buckets that all read
+        // 0s (a few tenths of a second) draw no bar, not a full one.
+        let shown = { (bucket: Report.Bucket) in bucket.focusedSeconds.isFinite ? bucket.focusedSeconds.rounded() : 0 }
+        let most = buckets.map(shown).max() ?? 0
         var lines = [style.dim(line(header))]
         for (index, bucket) in buckets.enumerated() {
-            let bar = Self.bar(most > 0 ? bucket.focusedSeconds / most : 0, width: barWidth)
+            let bar = Self.bar(most > 0 ? shown(bucket) / most : 0, width: barWidth)
             lines.append(line(rows[index]) + (bar.isEmpty ? "" : "  " + style.green(bar)))
         }
         if trimmed > 0 {
