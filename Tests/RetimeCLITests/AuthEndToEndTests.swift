@@ -25,6 +25,8 @@ struct AuthEndToEndTests {
         #expect(Set(fresh.json.keys) == ["schema", "passcodeSet", "lockedUntil", "failedAttempts", "shieldAuthorization"])
         #expect(fresh.json["passcodeSet"] as? Bool == false && fresh.json["lockedUntil"] is NSNull)
         #expect(fresh.json["failedAttempts"] as? Int == 0 && fresh.json["shieldAuthorization"] as? String == "notDetermined")
+        let words = try retime.run("auth", "status").out
+        #expect(words.contains("shield authorization: not asked yet") && !words.contains("notDetermined"), "words, not internal names: \(words)")
         #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "1234\n").status == 0)
         #expect(try retime.run("auth", "status", "--json").json["passcodeSet"] as? Bool == true)
     }

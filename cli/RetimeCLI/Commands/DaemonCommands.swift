@@ -44,7 +44,13 @@ enum DaemonCommands {
         static func words(_ what: DaemonOutlookUseCase.DueWork.What) -> String {
             switch what {
             case .endSession: "end the active session"
-            case .interval(let kind, let schedule): "\(kind.rawValue) of \(schedule)"
+            case .interval(let kind, let schedule):
+                switch kind {
+                case .intervalWillStartWarning: "warn that '\(schedule)' starts soon"
+                case .intervalDidStart: "start '\(schedule)'"
+                case .intervalWillEndWarning: "warn that '\(schedule)' ends soon"
+                case .intervalDidEnd: "end '\(schedule)'"
+                }
             }
         }
     }
