@@ -46,6 +46,22 @@ struct HistoryAmendmentEndToEndTests {
         #expect(try sessions(retime).count == 1, "nothing else recorded")
     }
 
+    @Test("an edit that changes nothing writes nothing and says so (issue 29)")
+    func noOpEdit() throws {
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("track", "work", "--from", Self.ago(2), "--to", Self.ago(1), "--note", "n").status == 0)
+        let history = retime.dataDirectory + "/history"
+        func files() -> [String: Data] {
+            let paths = (FileManager.default.enumerator(atPath: history)?.allObjects as? [String]) ?? []
+            return Dictionary(uniqueKeysWithValues: paths.map { ($0, FileManager.default.contents(atPath: history + "/" + $0) ?? Data()) })
+        }
+        let before = files()
+        let same = try retime.run("edit", "@1", "--note", "n")
+        #expect(same.status == 0 && same.out.hasPrefix("Nothing to change: "), "\(same.out)")
+        #expect(files() == before, "nothing written")
+        #expect(try retime.run("edit", "@1", "--note", "m").out.hasPrefix("Edited "))
+    }
+
     @Test("a bare time a minute ahead is yesterday's, and an error about the times says so (issue 29)",
           .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
     func timeReadAsYesterday() throws {

@@ -98,10 +98,10 @@ enum HistoryEditCommands {
         }
         func run(_ services: Amending<EditSessionUseCase>, _ io: CommandIO) async throws -> CommandResult {
             let reference = try HistoryEditCommands.reference(parsed)
-            let session = try await HistoryEditCommands.sayingHowTimesWereRead(readings) {
-                try await services.amend.execute(reference, changes: changes)
+            let (session, changed) = try await HistoryEditCommands.sayingHowTimesWereRead(readings) {
+                try await services.amend.revise(reference, changes: changes)
             }
-            return try await services.result("Edited", session)
+            return try await services.result(changed ? "Edited" : "Nothing to change:", session)
         }
     }
 
