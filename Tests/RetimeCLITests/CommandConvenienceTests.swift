@@ -83,6 +83,15 @@ struct TerminalConvenienceTests {
         #expect(try retime.run("group", "show", "reading").status == 0)
     }
 
+    @Test("daemon run on a terminal says that it runs, for which data and how to stop it; Ctrl-C stops it (issue 29)")
+    func daemonRunSaysSo() throws {
+        let run = try onTerminal([("Ctrl-C stops it.", "\\x03")], "daemon", "run")
+        #expect(run.out.contains("retime daemon: running for \(retime.dataDirectory) (pid "), "\(run.out)")
+        #expect(run.out.contains("--log-level info shows each event"), "\(run.out)")
+        let status = try retime.run("daemon", "status")
+        #expect(status.status == 1, "Ctrl-C stopped it: \(status.out)")
+    }
+
     @Test("a passcode too short is refused before it is asked for again")
     func shortPasscode() throws {
         let short = try onTerminal([("New passcode: ", "ab\\r")], "auth", "set-passcode")
