@@ -37,7 +37,9 @@ struct AuthEndToEndTests {
         // (digits can: a nanosecond field once held "4321").
         #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "quokka\n").status == 0)
         try retime.run("group", "create", "work", "--block", "a.com")
-        #expect(try retime.run("start", "work", "--for", "1h", "--strict").status == 0)
+        let start = try retime.run("start", "work", "--for", "1h", "--strict")
+        #expect(start.status == 0 && start.out.contains("It is strict: only your passcode ends it early."),
+                "with a passcode set, start does not say it cannot be stopped (issue 29): \(start.out)")
         let bare = try retime.run("stop", "--json")
         #expect(bare.status == 3 && bare.errorCode == "auth.passcodeRequired")
         let wrong = try retime.run(["stop", "--passcode-stdin", "--json"], input: "wombat\n")

@@ -33,7 +33,9 @@ enum SessionCommands {
 
         struct Services: CommandServices {
             let start: StartSessionUseCase
-            init(_ services: ServiceSource) throws { start = try services() }
+            /// Whether a passcode is set: a strict session says how it ends early.
+            let auth: AuthStatusUseCase
+            init(_ services: ServiceSource) throws { (start, auth) = (try services(), try services()) }
         }
 
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
@@ -54,7 +56,9 @@ enum SessionCommands {
             let length = session.plannedEnd.map {
                 "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(io.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(io.style.bold(name))"
-            let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
+            let withPasscode = session.strict ? ((try? await services.auth.execute())?.passcodeSet ?? false) : false
+            let strict = !session.strict ? "" : withPasscode ? " It is strict: only your passcode ends it early."
+                : " It is strict: it cannot be stopped before it ends."
             let reach = started.reach ?? .recordsOnly
             var json = document(started, at: session.startedAt)
             if case .object(var members) = json, !reach.failing.isEmpty {
