@@ -166,21 +166,42 @@ struct HistoryAmendmentEndToEndTests {
         #expect(try sessions(desktop).isEmpty && sessions(laptop).isEmpty)
     }
 
-    @Test("a session keeps its group's name when it ran: log, report and CSV show it after a rename and a delete")
-    func groupNameAtTheTime() throws {
+    @Test("history follows a group by identity: after a rename one group under its new name, the old name still finds it; after a delete, its last name (issue 29)")
+    func groupByIdentity() throws {
         #expect(try retime.run("group", "create", "writing").status == 0)
         #expect(try retime.run("track", "writing", "--from", Self.ago(5), "--to", Self.ago(4)).status == 0)
         #expect(try retime.run("group", "rename", "writing", "thesis").status == 0)
         #expect(try retime.run("track", "thesis", "--from", Self.ago(3), "--to", Self.ago(2.5)).status == 0)
-        #expect(try sessions(retime).map { $0["group"] as? String } == ["thesis", "writing"])
+        #expect(try sessions(retime).map { $0["group"] as? String } == ["thesis", "thesis"], "its sessions follow it")
+        let log = try retime.run("log").out
+        #expect(log.contains("thesis (was writing)") && log.components(separatedBy: "thesis").count == 3, "\(log)")
+        func buckets() throws -> [String] {
+            (try retime.run("report", "--by", "group", "--json").json["buckets"] as? [[String: Any]])?.compactMap { $0["key"] as? String } ?? []
+        }
+        #expect(try buckets() == ["thesis (was writing)"], "one row for one group")
+        for name in ["thesis", "writing", "WRITING"] {
+            let found = try retime.run("log", "--group", name, "--json")
+            #expect(found.status == 0 && (found.json["sessions"] as? [Any])?.count == 2, "\(name): \(found.err)")
+        }
+        #expect(try retime.run("report", "--group", "writing", "--json").json["totalSessions"] as? Int == 2)
+        let csv = try retime.run("log", "--csv").out
+        #expect(csv.components(separatedBy: ",thesis,").count == 3, "\(csv)")
+
         #expect(try retime.run("group", "delete", "thesis").status == 0)
-        let log = try retime.run("log")
-        #expect(log.out.contains("thesis") && log.out.contains("writing") && !log.out.contains("deleted group"), "\(log.out)")
-        let report = try retime.run("report", "--by", "group", "--json")
-        let keys = (report.json["buckets"] as? [[String: Any]])?.compactMap { $0["key"] as? String }
-        #expect(keys.map(Set.init) == ["writing", "thesis"], "\(report.out)")
-        let csv = try retime.run("log", "--csv")
-        #expect(csv.out.contains(",writing,") && csv.out.contains(",thesis,"), "\(csv.out)")
+        let after = try retime.run("log").out
+        #expect(after.contains("thesis (deleted)") && after.contains("writing (deleted)") && !after.contains("deleted group"), "\(after)")
+        #expect(try buckets() == ["thesis (deleted; was writing)"])
+        #expect(try retime.run("log", "--group", "thesis", "--json").json["sessions"] as? [Any] != nil, "a deleted group's name still finds its sessions")
+        #expect(try retime.run("log", "--group", "nothing").status == 1)
+    }
+
+    @Test("CSV: a tag holding ';' is escaped, so it cannot be told for two tags (issue 29)")
+    func csvTags() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("track", "work", "--from", Self.ago(2), "--to", Self.ago(1), "--tag", "a;b", "--tag", "c").status == 0)
+        #expect(try retime.run("track", "work", "--from", Self.ago(4), "--to", Self.ago(3), "--tag", "a", "--tag", "b", "--tag", "c").status == 0)
+        let csv = try retime.run("log", "--csv").out
+        #expect(csv.contains(",a\\;b;c,") && csv.contains(",a;b;c,"), "\(csv)")
     }
 
     @Test("log and report filter by --group and --tag; report --by tag counts a session in each of its tags, the total once")

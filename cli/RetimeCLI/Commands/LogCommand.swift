@@ -47,7 +47,13 @@ struct LogCommand: RetimeCommand {
     private func table(_ log: SessionLogUseCase.Log, style: Style) -> String {
         let sessions = log.sessions, now = log.readAt
         guard !sessions.isEmpty else { return "No sessions." }
-        let name = { (session: Session) in log.groupName(of: session) ?? "(deleted group)" }
+        // Its group by its name now, with the name it ran under where that
+        // differs; a deleted group by its last name.
+        let name = { (session: Session) -> String in
+            let base = log.groupName(of: session) ?? "(deleted group)"
+            if log.groupDeleted(session), log.groupName(of: session) != nil { return base + " (deleted)" }
+            return log.formerGroupName(of: session).map { base + " (was \($0))" } ?? base
+        }
         // Group names differ in length: pad them so the outcomes line up.
         let width = sessions.lazy.map { name($0).count }.max() ?? 0
         return sessions.map { session in
