@@ -40,6 +40,33 @@ struct ShieldEndToEndTests {
         return (hosts, original)
     }
 
+    @Test("cancel discards the running session: its block is lifted and history keeps nothing; a strict one refuses (issue 29)")
+    func cancel() throws {
+        let (hosts, original) = try useHostsShield()
+        #expect(try retime.run("start", "work", "--for", "10m").status == 0)
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) != original)
+        let cancel = try retime.run("cancel")
+        #expect(cancel.status == 0 && cancel.out.contains("Cancelled the session on work"), "\(cancel.out) \(cancel.err)")
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original, "its block is lifted")
+        #expect(try (retime.run("log", "--json").json["sessions"] as? [Any])?.isEmpty == true, "history keeps nothing")
+        #expect(try retime.run("cancel").status == 1, "nothing to cancel")
+        #expect(try retime.run("start", "work", "--for", "10m", "--strict").status == 0)
+        let strict = try retime.run("cancel", "--json")
+        #expect(strict.status == 3 && strict.errorCode == "session.strict", "\(strict.err)")
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) != original, "the strict block stays")
+        // A script starts a session on a group it names, created if need be.
+        #expect(try retime.run("start", "reading", "--for", "10m").status == 1, "no group yet: a script gets the error")
+    }
+
+    @Test("start --create makes the group for a script, without asking (issue 29)")
+    func startCreates() throws {
+        let start = try retime.run("start", "reading", "--for", "10m", "--create")
+        #expect(start.status == 0 && start.out.contains("Started a 10m session on reading"), "\(start.err)")
+        #expect(try retime.run("group", "show", "reading").status == 0)
+        #expect(try retime.run("cancel").status == 0)
+        #expect(try retime.run("start", "reading", "--for", "10m", "--create").status == 0, "an existing group is used as it is")
+    }
+
     @Test("a session is lowered through the shield that raised it, whatever the configuration says by then")
     func loweredThroughItsOwnShield() throws {
         let (hosts, original) = try useHostsShield()

@@ -17,18 +17,20 @@ enum SessionCommands {
                 .value("for", "DURATION", help: "How long: 90s, 25m, 1h30m or PT25M (1 s to 24 h)."),
                 .value("until", "WHEN", help: "When it ends: HH:MM[:SS] (next occurrence), a local date-time YYYY-MM-DD HH:MM or an ISO-8601 one."),
                 .flag("strict", help: "No stopping, pausing or weakening before the end."),
+                .flag("create", help: "Create GROUP (empty) if it does not exist, without asking (for scripts)."),
                 .value("tag", "TAG", help: "A tag for the session's history.", repeatable: true),
                 .value("note", "TEXT", help: "A note for the session's history."),
             ],
             arguments: [ArgumentSpec("GROUP", help: "The group to block.", optional: true, names: .groups)])
 
         let group: String?
-        let plan: SessionPlan
+        var plan: SessionPlan
 
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             group = parsed.argument("GROUP")
             plan = SessionPlan(groupName: group ?? "", length: try Self.length(parsed, values: values) ?? .openEnded, strict: parsed.flag("strict"),
                                tags: parsed.allValues("tag"), note: parsed.value("note"))
+            plan.createsGroup = parsed.flag("create")
         }
 
         struct Services: CommandServices {
@@ -112,6 +114,27 @@ enum SessionCommands {
             default:
                 return " Blocking \(count(targets.count, sites == targets.count ? "site" : "target"))."
             }
+        }
+    }
+
+    struct Cancel: RetimeCommand {
+        static let reconciliation = Reconciliation.byUseCase
+        static let spec = CommandSpec("cancel", summary: "Discard the active session: its block is lifted and history does not keep it.",
+                                      discussion: "As 'stop' ends it and keeps it. A strict session refuses until its planned end, unless a passcode is set and given with --passcode-stdin.",
+                                      options: [PasscodeInput.overrideFlag])
+        let passcodeFromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
+        struct Services: CommandServices {
+            let cancel: CancelSessionUseCase
+            init(_ services: ServiceSource) throws { cancel = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let (cancelled, at) = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime cancel") {
+                try await services.cancel.execute(passcode: $0)
+            }
+            let name = cancelled.groupName ?? "a deleted group"
+            return CommandResult(json: document(cancelled, at: at),
+                                 human: "Cancelled the session on \(io.style.bold(name)); history does not keep it.")
         }
     }
 

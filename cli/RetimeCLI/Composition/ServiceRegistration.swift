@@ -165,6 +165,10 @@ public enum ServiceRegistration {
                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                override: try $0.resolve())
         }
+        registry.register(CancelSessionUseCase.self) {
+            CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
+                                 reconcile: try $0.resolve(), override: try $0.resolve())
+        }
         registry.register(PauseSessionUseCase.self) {
             PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
                                 events: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
