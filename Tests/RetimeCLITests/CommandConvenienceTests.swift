@@ -57,7 +57,7 @@ struct CommandConvenienceTests {
         let frames = retime.dataDirectory + "-frames"
         try "[[1763626800, 1763630400, \"deep\", \"00000000000000000000000000000001\", [], 0]]\n".write(toFile: frames, atomically: true, encoding: .utf8)
         #expect(try retime.run("import", "--from", "watson", frames).status == 0)
-        #expect(try retime.run("log").out.contains("(import:watson)"))
+        #expect(try retime.run("log", "--since", "2025-01-01").out.contains("(import:watson)"))
     }
 }
 

@@ -112,7 +112,7 @@ struct EndToEndTests {
         try retime.run("stop")
         try retime.run("start", "deep work")
         try retime.run("stop")
-        let lines = try retime.run("log").out.split(separator: "\n")
+        let lines = try retime.run("log").out.split(separator: "\n").filter { $0.hasPrefix("  ") }
         #expect(lines.count == 2)
         #expect(Set(lines.map { $0.firstRange(of: "stopped")?.lowerBound.utf16Offset(in: $0) }).count == 1, "\(lines)")
         #expect(lines.last?.hasSuffix("stopped  #\"two words\" #solo  — chapter 3") == true, "\(lines)")

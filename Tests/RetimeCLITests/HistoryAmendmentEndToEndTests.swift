@@ -37,7 +37,7 @@ struct HistoryAmendmentEndToEndTests {
         #expect(session["tags"] as? [String] == ["deep"] && session["note"] as? String == "forgot")
         let log = try retime.run("log")
         let id = try #require(session["id"] as? String)
-        #expect(log.out.hasPrefix(String(id.prefix(8)) + "  ") && log.out.contains("1h 30m") && log.out.contains("#deep"), "\(log.out)")
+        #expect(log.out.contains("\n  " + String(id.prefix(8)) + "  ") && log.out.contains("1h 30m") && log.out.contains("#deep"), "\(log.out)")
 
         #expect(try retime.run("track", "work", "--from", Self.ago(1), "--to", Self.ago(-1)).status == 2, "an end in the future")
         #expect(try retime.run("track", "work", "--from", Self.ago(1), "--to", Self.ago(2)).status == 2, "an end before the start")
@@ -193,6 +193,27 @@ struct HistoryAmendmentEndToEndTests {
         #expect(try buckets() == ["thesis (deleted; was writing)"])
         #expect(try retime.run("log", "--group", "thesis", "--json").json["sessions"] as? [Any] != nil, "a deleted group's name still finds its sessions")
         #expect(try retime.run("log", "--group", "nothing").status == 1)
+    }
+
+    @Test("log: by day, newest first, each with its total; start and end times; the last 7 days unless told otherwise, and it says so (issue 29)",
+          .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
+    func logByDay() throws {
+        var retime = retime
+        retime.launcher = ["/usr/bin/faketime", "2026-11-24 20:08:00"]
+        retime.environment["TZ"] = "UTC"
+        try retime.run("group", "create", "work")
+        for (from, to) in [("2026-11-24T09:00:00Z", "2026-11-24T10:00:00Z"), ("2026-11-24T11:00:00Z", "2026-11-24T11:30:00Z"),
+                           ("2026-11-22T23:30:00Z", "2026-11-23T00:15:00Z"), ("2026-11-10T10:00:00Z", "2026-11-10T11:00:00Z")] {
+            #expect(try retime.run("track", "work", "--from", from, "--to", to).status == 0)
+        }
+        let log = try retime.run("log").out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(log.first == "Tue 2026-11-24  1h 30m in 2 sessions", "\(log)")
+        #expect(log[1].contains("  11:00-11:30    30m ") && log[2].contains("  09:00-10:00    1h "), "newest first, with times: \(log)")
+        #expect(log.contains("Sun 2026-11-22  45m in 1 session") && log.contains { $0.contains("23:30-00:15+1") }, "\(log)")
+        #expect(!log.contains { $0.contains("2026-11-10") }, "older than 7 days: not shown")
+        #expect(log.last(where: { !$0.isEmpty }) == "The last 7 days; --since DATE or --limit N shows more.")
+        #expect(try retime.run("log", "--since", "2026-11-01").out.contains("Tue 2026-11-10  1h in 1 session"))
+        #expect(try (retime.run("log", "--json").json["sessions"] as? [Any])?.count == 4, "a script gets every session")
     }
 
     @Test("CSV: a tag holding ';' is escaped, so it cannot be told for two tags (issue 29)")
