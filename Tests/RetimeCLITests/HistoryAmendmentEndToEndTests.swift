@@ -214,6 +214,10 @@ struct HistoryAmendmentEndToEndTests {
         #expect(log.last(where: { !$0.isEmpty }) == "The last 7 days; --since DATE or --limit N shows more.")
         #expect(try retime.run("log", "--since", "2026-11-01").out.contains("Tue 2026-11-10  1h in 1 session"))
         #expect(try (retime.run("log", "--json").json["sessions"] as? [Any])?.count == 4, "a script gets every session")
+        let report = try retime.run("report").out
+        #expect(report.contains("2026-11-24") && !report.contains("2026-11-10") && report.hasSuffix("The last 7 days; --since DATE shows more.\n"),
+                "\(report)")
+        #expect(try retime.run("report", "--json").json["totalSessions"] as? Int == 4)
     }
 
     @Test("CSV: a tag holding ';' is escaped, so it cannot be told for two tags (issue 29)")

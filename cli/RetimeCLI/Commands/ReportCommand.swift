@@ -2,9 +2,13 @@ import Domain
 import Foundation
 
 /// `retime report`: focused time and sessions per day, week or group, with a
-/// bar chart for people and CSV or JSON for scripts.
+/// bar chart for people and CSV or JSON for scripts. Without --since or
+/// --until, a person sees the last 7 days (28 by week) and is told so;
+/// `--json` and `--csv` cover all of history.
 struct ReportCommand: RetimeCommand {
-    static let spec = CommandSpec("report", summary: "Total focused time and sessions per day, week or group.", options: [
+    static let spec = CommandSpec("report", summary: "Total focused time and sessions per day, week or group.",
+                                  discussion: "Without --since or --until, the last 7 days (28 with --by week); --json and --csv cover all of history.",
+                                  options: [
         .value("since", "DATE", help: "From this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
         .value("until", "DATE", help: "Before this date (same forms)."),
         .value("by", "BUCKET", help: "day (default), week (ISO weeks), group or tag.", choices: ["day", "week", "group", "tag"]),
@@ -14,6 +18,8 @@ struct ReportCommand: RetimeCommand {
     ])
 
     let since: Date?, until: Date?, grouping: ReportGrouping, csv: Bool, group: String?, tag: String?
+    /// How many days a bare report shows, and from when (local midnight).
+    let windowDays: Int, windowStart: Date?
 
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
         (since, until) = try values.range(parsed)
@@ -25,6 +31,8 @@ struct ReportCommand: RetimeCommand {
         csv = parsed.flag("csv")
         group = parsed.value("group")
         tag = parsed.value("tag")
+        windowDays = grouping == .week ? 28 : 7
+        windowStart = try? values.date("-\(windowDays - 1)d", option: "since")
     }
 
     struct Services: CommandServices {
@@ -33,8 +41,11 @@ struct ReportCommand: RetimeCommand {
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-        let report = try await services.report.execute(since: since, until: until, by: grouping, groupNamed: group, tag: tag)
-        let human = csv ? Self.csv(report) : ReportChart.render(report, width: io.console.width, style: io.style)
+        let windowed = !io.json && !csv && since == nil && until == nil && windowStart != nil
+        let report = try await services.report.execute(since: windowed ? windowStart : since, until: until, by: grouping,
+                                                       groupNamed: group, tag: tag)
+        var human = csv ? Self.csv(report) : ReportChart.render(report, width: io.console.width, style: io.style)
+        if windowed { human += "\n" + io.style.dim("The last \(windowDays) days; --since DATE shows more.") }
         return CommandResult(json: Self.document(report), human: human)
     }
 
