@@ -38,7 +38,7 @@ struct AuthEndToEndTests {
         #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "quokka\n").status == 0)
         try retime.run("group", "create", "work", "--block", "a.com")
         let start = try retime.run("start", "work", "--for", "1h", "--strict")
-        #expect(start.status == 0 && start.out.contains("It is strict: only your passcode ends it early."),
+        #expect(start.status == 0 && start.prose.contains("It is strict: only your passcode ends it early."),
                 "with a passcode set, start does not say it cannot be stopped (issue 29): \(start.out)")
         let bare = try retime.run("stop", "--json")
         #expect(bare.status == 3 && bare.errorCode == "auth.passcodeRequired")

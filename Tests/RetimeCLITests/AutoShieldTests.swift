@@ -62,7 +62,7 @@ struct AutoShieldTests {
         let user = system.client()
         try user.run("group", "create", "work", "--block", "example.com")
         let start = try user.run("start", "work", "--for", "10m")
-        #expect(start.status == 0 && start.out.contains("sudo retime system install"), "\(start.out)")
+        #expect(start.status == 0 && start.prose.contains("sudo retime system install"), "\(start.out)")
         #expect(try doctorCheck(user, "session shield") == nil, "no service: nothing to flag")
 
         let service = try system.start()

@@ -79,7 +79,7 @@ struct TerminalConvenienceTests {
         let declined = try onTerminal([("and start? [y/N] ", "n\\r")], "start", "reading", "--for", "10m")
         #expect(declined.status == 1, "\(declined.out)")
         let accepted = try onTerminal([("and start? [y/N] ", "y\\r")], "start", "reading", "--for", "10m")
-        #expect(accepted.status == 0 && accepted.out.contains("Started a 10m session on reading"), "\(accepted.out)")
+        #expect(accepted.status == 0 && accepted.prose.contains("Started a 10m session on reading"), "\(accepted.out)")
         #expect(try retime.run("group", "show", "reading").status == 0)
     }
 

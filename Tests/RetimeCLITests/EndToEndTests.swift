@@ -35,7 +35,7 @@ struct EndToEndTests {
         let started = try retime.run("start", "--until", "\(day) \(clock.prefix(5))")
         #expect(started.status == 0, "\(started.err)")
         #expect(started.out.contains("until \(shown)."), "\(started.out)")
-        #expect(started.out.contains("Nothing is blocked: focus has no targets yet") && started.out.contains("'retime group block focus SITE'"))
+        #expect(started.prose.contains("Nothing is blocked: focus has no targets yet") && started.prose.contains("'retime group block focus SITE'"))
         let session = try #require(try retime.run("status", "--json").json["session"] as? [String: Any])
         #expect((session["plannedEnd"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) } == end)
         #expect(try retime.run("status").out.contains("ends \(shown)"))

@@ -13,6 +13,12 @@ struct RetimeProcess: Sendable {
             (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [String: Any] ?? [:]
         }
 
+        /// stdout as prose: the lines a message was wrapped into (to the
+        /// terminal's width, 80 columns otherwise) joined again.
+        var prose: String {
+            (out.hasSuffix("\n") ? String(out.dropLast()) : out).replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
+        }
+
         /// The JSON error document on stderr (`--json`).
         var errorCode: String? {
             let line = err.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""

@@ -10,9 +10,9 @@ struct ShieldEndToEndTests {
     @Test("with the default 'none' shield, start does not claim to block what it only records")
     func noneShieldSaysSo() throws {
         try retime.run("group", "create", "work", "--block", "example.com")
-        #expect(try retime.run("start", "work").out
-            == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block, install the system service: 'sudo retime system install').\n")
-        #expect(try retime.run("status").out.contains("· shield: none (records only, blocks nothing)\n"))
+        #expect(try retime.run("start", "work").prose
+            == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block, install the system service: 'sudo retime system install').")
+        #expect(try retime.run("status").prose.contains("· shield: none (records only, blocks nothing) daemon:"))
         #expect(try retime.run("pause").out.hasPrefix("Paused: the 'none' shield had blocked nothing"))
         #expect(try retime.run("resume").out.hasPrefix("Resumed: the 'none' shield records the block again; nothing is blocked"))
         let doctor = try retime.run("doctor", "--json").json["checks"] as? [[String: String]] ?? []
@@ -61,7 +61,7 @@ struct ShieldEndToEndTests {
     @Test("start --create makes the group for a script, without asking (issue 29)")
     func startCreates() throws {
         let start = try retime.run("start", "reading", "--for", "10m", "--create")
-        #expect(start.status == 0 && start.out.contains("Started a 10m session on reading"), "\(start.err)")
+        #expect(start.status == 0 && start.prose.contains("Started a 10m session on reading"), "\(start.err)")
         #expect(try retime.run("group", "show", "reading").status == 0)
         #expect(try retime.run("cancel").status == 0)
         #expect(try retime.run("start", "reading", "--for", "10m", "--create").status == 0, "an existing group is used as it is")

@@ -73,7 +73,7 @@ struct LogCommand: RetimeCommand {
             return log.formerGroupName(of: session).map { base + " (was \($0))" } ?? base
         }
         // Group names differ in length: pad them so the outcomes line up.
-        let width = sessions.lazy.map { name($0).count }.max() ?? 0
+        let width = sessions.lazy.map { DisplayWidth.of(name($0)) }.max() ?? 0
         let timesWidth = sessions.lazy.map { Self.times($0, now: now).count }.max() ?? 0
         var days: [(day: String, sessions: [Session])] = []
         for session in sessions {
@@ -88,7 +88,7 @@ struct LogCommand: RetimeCommand {
             lines.append(style.bold("\(ReportChart.weekday(entry.day)) \(entry.day)") + "  "
                          + style.dim("\(DurationValue.format(total)) in \(count) session\(count == 1 ? "" : "s")"))
             for session in entry.sessions {
-                let group = name(session) + String(repeating: " ", count: width - name(session).count)
+                let group = DisplayWidth.pad(name(session), to: width)
                 let outcome = (session.outcome == .completed ? style.green("completed") : style.yellow(session.outcome.rawValue))
                     + (session.origin == .manual ? "" : "  " + style.dim("(\(session.origin))"))
                 let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map(Self.tag).joined(separator: " "))

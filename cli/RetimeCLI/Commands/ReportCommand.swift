@@ -99,7 +99,7 @@ enum ReportChart {
             [bucket.key] + (days ? [weekday(bucket.key)] : []) + [DurationValue.format(bucket.focusedSeconds), "\(bucket.sessions)",
                                                                  bucket.completionRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"]
         }
-        let widths = header.indices.map { column in max(header[column].count, rows.map { $0[column].count }.max() ?? 0) }
+        let widths = header.indices.map { column in max(header[column].count, rows.map { DisplayWidth.of($0[column]) }.max() ?? 0) }
         // The key and weekday read left to right; the numbers line up on the right.
         let numeric = Set((days ? 2 : 1)..<header.count)
         func line(_ cells: [String]) -> String {
@@ -141,11 +141,7 @@ enum ReportChart {
         return String(repeating: "█", count: eighthsTotal / 8) + eighths[eighthsTotal % 8]
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
+    private static func pad(_ text: String, _ width: Int) -> String { DisplayWidth.pad(text, to: width) }
 
-    private static func padLeft(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-    }
+    private static func padLeft(_ text: String, _ width: Int) -> String { DisplayWidth.padLeft(text, to: width) }
 }

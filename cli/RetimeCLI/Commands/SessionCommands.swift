@@ -67,9 +67,10 @@ enum SessionCommands {
                 members["shieldFailures"] = .array(reach.failing.map(JSONValue.string))
                 json = .object(members)
             }
+            let columns = io.console.isTerminal ? io.console.width : 80
             return CommandResult(json: json,
-                                 human: "Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)"
-                                    + Self.failing(reach))
+                                 human: TextWrap.wrap("Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)"
+                                    + Self.failing(reach), width: columns))
         }
 
         /// `--for DURATION` or `--until WHEN` (not both); nil when neither is given.

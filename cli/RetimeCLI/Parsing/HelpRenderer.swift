@@ -60,7 +60,7 @@ enum HelpRenderer {
     static func wrap(_ text: String, width: Int, keepingBrackets: Bool = false) -> [String] {
         var lines: [String] = [], line = ""
         for word in keepingBrackets ? bracketedWords(text) : text.split(separator: " ").map(String.init) {
-            if !line.isEmpty, line.count + 1 + word.count > width {
+            if !line.isEmpty, DisplayWidth.visible(line) + 1 + DisplayWidth.visible(word) > width {
                 lines.append(line)
                 line = ""
             }
