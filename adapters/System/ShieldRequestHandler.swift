@@ -66,8 +66,12 @@ public struct ShieldRequestHandler: Sendable {
                                                   to: Passcode(try Self.required(request.newPasscode)))
         case .removePasscode:
             try await passcodes(uid).change.remove(Passcode(try Self.required(request.passcode)))
+        case .verifyPasscode:
+            try await passcodes(uid).verify.execute(Passcode(try Self.required(request.passcode)), action: "system.verify")
         case .status:
-            break
+            let now = clock.now()
+            return .init(ok: true, blocks: try await blocks.status(of: uid).map { ShieldProtocol.block($0, at: now) },
+                         layers: await blocks.reports(), passcodeSet: (try? await passcodes(uid).state.state())?.passcodeHash != nil)
         case .inspect:
             let targets = try Self.targets(request)
             guard targets.count <= HeldBlocks.maximumTargets else { throw HeldBlockError.badRequest("at most \(HeldBlocks.maximumTargets) targets") }
