@@ -180,16 +180,21 @@ public enum ServiceRegistration {
             RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(AddScheduleUseCase.self) {
-            AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve())
+            AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve((any Domain.Clock).self))
         }
         registry.register(DaemonOutlookUseCase.self) {
             DaemonOutlookUseCase(daemon: try $0.resolve(), sessions: try $0.resolve(), upcoming: try $0.resolve(), clock: try $0.resolve())
         }
-        registry.register(ListSchedulesUseCase.self) { ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve()) }
+        registry.register(ListSchedulesUseCase.self) {
+            ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve((any Domain.Clock).self))
+        }
         registry.register(SessionLogUseCase.self) {
             SessionLogUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
         }
-        registry.register(ChangeScheduleUseCase.self) { ChangeScheduleUseCase(schedules: try $0.resolve(), dataLock: try $0.resolve()) }
+        registry.register(ChangeScheduleUseCase.self) {
+            ChangeScheduleUseCase(schedules: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve(), calendar: try $0.resolve(),
+                                  override: try $0.resolve())
+        }
         registry.register(UpcomingEventsUseCase.self) {
             UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve(), clock: try $0.resolve())
         }
