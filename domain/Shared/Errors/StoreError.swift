@@ -60,7 +60,7 @@ extension StoreError {
     /// understood), rather than out of reach.
     public var isDamage: Bool {
         switch self {
-        case .corrupted, .unsupportedVersion, .typeMismatch, .notRegularFile: true
+        case .corrupted, .unsupportedVersion, .typeMismatch: true
         default: false
         }
     }
