@@ -51,6 +51,8 @@ public enum EnforcerPasscodesContract {
             var wrongRefused = false
             do { try await subject.enforcer.verify(Passcode("wrong"), action: "contract") } catch { wrongRefused = true }
             try requireEqual(wrongRefused, true, "a wrong passcode is refused (by a non-keeper: it checks nothing)")
+            let counted = try await subject.enforcer.passcodeState()?.failedAttempts
+            try requireEqual(counted, subject.keepsPasscode ? 1 : nil, "the wrong attempt counted by a keeper's lockout")
             var rightAccepted = true
             do { try await subject.enforcer.verify(Passcode("checked one 1"), action: "contract") } catch { rightAccepted = false }
             try requireEqual(rightAccepted, subject.keepsPasscode, "the right passcode is accepted by a keeper only")

@@ -76,6 +76,8 @@ struct SystemServicePasscodeTests {
         #expect(locked.status == 3)
         #expect(locked.err.contains("locked out"), "\(locked.err)")
         #expect(system.blocked == ["example.com"])
+        let status = try user.run("auth", "status", "--json").json
+        #expect(status["failedAttempts"] as? Int == 5 && status["lockedUntil"] is String, "auth status shows the service's lockout: \(status)")
         let serviceAudit = (try? String(contentsOfFile: system.state + "/users/65534/audit.jsonl", encoding: .utf8)) ?? ""
         #expect(serviceAudit.split(separator: "\n").filter { $0.contains("\"success\":false") }.count >= 6, "\(serviceAudit)")
     }

@@ -81,8 +81,11 @@ public enum ShieldProtocol {
         /// `inspect`: per target asked about, each layer's finding.
         public var checks: [[LayerCheck]]?
         public var error: Failure?
-        /// `status`: whether the service holds a passcode for the caller.
+        /// `status`: whether the service holds a passcode for the caller,
+        /// the wrong attempts in a row and the lock they earned.
         public var passcodeSet: Bool?
+        public var passcodeFailedAttempts: Int?
+        public var passcodeLockedUntil: Date?
 
         public init(ok: Bool, blocks: [Block]? = nil, layers: [LayerReport]? = nil, checks: [[LayerCheck]]? = nil,
                     error: Failure? = nil, passcodeSet: Bool? = nil) {

@@ -9,10 +9,12 @@ public struct SystemPasscodes: EnforcerPasscodes {
         client = ShieldClient(socketPath: socketPath)
     }
 
-    /// Whether the service holds a passcode for the caller (a service from
-    /// before it said so counts as holding none).
-    public func heldPasscode() async throws -> Bool? {
-        try send(.init(op: .status)).passcodeSet ?? false
+    /// Whether the service holds a passcode for the caller, and its lockout
+    /// (a service from before it said so counts as holding none).
+    public func passcodeState() async throws -> EnforcerPasscodeState? {
+        let answer = try send(.init(op: .status))
+        return EnforcerPasscodeState(held: answer.passcodeSet ?? false, failedAttempts: answer.passcodeFailedAttempts ?? 0,
+                                     lockedUntil: answer.passcodeLockedUntil)
     }
 
     public func set(_ passcode: Passcode) async throws {

@@ -8,7 +8,11 @@ import Testing
 struct WorldEnforcer: EnforcerPasscodes {
     let world: AuthWorld
 
-    func heldPasscode() async throws -> Bool? { try await world.state.state().passcodeHash != nil }
+    func passcodeState() async throws -> EnforcerPasscodeState? {
+        let state = try await world.state.state()
+        return EnforcerPasscodeState(held: state.passcodeHash != nil, failedAttempts: state.failedAttempts,
+                                     lockedUntil: state.lockedOut(at: world.clock.now()))
+    }
     func set(_ passcode: Passcode) async throws { try await world.set.execute(passcode) }
     func change(from current: Passcode, to new: Passcode) async throws { try await world.change.change(from: current, to: new) }
     func remove(_ current: Passcode) async throws { try await world.change.remove(current) }

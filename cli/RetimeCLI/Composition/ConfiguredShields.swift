@@ -87,7 +87,7 @@ private struct ConfiguredEnforcerPasscodes: EnforcerPasscodes {
         return SystemPasscodes(socketPath: system.client.socketPath)
     }
 
-    func heldPasscode() async throws -> Bool? { try await enforcer().heldPasscode() }
+    func passcodeState() async throws -> EnforcerPasscodeState? { try await enforcer().passcodeState() }
     func set(_ passcode: Passcode) async throws { try await enforcer().set(passcode) }
     /// Always the service: only when it holds the passcode is one checked
     /// here, whatever the shield is now (unreachable, it says so).

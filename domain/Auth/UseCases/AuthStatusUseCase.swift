@@ -26,8 +26,15 @@ public struct AuthStatusUseCase: Sendable {
 
     public func execute() async throws -> AuthStatus {
         let current = try await PasscodeHandover(state: state, enforcer: enforcer).settled()
-        return AuthStatus(passcodeSet: current.isPasscodeSet, lockedUntil: current.lockedOut(at: clock.now()),
-                          failedAttempts: current.failedAttempts, shieldAuthorization: current.shieldAuthorization,
-                          heldByEnforcer: current.passcodeIsWithEnforcer)
+        var status = AuthStatus(passcodeSet: current.isPasscodeSet, lockedUntil: current.lockedOut(at: clock.now()),
+                                failedAttempts: current.failedAttempts, shieldAuthorization: current.shieldAuthorization,
+                                heldByEnforcer: current.passcodeIsWithEnforcer)
+        // The enforcer's checks count, not this data's: its lockout is shown
+        // (when it cannot be asked, what this data knows).
+        if status.heldByEnforcer, let held = try? await enforcer?.passcodeState() {
+            status.failedAttempts = held.failedAttempts
+            status.lockedUntil = held.lockedUntil
+        }
+        return status
     }
 }
