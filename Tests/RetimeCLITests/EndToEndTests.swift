@@ -252,7 +252,7 @@ struct EndToEndTests {
         let cases: [([String], [String])] = [
             (["start", "D"], ["Deep\\ Work"]),
             (["start", "w"], ["work"]),
-            (["schedule", "remove", ""], ["--data-dir", "--json", "--log-level", "--no-color", "--help", "--version", "mornings"]),
+            (["schedule", "remove", ""], ["--passcode-stdin", "--data-dir", "--json", "--log-level", "--no-color", "--help", "--version", "mornings"]),
             (["log", "--group", ""], ["Deep\\ Work", "work"]),
             (["export", "--format", ""], ["json", "csv", "ics"]),
             (["start", "--for", ""], []),

@@ -35,7 +35,7 @@ enum AuthCommands {
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let status = try await services.status.execute()
-            var lines = ["passcode: " + (status.passcodeSet ? "set" : "not set")]
+            var lines = ["passcode: " + (status.passcodeSet ? (status.heldByEnforcer ? "set (held by the system service)" : "set") : "not set")]
             if let until = status.lockedUntil { lines.append("locked out until \(LocalTime.dateTime(until))") }
             if status.failedAttempts > 0 { lines.append("wrong attempts in a row: \(status.failedAttempts)") }
             lines.append("shield authorization: \(AuthCommands.words(status.shieldAuthorization))")

@@ -92,7 +92,13 @@ private struct ConfiguredEnforcerPasscodes: EnforcerPasscodes {
         return SystemPasscodes(socketPath: system.client.socketPath)
     }
 
+    func passcodeState() async throws -> EnforcerPasscodeState? { try await enforcer().passcodeState() }
     func set(_ passcode: Passcode) async throws { try await enforcer().set(passcode) }
+    /// Always the service: only when it holds the passcode is one checked
+    /// here, whatever the shield is now (unreachable, it says so).
+    func verify(_ passcode: Passcode, action: String) async throws {
+        try await SystemPasscodes(socketPath: shields.socketPath).verify(passcode, action: action)
+    }
     func change(from current: Passcode, to new: Passcode) async throws { try await enforcer().change(from: current, to: new) }
     func remove(_ current: Passcode) async throws { try await enforcer().remove(current) }
 }
