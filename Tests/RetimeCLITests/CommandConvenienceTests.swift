@@ -8,6 +8,25 @@ import Testing
 struct CommandConvenienceTests {
     let retime = RetimeProcess()
 
+    @Test("schedule add warns of an overlap and of a warning lead as long as the interval; schedule show gives the next start (issue 29)",
+          .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
+    func scheduleAdvice() throws {
+        var retime = retime
+        retime.launcher = ["/usr/bin/faketime", "2026-11-24 20:08:00"]   // a Tuesday evening
+        retime.environment["TZ"] = "UTC"
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00", "--days", "weekdays").status == 0)
+        let late = try retime.run("schedule", "add", "late", "--group", "work", "--from", "11:00", "--to", "13:00", "--days", "mon,sat", "--json")
+        #expect(late.status == 0, "a warning, not a refusal")
+        #expect((late.json["warnings"] as? [String])?.first?.contains("overlaps 'mornings' on mon") == true, "\(late.out)")
+        let tiny = try retime.run("schedule", "add", "tiny", "--group", "work", "--from", "14:00", "--to", "14:03", "--warn", "5m")
+        #expect(tiny.prose.contains("Warning: its warning lead (5m) is as long as its interval (3m) or longer"), "\(tiny.out)")
+        let show = try retime.run("schedule", "show", "mornings")
+        #expect(show.out.contains("next: Wed 2026-11-25 09:00 to 12:00"), "\(show.out)")
+        let json = try retime.run("schedule", "show", "mornings", "--json").json["schedule"] as? [String: Any]
+        #expect((json?["next"] as? [String: Any])?["start"] as? String == "2026-11-25T09:00:00Z")
+    }
+
     @Test("a word that begins a command is suggested; 'version' is a command too")
     func words() throws {
         let stat = try retime.run("stat")

@@ -88,8 +88,11 @@ enum ScheduleCommands {
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let added = try await services.add.execute(request)
-            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(added.schedule, groupName: added.groupName)]),
-                                 human: "Added " + ScheduleCommands.human(added.schedule, groupName: added.groupName, style: io.style))
+            var members: [String: JSONValue] = ["schedule": ScheduleCommands.document(added.schedule, groupName: added.groupName)]
+            if !added.warnings.isEmpty { members["warnings"] = .array(added.warnings.map(JSONValue.string)) }
+            let warnings = added.warnings.map { "\n" + io.style.yellow("Warning: ") + $0 + "." }.joined()
+            return CommandResult(json: Documents.document(members),
+                                 human: "Added " + ScheduleCommands.human(added.schedule, groupName: added.groupName, style: io.style) + warnings)
         }
     }
 
@@ -112,10 +115,31 @@ enum ScheduleCommands {
         static let spec = CommandSpec("show", summary: "Show one schedule.", arguments: [ScheduleCommands.nameArgument])
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
-        func run(_ services: ScheduleCommands.Reading, _ io: CommandIO) async throws -> CommandResult {
+        struct Services: CommandServices {
+            let schedules: ListSchedulesUseCase
+            let upcoming: UpcomingEventsUseCase
+            init(_ services: ServiceSource) throws { (schedules, upcoming) = (try services(), try services()) }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let shown = try await services.schedules.named(name)
-            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(shown.schedule, groupName: shown.groupName)]),
-                                 human: ScheduleCommands.human(shown.schedule, groupName: shown.groupName, style: io.style))
+            // Its next start: the first of the coming events that is one
+            // (a week of them covers the rarest schedule).
+            let next = shown.schedule.enabled
+                ? try await services.upcoming.execute(count: 64).first { $0.schedule.id == shown.schedule.id && $0.kind == .intervalDidStart }
+                : nil
+            var document = ScheduleCommands.document(shown.schedule, groupName: shown.groupName)
+            if case .object(var members) = document {
+                members["next"] = next.map { .object(["start": Documents.time($0.interval.start), "end": Documents.time($0.interval.end)]) } ?? .null
+                document = .object(members)
+            }
+            let when = next.map { event -> String in
+                let start = LocalTime.dateTime(event.interval.start), end = LocalTime.dateTime(event.interval.end)
+                let to = start.prefix(10) == end.prefix(10) ? String(end.suffix(5)) : end
+                return "\nnext: \(ReportChart.weekday(String(start.prefix(10)))) \(start) to \(to)"
+            }
+                ?? "\nnext: none\(shown.schedule.enabled ? "" : " (disabled)")"
+            return CommandResult(json: Documents.document(["schedule": document]),
+                                 human: ScheduleCommands.human(shown.schedule, groupName: shown.groupName, style: io.style) + when)
         }
     }
 

@@ -75,7 +75,9 @@ public struct AddScheduleUseCase: Sendable {
                 try await schedules.delete(id: holder.id)
             }
             try await schedules.insert(schedule)
-            return NamedSchedule(schedule: schedule, groupName: try await groups.groupName(id: group))
+            let others = try await schedules.all().filter { other in clock.map { other.effective(at: $0.now()) != nil } ?? true }
+            return NamedSchedule(schedule: schedule, groupName: try await groups.groupName(id: group),
+                                 warnings: ScheduleAdvice.warnings(for: schedule, among: others))
         }
     }
 }
