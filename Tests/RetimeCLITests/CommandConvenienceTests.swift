@@ -27,6 +27,20 @@ struct CommandConvenienceTests {
         #expect((json?["next"] as? [String: Any])?["start"] as? String == "2026-11-25T09:00:00Z")
     }
 
+    @Test("a mistyped --data-dir or $RETIME_HOME is an error for a command that only reads, not 'No sessions.' (issue 29)")
+    func mistypedDataDirectory() throws {
+        let typo = retime.dataDirectory + "-typo"
+        let log = try retime.run(["--data-dir", typo, "log", "--json"], withDataDir: false)
+        #expect(log.status == 1 && log.errorCode == "data.notFound" && log.err.contains("no retime data at \(typo)"), "\(log.err)")
+        var viaHome = retime
+        viaHome.environment["RETIME_HOME"] = typo
+        let status = try viaHome.run(["status"], withDataDir: false)
+        #expect(status.status == 1 && status.err.contains("$RETIME_HOME"), "\(status.err)")
+        #expect(!FileManager.default.fileExists(atPath: typo), "a reader creates nothing")
+        #expect(try retime.run(["--data-dir", typo, "group", "create", "work"], withDataDir: false).status == 0, "a command that saves creates it")
+        #expect(try retime.run(["--data-dir", typo, "log"], withDataDir: false).status == 0)
+    }
+
     @Test("a word that begins a command is suggested; 'version' is a command too")
     func words() throws {
         let stat = try retime.run("stat")

@@ -228,6 +228,8 @@ struct EndToEndTests {
 
     @Test("--version, help and completion need no data and touch none")
     func noData() throws {
+        // Where no data directory is yet (RetimeProcess makes one).
+        try FileManager.default.removeItem(atPath: retime.dataDirectory)
         #expect(try retime.run("--version").out.wholeMatch(of: /retime \d+\.\d+\.\d+\n/) != nil)
         #expect(try retime.run("help", "group", "create").out.contains("Usage: retime group create"))
         #expect(try retime.run("log", "--help").out.contains("--since DATE"))

@@ -57,8 +57,12 @@ struct RetimeProcess: Sendable {
     /// A command that runs retime on our behalf, e.g. `setpriv` to drop root.
     var launcher: [String] = []
 
+    /// A data directory of its own, made as retime makes one (0700), so a
+    /// reading command finds it (a directory named by hand that does not
+    /// exist is refused as a typo).
     init() {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-e2e-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// Runs `retime --data-dir DIR ARGS...`, optionally feeding `input`.

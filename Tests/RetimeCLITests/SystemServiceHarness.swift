@@ -75,6 +75,8 @@ struct SystemServiceHarness {
     /// that it owns, asking this service.
     func client(uid: UInt32 = 65_534) -> RetimeProcess {
         var client = RetimeProcess()
+        // Its data directory is its own, as the user's is.
+        _ = chown(client.dataDirectory, uid, uid)
         client.launcher = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
         client.environment["RETIME_SHIELD_SOCKET"] = socket
         return client
