@@ -105,6 +105,21 @@ struct EndToEndTests {
         #expect(try retime.run("log", "--group", "nope").status == 1)
     }
 
+    @Test("an open-ended session ended by stop is completed in log, JSON and report alike; one stopped before its end is stopped (issue 29)")
+    func stoppedOrCompleted() throws {
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("start", "work").status == 0)
+        #expect(try retime.run("stop").status == 0)
+        #expect(try retime.run("start", "work", "--for", "10m").status == 0)
+        #expect(try retime.run("stop").status == 0)
+        let sessions = try retime.run("log", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(sessions.compactMap { $0["outcome"] as? String } == ["stopped", "completed"])
+        let lines = try retime.run("log").out.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(lines.count == 2 && lines[0].contains(" stopped") && lines[1].contains(" completed"), "\(lines)")
+        let report = try retime.run("report", "--json").json
+        #expect(report["totalSessions"] as? Int == 2 && report["completionRate"] as? Double == 0.5, "\(report)")
+    }
+
     @Test("log's table lines up its columns whatever the groups' names, and a tag with a space reads as one")
     func logTable() throws {
         try retime.run("group", "create", "Deep Work")
@@ -114,8 +129,8 @@ struct EndToEndTests {
         try retime.run("stop")
         let lines = try retime.run("log").out.split(separator: "\n").filter { $0.hasPrefix("  ") }
         #expect(lines.count == 2)
-        #expect(Set(lines.map { $0.firstRange(of: "stopped")?.lowerBound.utf16Offset(in: $0) }).count == 1, "\(lines)")
-        #expect(lines.last?.hasSuffix("stopped  #\"two words\" #solo  — chapter 3") == true, "\(lines)")
+        #expect(Set(lines.map { $0.firstRange(of: "completed")?.lowerBound.utf16Offset(in: $0) }).count == 1, "\(lines)")
+        #expect(lines.last?.hasSuffix("completed  #\"two words\" #solo  — chapter 3") == true, "\(lines)")
     }
 
     @Test("config: list, get, set, unset, with the values in force")

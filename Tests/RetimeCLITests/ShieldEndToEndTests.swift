@@ -102,7 +102,7 @@ struct ShieldEndToEndTests {
         #expect(stop.status == 4 && stop.errorCode == "shield.notLifted", "\(stop.err)")
         #expect(stop.err.contains("the session ended and is in history, but its block could not be lifted"))
         #expect(stop.err.contains("hint: retime tries again with every command"))
-        #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first?["outcome"] as? String == "stopped")
+        #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first?["outcome"] as? String == "completed", "open-ended: stop completes it")
         let status = try retime.run("status", "--json")
         #expect(status.status == 0 && status.json["active"] as? Bool == false)
         #expect(status.err.contains("could not be lifted"), "\(status.err)")

@@ -89,7 +89,7 @@ struct LogCommand: RetimeCommand {
                          + style.dim("\(DurationValue.format(total)) in \(count) session\(count == 1 ? "" : "s")"))
             for session in entry.sessions {
                 let group = DisplayWidth.pad(name(session), to: width)
-                let outcome = (session.outcome == .completed ? style.green("completed") : style.yellow(session.outcome.rawValue))
+                let outcome = (session.endedAsPlanned ? style.green("completed") : style.yellow(session.outcome.rawValue))
                     + (session.origin == .manual ? "" : "  " + style.dim("(\(session.origin))"))
                 let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map(Self.tag).joined(separator: " "))
                 // A note's first line, as `git log --oneline` shows a message's.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Ends the active session now, as stopped. A strict session refuses until
+/// Ends the active session now: stopped, or completed when it was
+/// open-ended (it had no end to fall short of). A strict session refuses until
 /// its planned end, unless the passcode overrides it.
 public struct StopSessionUseCase: Sendable {
     private let sessions: any SessionRepository
@@ -43,7 +44,9 @@ public struct StopSessionUseCase: Sendable {
                 try await override.authorize("stop", passcode: passcode, otherwise: SessionError.strict(until: until))
                 authorized = true
             }
-            let ended = current.ending(at: now, outcome: .stopped)
+            // An open-ended session has no end to fall short of: `stop` is
+            // how it ends as planned, so it is completed, as report counts it.
+            let ended = current.ending(at: now, outcome: current.plannedEnd == nil ? .completed : .stopped)
             return try await archiver.archive(current, as: ended, passcode: passcode) ? ended : nil
         }
         return SessionReceipt(session: ended, groupName: try await groups.groupName(id: ended.groupId))
