@@ -146,12 +146,15 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
         }
     }
 
-    /// When a blocked app just found gets SIGKILL: with its parent, or with
-    /// the same app of its user already being ended, else after the grace.
+    /// When a blocked app just found gets SIGKILL: with its parent, else
+    /// after the grace. Reading /proc, it cannot see a fork whose parent has
+    /// gone: the same app of its user found while one is being ended gets
+    /// that one's deadline, so a chain of forks that each exit before the
+    /// next reading is not given a grace at every link.
     private func deadline(_ entry: ProcessTable.Entry, _ app: String) -> Date {
         let parent = terminations.doomed(entry.parent).flatMap { $0.uid == entry.uid ? $0.deadline : nil }
-        return [parent, terminations.deadline(uid: entry.uid, app: app)].compactMap { $0 }.min()
-            ?? Date().addingTimeInterval(Self.grace)
+        let sameApp = state.withLock({ $0.poller != nil }) ? terminations.deadline(uid: entry.uid, app: app) : nil
+        return [parent, sameApp].compactMap { $0 }.min() ?? Date().addingTimeInterval(Self.grace)
     }
 
     /// Every process: the blocked apps, and the whole tree of the user's

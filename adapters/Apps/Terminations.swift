@@ -10,9 +10,7 @@ import Glibc
 /// at its deadline, through a pidfd (never a recycled pid). A process forked
 /// from one of them, or found as its child, is given the same deadline, so
 /// a chain of forks that ignores SIGTERM cannot outlive the first's grace.
-/// So is the same app of the same user found again while one is being
-/// ended: a chain whose every link forks and exits before `/proc` is read
-/// again is still ended at the first one's deadline. Each is remembered
+/// Each is remembered
 /// until `retention` after its deadline (longer than the fallback's reading
 /// interval), so a fork the kernel reported just before the SIGKILL is still
 /// known as a child of one.
