@@ -32,6 +32,10 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
         var matcher: AppMatcher
         /// The apps each user blocks, as the blocks name them.
         var apps: [UInt32: Set<String>] = [:]
+        /// Bumped at each change of the blocks: what was judged before is
+        /// not kept (`clean`).
+        var generation = 0
+        var clean = CleanProcesses()
         var events: Int32 = -1
         var poller: DeadlineTimer?
         var terminated = 0
@@ -69,6 +73,8 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
         state.withLock {
             $0.apps = apps
             $0.matcher = matcher
+            $0.generation += 1
+            $0.clean.forget()
         }
         if apps.isEmpty {
             stopWatching()
@@ -113,21 +119,22 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
             batch = ProcessEvents.read(events)
             if batch.overflowed {
                 logger.warning("process events were dropped; every process is looked at")
+                state.withLock { $0.clean.forget() }
                 scanAll()
                 continue
             }
-            let matcher = state.withLock { $0.matcher }
-            for event in batch.events { consider(event, matcher) }
+            let (matcher, generation) = state.withLock { ($0.matcher, $0.generation) }
+            for event in batch.events { consider(event, matcher, generation) }
         } while batch.more
     }
 
     // MARK: Terminating
 
-    /// One event: a fork of a process being ended is ended with it; any
-    /// other new or renamed process is looked at. A fork's child runs what
-    /// its parent ran, so most are passed over on a glance, without reading
-    /// who runs them.
-    private func consider(_ event: ProcessEvents.Event, _ matcher: AppMatcher) {
+    /// One event: a fork of a process being ended is ended with it; a fork
+    /// of a process known to run no app runs none either; any other new or
+    /// renamed process is looked at: first only at what it runs and is
+    /// called, and who runs it only when that might be an app.
+    private func consider(_ event: ProcessEvents.Event, _ matcher: AppMatcher, _ generation: Int) {
         if event.kind == .fork {
             if let parent = terminations.doomed(event.parent) {
                 if let child = ProcessTable.entry(event.pid), child.uid == parent.uid {
@@ -135,14 +142,39 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
                 }
                 return
             }
-            guard let glance = ProcessTable.glance(event.pid), matcher.mayMatch(glance) else { return }
+            if state.withLock({ $0.clean.contains(event.parent) }) {
+                mark(event.pid, clean: true, generation)
+                return
+            }
         }
-        guard let entry = ProcessTable.entry(event.pid) else { return }
+        let glance = ProcessTable.glance(event.pid)
+        let mayMatch = glance.map(matcher.mayMatch) ?? false
+        mark(event.pid, clean: glance != nil && !mayMatch, generation)
+        guard mayMatch, let entry = ProcessTable.entry(event.pid) else { return }
         let parent = terminations.doomed(entry.parent).flatMap { $0.uid == entry.uid ? $0 : nil }
         if let app = matcher.match(entry) {
             end(entry, app: app, inTree: false, deadline: deadline(entry, app), matcher)
+            endChildren(of: entry, app: app, matcher)
         } else if let parent, !matcher.spared(entry) {
             end(entry, app: terminations.app(entry.parent) ?? entry.comm, inTree: true, deadline: parent.deadline, matcher)
+        }
+    }
+
+    private func mark(_ pid: Int32, clean: Bool, _ generation: Int) {
+        state.withLock { if $0.generation == generation { $0.clean.set(pid, clean: clean) } }
+    }
+
+    /// The tree below an app found as it exec'd or renamed itself: what it
+    /// forked before is its user's, and ended with it.
+    private func endChildren(of app: ProcessTable.Entry, app name: String, _ matcher: AppMatcher) {
+        guard let deadline = terminations.doomed(app.pid)?.deadline else { return }
+        var below = [app.pid], seen: Set<Int32> = [app.pid]
+        while let parent = below.popLast() {
+            for pid in ProcessTable.children(parent) where seen.insert(pid).inserted {
+                guard let child = ProcessTable.entry(pid), child.uid == app.uid, !matcher.spared(child) else { continue }
+                end(child, app: name, inTree: true, deadline: deadline, matcher)
+                below.append(pid)
+            }
         }
     }
 

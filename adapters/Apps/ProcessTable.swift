@@ -37,8 +37,17 @@ enum ProcessTable {
     /// first look at a process that might be an app (a fork's child).
     static func glance(_ pid: Int32) -> Entry? {
         guard let comm = small("/proc/\(pid)/comm") else { return nil }
-        return Entry(pid: pid, uid: UInt32.max, comm: comm.trimmingCharacters(in: .newlines), executable: executable(pid),
+        return Entry(pid: pid, uid: UInt32.max, comm: comm.hasSuffix("\n") ? String(comm.dropLast()) : comm, executable: executable(pid),
                      identity: ExecutableIdentity.running(pid))
+    }
+
+    /// The processes `pid` has forked that are still its children (each of
+    /// its threads' `children`).
+    static func children(_ pid: Int32) -> [Int32] {
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return threads.flatMap { thread in
+            (small("/proc/\(pid)/task/\(thread)/children") ?? "").split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
     }
 
     static func executable(_ pid: Int32) -> String? {
