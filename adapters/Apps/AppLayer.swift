@@ -20,15 +20,15 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
     public static let pollInterval: TimeInterval = 2
     public static let grace: TimeInterval = 2
 
-    private let logger: Logger
+    let logger: Logger
     /// The service's own executable: its clients are never terminated.
     private let ownExecutable: String?
     private let ownIdentity: ExecutableIdentity?
     private let eventsReachUs: Bool
     private let mode: String
-    private let terminations = Terminations()
+    let terminations = Terminations()
 
-    private struct State {
+    struct State {
         var matcher: AppMatcher
         /// The apps each user blocks, as the blocks name them.
         var apps: [UInt32: Set<String>] = [:]
@@ -40,7 +40,7 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
         var poller: DeadlineTimer?
         var terminated = 0
     }
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     /// `eventsReachUs`: whether the kernel's process events arrive here
     /// (`probeProcessEvents()`), else `/proc` is polled.
@@ -164,61 +164,20 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
         state.withLock { if $0.generation == generation { $0.clean.set(pid, clean: clean) } }
     }
 
-    /// The tree below an app found as it exec'd or renamed itself: what it
-    /// forked before is its user's, and ended with it.
-    private func endChildren(of app: ProcessTable.Entry, app name: String, _ matcher: AppMatcher) {
-        guard let deadline = terminations.doomed(app.pid)?.deadline else { return }
-        var below = [app.pid], seen: Set<Int32> = [app.pid]
-        while let parent = below.popLast() {
-            for pid in ProcessTable.children(parent) where seen.insert(pid).inserted {
-                guard let child = ProcessTable.entry(pid), child.uid == app.uid, !matcher.spared(child) else { continue }
-                end(child, app: name, inTree: true, deadline: deadline, matcher)
-                below.append(pid)
-            }
-        }
-    }
-
     /// When a blocked app just found gets SIGKILL: with its parent, else
     /// after the grace. Reading /proc, it cannot see a fork whose parent has
     /// gone: the same app of its user found while one is being ended gets
     /// that one's deadline, so a chain of forks that each exit before the
     /// next reading is not given a grace at every link.
-    private func deadline(_ entry: ProcessTable.Entry, _ app: String) -> Date {
+    func deadline(_ entry: ProcessTable.Entry, _ app: String) -> Date {
         let parent = terminations.doomed(entry.parent).flatMap { $0.uid == entry.uid ? $0.deadline : nil }
         let sameApp = state.withLock({ $0.poller != nil }) ? terminations.deadline(uid: entry.uid, app: app) : nil
         return [parent, sameApp].compactMap { $0 }.min() ?? Date().addingTimeInterval(Self.grace)
     }
 
-    /// Every process: the blocked apps, and the whole tree of the user's
-    /// processes below each (and below each process being ended).
-    private func scanAll() {
-        let matcher = state.withLock { $0.matcher }
-        let entries = ProcessTable.pids().compactMap(ProcessTable.entry)
-        logger.debug("every process looked at", metadata: ["processes": "\(entries.count)"])
-        var children: [Int32: [ProcessTable.Entry]] = [:]
-        for entry in entries { children[entry.parent, default: []].append(entry) }
-        var below: [(entry: ProcessTable.Entry, app: String, deadline: Date)] = []
-        for entry in entries {
-            if let doomed = terminations.doomed(entry.pid), doomed.uid == entry.uid {
-                below.append((entry, terminations.app(entry.pid) ?? entry.comm, doomed.deadline))
-            } else if let app = matcher.match(entry) {
-                let deadline = deadline(entry, app)
-                end(entry, app: app, inTree: false, deadline: deadline, matcher)
-                below.append((entry, app, deadline))
-            }
-        }
-        var seen = Set(below.map(\.entry.pid))
-        while let (parent, app, deadline) = below.popLast() {
-            for child in children[parent.pid] ?? [] where child.uid == parent.uid && !matcher.spared(child) && seen.insert(child.pid).inserted {
-                end(child, app: app, inTree: true, deadline: deadline, matcher)
-                below.append((child, app, deadline))
-            }
-        }
-    }
-
     /// Ends a blocked app, or a process of its tree (`inTree`: checked again
     /// only for its user and retime's name, as a child may have exec'd since).
-    private func end(_ entry: ProcessTable.Entry, app: String, inTree: Bool, deadline: Date, _ matcher: AppMatcher) {
+    func end(_ entry: ProcessTable.Entry, app: String, inTree: Bool, deadline: Date, _ matcher: AppMatcher) {
         let ended = terminations.end(entry.pid, uid: entry.uid, app: app, deadline: deadline) { again in
             inTree ? !matcher.spared(again) : matcher.match(again) != nil
         }
@@ -248,12 +207,4 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
             state.poller = nil
         }
     }
-}
-
-/// Something the system service's loop waits on besides requests and
-/// deadlines: a descriptor to poll (-1 while it has nothing to wait for),
-/// and what to do when it is readable.
-public protocol ServiceEventSource: Sendable {
-    var descriptor: Int32 { get }
-    func handle()
 }
