@@ -9,8 +9,9 @@ import Testing
 /// blocked, the user runs python by its real name (what `/usr/bin/python3`
 /// links to), through a hard link, under `exec -a`, forks it while it
 /// ignores SIGTERM, leaves a child running another program, and forks a
-/// chain whose every link exits at once. Each process is ended within the
-/// grace; another user's python and the user's other programs run on.
+/// chain whose every link exits at once, and starts a job before becoming
+/// python. Each process is ended within the grace; another user's python
+/// and the user's other programs run on.
 /// The users are the suite's own, so no other test's process is touched.
 @Suite("A blocked app by its executable and its whole tree",
        .enabled(if: SystemServiceHarness.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
@@ -99,8 +100,9 @@ struct AppTreeEndToEndTests {
         var execA: UInt32 { base + 3 }
         var hardLink: UInt32 { base + 4 }
         var chain: UInt32 { base + 5 }
+        var before: UInt32 { base + 6 }
         var other: UInt32 { base + 9 }
-        var blocking: [UInt32] { (0..<6).map { base + $0 } }
+        var blocking: [UInt32] { (0..<7).map { base + $0 } }
         var all: [UInt32] { blocking + [other] }
     }
 
@@ -138,6 +140,9 @@ struct AppTreeEndToEndTests {
         let (_, chain) = try spawn(program("import os, time\nprint(os.getpid(), flush=True)\nwhile True:\n    os.fork() and os._exit(0)\n    time.sleep(0.2)"),
                                    as: users.chain, reads: true)
         let started = Date()
+        // A child forked before its parent became python (a shell's job).
+        let (_, job) = try spawn("/bin/sleep 600 & echo $!; trap '' TERM; exec \(python) -c 'import time; time.sleep(600)'",
+                                 as: users.before, reads: true)
 
         #expect(forked.count == 2 && eventually(within: seconds) { forked.allSatisfy(gone) },
                 "a fork of python that ignores SIGTERM ends with its parent (\(forked))")
@@ -157,11 +162,13 @@ struct AppTreeEndToEndTests {
         } },
                 "no link of the chain started as \(chain) is left (\(Date().timeIntervalSince(started)) s)")
 
+        #expect(job.count == 1 && eventually(within: seconds) { job.allSatisfy(gone) }, "a job the shell forked before it became python ends too")
+
         #expect(!gone(others.processIdentifier), "another user's python runs on")
         #expect(!gone(sleeper.processIdentifier), "the user's other programs run on")
     }
 
-    @Test("on the kernel's process events: a fork, a child, the real name, a hard link, exec -a and a fork chain of python all end")
+    @Test("on the kernel's process events: python by its real name, a hard link or exec -a, its fork, its child, a fork chain and a job forked before it all end")
     func events() throws {
         let system = try SystemServiceHarness()
         let service = try system.start(layers: ["--firewall", "off", "--apps", "on"])
@@ -177,7 +184,7 @@ struct AppTreeEndToEndTests {
         #expect(try system.client(uid: users.fork).run("status").status == 0, "retime itself still runs for the user")
     }
 
-    @Test("reading /proc (no process events): a fork, a child, the real name, a hard link, exec -a and a fork chain of python all end")
+    @Test("reading /proc (no process events): python by its real name, a hard link or exec -a, its fork, its child, a fork chain and a job forked before it all end")
     func polling() throws {
         guard NetworkSandbox.available else { return }
         let sandbox = try NetworkSandbox()
