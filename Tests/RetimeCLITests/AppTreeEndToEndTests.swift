@@ -198,4 +198,25 @@ struct AppTreeEndToEndTests {
         try Self.block(users) { FirewallLayerEndToEndTests.user(system, in: sandbox, uid: $0) }
         try Self.attempts(users, within: AppLayerGrace.seconds + 2 + 3)
     }
+
+    @Test("a blocked app that forks more children than the service keeps descriptors for, all ignoring TERM: every one ends")
+    func forkBomb() throws {
+        let system = try SystemServiceHarness()
+        // 300 descriptors: the service's own and fewer pidfds than children.
+        let service = try system.start(launcher: ["/usr/bin/prlimit", "--nofile=300:300", "--"], layers: ["--firewall", "off", "--apps", "on"])
+        defer { system.stop(service) }
+        let uid: UInt32 = 65_530
+        defer { Self.cleanUp([uid]) }
+        let user = system.client(uid: uid)
+        guard try user.run("system", "status").out.contains("kernel process events") else { return }
+        #expect(try user.run("group", "create", "snakes", "--block", "app:python3").status == 0)
+        #expect(try user.run("start", "snakes", "--for", "30m").status == 0)
+        let (_, forked) = try Self.spawn(Self.program("import os, time\nfor _ in range(400):\n    os.fork() or (time.sleep(600), os._exit(0))\n"
+                                                      + "print(os.getpid(), flush=True)\ntime.sleep(600)"), as: uid, reads: true)
+        #expect(forked.count == 1, "python forked its children before it was ended")
+        #expect(eventually(within: AppLayerGrace.seconds + 3) { (0..<4).allSatisfy { _ in
+            Thread.sleep(forTimeInterval: 0.05)
+            return Self.running(Self.real, uid: uid).isEmpty
+        } }, "left: \(Self.running(Self.real, uid: uid).count)")
+    }
 }

@@ -23,10 +23,12 @@ final class Terminations: Sendable {
         var app: String
     }
     let retention: TimeInterval
+    let maximumHeld: Int
     private let doomed = Mutex([Int32: Doomed]())
 
-    init(retention: TimeInterval = 4) {
+    init(retention: TimeInterval = 4, maximumHeld: Int = 256) {
         self.retention = retention
+        self.maximumHeld = maximumHeld
     }
 
     /// The user and deadline of process `pid`, if it is being ended.
@@ -44,20 +46,35 @@ final class Terminations: Sendable {
         doomed.withLock { $0[pid]?.app }
     }
 
-    /// Ends process `pid` of `uid`, as (part of) `app`: SIGTERM now and SIGKILL at `deadline`
-    /// (at once if it has passed). Once a pidfd holds the process, it is read
+    /// Ends process `pid` of `uid`, as (part of) `app`: SIGTERM now and
+    /// SIGKILL at `deadline` (at once if it has passed, or if no pidfd can
+    /// be opened). Once a pidfd holds the process, it is read
     /// again and ended only if it is still `uid`'s and `still` holds, so the
     /// signal goes to what was found. Returns whether it was signalled (false
     /// for a process already being ended).
     func end(_ pid: Int32, uid: UInt32, app: String, deadline: Date, still: (ProcessTable.Entry) -> Bool) -> Bool {
         // Polled under the lock: its pidfd is closed only once it is removed.
         if doomed.withLock({ table in table[pid].map { !Self.exited($0.pidfd) } ?? false }) { return false }
-        let pidfd = retime_pidfd_open(pid)
+        // Past `maximumHeld` pidfds (a fork bomb), none is opened: the
+        // descriptors left are the service's, to read /proc and serve with.
+        let held = doomed.withLock { table in table.values.count { $0.pidfd >= 0 } }
+        let pidfd = held < maximumHeld ? retime_pidfd_open(pid) : -1
         guard pidfd >= 0 else {
-            // Out of descriptors, or not a process: signalled by number,
-            // checked just before; no SIGKILL follows without a pidfd.
-            guard errno != ESRCH, let again = ProcessTable.entry(pid), again.uid == uid, still(again) else { return false }
-            kill(pid, Date() >= deadline ? SIGKILL : SIGTERM)
+            let failure = held < maximumHeld ? errno : EMFILE
+            guard failure != ESRCH, let again = ProcessTable.entry(pid), again.uid == uid, still(again) else { return false }
+            // Out of descriptors (a fork bomb): no SIGKILL could follow, so
+            // it comes now, by number, checked just before; still
+            // remembered, so its forks are followed.
+            // Otherwise (a thread's id, which has no pidfd) SIGTERM reaches
+            // its whole process, as before.
+            let outOfDescriptors = failure == EMFILE || failure == ENFILE
+            kill(pid, outOfDescriptors || Date() >= deadline ? SIGKILL : SIGTERM)
+            if outOfDescriptors {
+                doomed.withLock { $0[pid] = Doomed(pidfd: -1, uid: uid, deadline: deadline, app: app) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, deadline.timeIntervalSinceNow) + retention) { [self] in
+                    doomed.withLock { table in if table[pid]?.pidfd == -1 { table[pid] = nil } }
+                }
+            }
             return true
         }
         guard let again = ProcessTable.entry(pid), again.uid == uid, still(again) else { close(pidfd); return false }
