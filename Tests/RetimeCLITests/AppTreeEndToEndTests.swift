@@ -182,6 +182,14 @@ struct AppTreeEndToEndTests {
         try Self.block(users) { system.client(uid: $0) }
         try Self.attempts(users, within: AppLayerGrace.seconds + 3)
         #expect(try system.client(uid: users.fork).run("status").status == 0, "retime itself still runs for the user")
+
+        // `shield test` tells python by its real name as python3, as the
+        // layer does: a user who does not block it sees it running.
+        defer { Self.cleanUp([users.other]) }
+        let (unblocked, _) = try Self.spawn("exec \(Self.real) -c 'import time; time.sleep(600)'", as: users.other)
+        #expect(eventually(within: 10) { Self.running(Self.real, uid: users.other).contains(unblocked.processIdentifier) })
+        let tested = try system.client(uid: users.other).run("shield", "test", "app:python3")
+        #expect(tested.out.contains("running as pid \(unblocked.processIdentifier)"), "\(tested.out)")
     }
 
     @Test("reading /proc (no process events): python by its real name, a hard link or exec -a, its fork, its child, a fork chain and a job forked before it all end")
