@@ -9,11 +9,11 @@ import Glibc
 /// The processes the app layer is ending: each gets SIGTERM, then SIGKILL
 /// at its deadline, through a pidfd (never a recycled pid). A process forked
 /// from one of them, or found as its child, is given the same deadline, so
-/// a chain of forks that ignores SIGTERM cannot outlive the first's grace.
-/// Each is remembered
+/// a chain of forks that ignores SIGTERM cannot outlive the first's grace
+/// (the app layer decides who is given whose deadline). Each is remembered
 /// until `retention` after its deadline (longer than the fallback's reading
-/// interval), so a fork the kernel reported just before the SIGKILL is still
-/// known as a child of one.
+/// interval), so a fork the kernel reported just before the SIGKILL is
+/// still known as a child of one.
 final class Terminations: Sendable {
     struct Doomed {
         var pidfd: Int32
@@ -48,10 +48,10 @@ final class Terminations: Sendable {
 
     /// Ends process `pid` of `uid`, as (part of) `app`: SIGTERM now and
     /// SIGKILL at `deadline` (at once if it has passed, or if no pidfd can
-    /// be opened). Once a pidfd holds the process, it is read
-    /// again and ended only if it is still `uid`'s and `still` holds, so the
-    /// signal goes to what was found. Returns whether it was signalled (false
-    /// for a process already being ended).
+    /// be opened). Once a pidfd holds the process, it is read again and
+    /// ended only if it is still `uid`'s and `still` holds, so the signal
+    /// goes to what was found. Returns whether it was signalled (false for a
+    /// process already being ended).
     func end(_ pid: Int32, uid: UInt32, app: String, deadline: Date, still: (ProcessTable.Entry) -> Bool) -> Bool {
         // Polled under the lock: its pidfd is closed only once it is removed.
         if doomed.withLock({ table in table[pid].map { !Self.exited($0.pidfd) } ?? false }) { return false }
