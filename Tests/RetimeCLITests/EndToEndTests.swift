@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Testing
 
@@ -104,6 +105,28 @@ struct EndToEndTests {
         #expect((try retime.run("log", "--until", "-3d", "--json").json["sessions"] as? [Any])?.count == 0)
         #expect(try retime.run("log", "--group", "nope").status == 1)
     }
+
+    @Test("start --at and stop --at take a time in the past ('30m ago', HH:MM, a date-time), as Watson's and Timewarrior's do (issue 29)")
+    func startAndStopAt() throws {
+        try retime.run("group", "create", "work")
+        let before = Date()
+        let start = try retime.run("start", "work", "--at", "30 minutes ago", "--for", "50m", "--json")
+        #expect(start.status == 0, "\(start.err)")
+        let session = start.json["session"] as? [String: Any]
+        let began = (session?["startedAt"] as? String).flatMap(Timestamp.parse)
+        #expect(began.map { abs($0.timeIntervalSince(before.addingTimeInterval(-1_800))) < 5 } == true, "\(String(describing: session))")
+        let planned = (session?["plannedEnd"] as? String).flatMap(Timestamp.parse)
+        #expect(zip2(planned, began).map { $0.timeIntervalSince($1) } == 3_000, "50m from when it began")
+        let early = try retime.run("stop", "--at", "40m ago", "--json")
+        #expect(early.status == 2 && early.errorCode == "session.invalidTimes", "before its start: \(early.err)")
+        let stop = try retime.run("stop", "--at", "10m ago", "--json")
+        #expect(stop.status == 0, "\(stop.err)")
+        let focused = (stop.json["session"] as? [String: Any])?["focusedSeconds"] as? Double ?? 0
+        #expect(abs(focused - 1_200) < 5, "20 minutes focused: \(focused)")
+        #expect(try retime.run("start", "work", "--at", "25h ago").status == 2, "at most 24 hours ago")
+    }
+
+    private func zip2(_ a: Date?, _ b: Date?) -> (Date, Date)? { a.flatMap { a in b.map { (a, $0) } } }
 
     @Test("an open-ended session ended by stop is completed in log, JSON and report alike; one stopped before its end is stopped (issue 29)")
     func stoppedOrCompleted() throws {

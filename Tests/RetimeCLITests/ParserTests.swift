@@ -61,7 +61,7 @@ struct ParserTests {
         #expect(try parser.parse(["group", "create", "--help"]).wantsHelp)
         #expect(try parser.parse(["-h", "start"]).wantsHelp)
         let text = HelpRenderer.help(for: parser.command(at: ["start"])!, path: ["start"])
-        #expect(text.contains("Usage: retime start [--for DURATION] [--until WHEN] [--strict] [--create]\n       [--tag TAG...] [--note TEXT] [GROUP]"),
+        #expect(text.contains("Usage: retime start [--for DURATION] [--until WHEN] [--strict] [--create]\n       [--at WHEN] [--tag TAG...] [--note TEXT] [GROUP]"),
                 "wrapped at 80 columns under its first word: \(text)")
         #expect(text.contains("--data-dir PATH"))
     }

@@ -18,6 +18,7 @@ enum SessionCommands {
                 .value("until", "WHEN", help: "When it ends: HH:MM[:SS] (next occurrence), a local date-time YYYY-MM-DD HH:MM or an ISO-8601 one."),
                 .flag("strict", help: "No stopping, pausing or weakening before the end."),
                 .flag("create", help: "Create GROUP (empty) if it does not exist, without asking (for scripts)."),
+                .value("at", "WHEN", help: "When it began, if earlier: 10m ago, HH:MM, a date-time (at most 24 h ago)."),
                 .value("tag", "TAG", help: "A tag for the session's history.", repeatable: true),
                 .value("note", "TEXT", help: "A note for the session's history."),
             ],
@@ -31,6 +32,7 @@ enum SessionCommands {
             plan = SessionPlan(groupName: group ?? "", length: try Self.length(parsed, values: values) ?? .openEnded, strict: parsed.flag("strict"),
                                tags: parsed.allValues("tag"), note: parsed.value("note"))
             plan.createsGroup = parsed.flag("create")
+            plan.startAt = try parsed.value("at").map { text throws(UsageError) in try values.past(text, option: "at") }
         }
 
         struct Services: CommandServices {
@@ -143,15 +145,22 @@ enum SessionCommands {
         static let reconciliation = Reconciliation.byUseCase
         static let spec = CommandSpec("stop", summary: "End the active session now.",
                                       discussion: "A strict session refuses until its planned end, unless a passcode is set and given with --passcode-stdin.",
-                                      options: [PasscodeInput.overrideFlag])
+                                      options: [PasscodeInput.overrideFlag,
+                                                .value("at", "WHEN", help: "When it ended, if earlier: 10m ago, HH:MM, a date-time.")])
         let passcodeFromStdin: Bool
-        init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
+        let at: Date?
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            passcodeFromStdin = parsed.flag("passcode-stdin")
+            at = try parsed.value("at").map { text throws(UsageError) in try values.past(text, option: "at") }
+        }
         struct Services: CommandServices {
             let stop: StopSessionUseCase
             init(_ services: ServiceSource) throws { stop = try services() }
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-            let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { try await services.stop.execute(passcode: $0) }
+            let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") {
+                try await services.stop.execute(passcode: $0, at: at)
+            }
             let session = stopped.session
             let name = stopped.groupName ?? "a deleted group"
             let now = session.endedAt ?? session.startedAt

@@ -70,6 +70,9 @@ public struct StartSessionUseCase: Sendable {
         // end on that clock only if nothing happened between the readings.
         let now = clock.now(), boot = clock.bootTime()
         let startedAt = plan.startAt.map { min($0, now) } ?? now
+        guard now.timeIntervalSince(startedAt) <= SessionLength.allowed.upperBound else {
+            throw SessionError.invalidTimes("a session starts at most 24 hours ago")
+        }
         let plannedEnd = try plan.length.plannedEnd(from: startedAt)
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
         if plan.strict, case .untilTimeOfDay(let end) = plan.length, end.timeIntervalSince(now) > SessionLength.strictTimeOfDayHorizon {

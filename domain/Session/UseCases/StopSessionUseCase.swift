@@ -34,7 +34,9 @@ public struct StopSessionUseCase: Sendable {
     }
 
     /// Returns the session as it went to history, with its group's name.
-    public func execute(passcode: Passcode? = nil) async throws -> SessionReceipt {
+    /// `at`: when it ended, if earlier than now (`stop --at 10m ago`): not
+    /// before its start or its last break, never later than now.
+    public func execute(passcode: Passcode? = nil, at: Date? = nil) async throws -> SessionReceipt {
         try await reconcile.execute()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let ended = try await sessions.retryingActive { current in
@@ -46,7 +48,13 @@ public struct StopSessionUseCase: Sendable {
             }
             // An open-ended session has no end to fall short of: `stop` is
             // how it ends as planned, so it is completed, as report counts it.
-            let ended = current.ending(at: now, outcome: current.plannedEnd == nil ? .completed : .stopped)
+            let end = min(at ?? now, now)
+            let earliest = current.breaks.last.map { $0.end ?? $0.start } ?? current.startedAt
+            guard end >= earliest else {
+                throw SessionError.invalidTimes(current.breaks.isEmpty ? "the end comes before the session's start"
+                                                : "the end comes before the session's last break ended")
+            }
+            let ended = current.ending(at: end, outcome: current.plannedEnd.map { end >= $0 } ?? true ? .completed : .stopped)
             return try await archiver.archive(current, as: ended, passcode: passcode) ? ended : nil
         }
         return SessionReceipt(session: ended, groupName: try await groups.groupName(id: ended.groupId))
