@@ -120,6 +120,35 @@ struct HistoryEndToEndTests {
         #expect(Set(log.compactMap { $0["group"] as? String }) == ["writing", "code"])
     }
 
+    @Test("re-importing entries changed in Timewarrior or Watson since updates their sessions, never adds a second copy (issue 29)")
+    func reimportChanged() throws {
+        let directory = retime.dataDirectory + "-timew-edit"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let month = directory + "/2025-01.data"
+        try "inc 20250105T060000Z - 20250105T063000Z # deep\ninc 20250106T060000Z - 20250106T070000Z # deep\n"
+            .write(toFile: month, atomically: true, encoding: .utf8)
+        #expect(try retime.run("import", "--from", "timewarrior", directory).status == 0)
+        // `timew tag @2 extra` and `timew annotate @1 "chapter 3"`, as Timewarrior writes them.
+        try "inc 20250105T060000Z - 20250105T063000Z # deep extra\ninc 20250106T060000Z - 20250106T070000Z # deep # \"chapter 3\"\n"
+            .write(toFile: month, atomically: true, encoding: .utf8)
+        let again = try retime.run("import", "--from", "timewarrior", directory, "--json")
+        #expect(again.status == 0 && again.json["updated"] as? Int == 2 && again.json["imported"] as? Int == 0, "\(again.out) \(again.err)")
+        let sessions = try retime.run("log", "--since", "2025-01-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(sessions.count == 2, "no second copy: \(sessions)")
+        #expect(sessions.contains { $0["tags"] as? [String] == ["extra"] } && sessions.contains { $0["note"] as? String == "chapter 3" }, "\(sessions)")
+        #expect(try retime.run("import", "--from", "timewarrior", directory, "--json").json["alreadyPresent"] as? Int == 2, "a third time: nothing")
+
+        // Watson: the frame keeps its id; its tags and end changed.
+        let frames = try watsonFile([("2026-11-19T08:00:00Z", "2026-11-19T09:00:00Z", "writing", Self.hex(42))], name: "edit-frames")
+        #expect(try retime.run("import", "--from", "watson", frames).status == 0)
+        try String(contentsOfFile: frames, encoding: .utf8).replacingOccurrences(of: "[\"t\"]", with: "[\"t\", \"book\"]")
+            .write(toFile: frames, atomically: true, encoding: .utf8)
+        let watson = try retime.run("import", "--from", "watson", frames)
+        #expect(watson.status == 0 && watson.out.contains("Imported 0 of 1 entry from watson (1 updated, changed in watson since)."), "\(watson.out)")
+        let edited = try retime.run("log", "--since", "2026-11-19", "--until", "2026-11-20", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(edited.count == 1 && edited.first?["tags"] as? [String] == ["t", "book"], "\(edited)")
+    }
+
     @Test("import from Timewarrior: a data directory of month files; open intervals are reported")
     func importTimewarrior() throws {
         let directory = retime.dataDirectory + "-timew"

@@ -96,7 +96,8 @@ struct ImportCommand: RetimeCommand {
         let summary = try await services.importer.execute(from: services.sources[source]!, path: path)
         // Every entry read is imported, already in history, or skipped:
         // the three add up to what was read.
-        let parts = [summary.alreadyPresent > 0 ? "\(summary.alreadyPresent) already in history" : nil,
+        let parts = [summary.updated > 0 ? "\(summary.updated) updated, changed in \(source.rawValue) since" : nil,
+                     summary.alreadyPresent > 0 ? "\(summary.alreadyPresent) already in history" : nil,
                      summary.problems.isEmpty ? nil : "\(summary.problems.count) skipped"].compactMap { $0 }
         var lines = ["Imported \(summary.imported) of \(summary.read) \(summary.read == 1 ? "entry" : "entries") from \(source.rawValue)"
                      + (parts.isEmpty ? "." : " (" + parts.joined(separator: ", ") + ").")]
@@ -117,7 +118,7 @@ struct ImportCommand: RetimeCommand {
         }
         let json = Documents.document([
             "read": .int(Int64(summary.read)), "imported": .int(Int64(summary.imported)),
-            "alreadyPresent": .int(Int64(summary.alreadyPresent)),
+            "alreadyPresent": .int(Int64(summary.alreadyPresent)), "updated": .int(Int64(summary.updated)),
             "groupsCreated": .array(summary.groupsCreated.map(JSONValue.string)),
             "schedulesRestored": .int(Int64(summary.schedulesRestored)), "settingsRestored": .int(Int64(summary.settingsRestored)),
             "skipped": .array(summary.problems.map { .object(["line": .int(Int64($0.line)), "message": .string($0.message)]) }),

@@ -207,7 +207,8 @@ public enum ServiceRegistration {
         }
         registry.register(ImportHistoryUseCase.self) {
             ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), sessions: try $0.resolve(),
-                                 schedules: try $0.resolve((any ScheduleRepository).self), settings: try $0.resolve((any SettingsStore).self))
+                                 schedules: try $0.resolve((any ScheduleRepository).self), settings: try $0.resolve((any SettingsStore).self),
+                                 clock: try $0.resolve((any Clock).self))
         }
         registry.register(TrackSessionUseCase.self) {
             TrackSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())

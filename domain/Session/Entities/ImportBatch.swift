@@ -71,8 +71,8 @@ public struct ImportBatch: Sendable, Equatable {
 /// What an import did.
 public struct ImportSummary: Sendable, Equatable {
     /// Entries read from the source, whether they could be imported or not:
-    /// `imported + alreadyPresent + problems.count` (each entry is one of the
-    /// three).
+    /// `imported + updated + alreadyPresent + problems.count` (each entry is
+    /// one of the four).
     public var read: Int
     /// Sessions added to history.
     public var imported: Int
@@ -82,6 +82,9 @@ public struct ImportSummary: Sendable, Equatable {
     public var groupsCreated: [String]
     /// Lines skipped, with why.
     public var problems: [ImportBatch.Problem]
+    /// Sessions of an earlier import whose entries were changed in their
+    /// tool since, updated in place.
+    public var updated = 0
     /// From a retime backup: schedules and settings added.
     public var schedulesRestored = 0
     public var settingsRestored = 0
