@@ -120,6 +120,23 @@ struct HistoryEndToEndTests {
         #expect(Set(log.compactMap { $0["group"] as? String }) == ["writing", "code"])
     }
 
+    @Test("a backup whose sessions belong to a deleted group restores them under that group's id and name, making no group 'imported' (issue 29)")
+    func deletedGroupRoundTrip() throws {
+        #expect(try retime.run("group", "create", "news").status == 0)
+        #expect(try retime.run("track", "news", "--from", "2026-11-20T10:00:00Z", "--to", "2026-11-20T11:00:00Z").status == 0)
+        #expect(try retime.run("group", "delete", "news").status == 0)
+        let backup = retime.dataDirectory + "-backup.json"
+        try retime.run("export", "--format", "json").out.write(toFile: backup, atomically: true, encoding: .utf8)
+        let elsewhere = RetimeProcess()
+        #expect(try elsewhere.run("import", "--from", "retime", backup).status == 0)
+        let groups = try elsewhere.run("group", "list", "--json").json["groups"] as? [[String: Any]] ?? []
+        #expect(groups.isEmpty, "no group 'imported' made: \(groups)")
+        let original = try retime.run("log", "--since", "2026-11-01", "--json").json["sessions"] as? [[String: Any]]
+        let restored = try elsewhere.run("log", "--since", "2026-11-01", "--json").json["sessions"] as? [[String: Any]]
+        #expect(restored?.first?["group"] as? String == "news" && restored?.first?["groupId"] as? String == original?.first?["groupId"] as? String)
+        #expect(try elsewhere.run("log", "--since", "2026-11-01").out.contains("news (deleted)"))
+    }
+
     @Test("re-importing entries changed in Timewarrior or Watson since updates their sessions, never adds a second copy (issue 29)")
     func reimportChanged() throws {
         let directory = retime.dataDirectory + "-timew-edit"

@@ -17,9 +17,14 @@ public struct ImportBatch: Sendable, Equatable {
         /// source has several.
         public var line: Int
         public var file: String?
+        /// The session's group was deleted where it was exported: it keeps
+        /// its group id and the name it ran under, and no group is made for
+        /// it (as it was: history remembers a deleted group by its id).
+        public var groupDeleted: Bool
 
         public init(session: Session, groupName: String, groupId: GroupID? = nil, groupTargets: [Target] = [],
-                    line: Int = 0, file: String? = nil) {
+                    line: Int = 0, file: String? = nil, groupDeleted: Bool = false) {
+            self.groupDeleted = groupDeleted
             self.session = session
             self.groupName = groupName
             self.groupId = groupId

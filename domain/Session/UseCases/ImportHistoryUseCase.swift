@@ -70,7 +70,7 @@ public struct ImportHistoryUseCase: Sendable {
             index[group.name.lowercased()] = requests.count
             requests.append(group)
         }
-        for record in accepted + changed.map(\.record) where index[record.groupName.lowercased()] == nil {
+        for record in accepted + changed.map(\.record) where !record.groupDeleted && index[record.groupName.lowercased()] == nil {
             index[record.groupName.lowercased()] = requests.count
             requests.append(ImportGroupRequest(name: record.groupName, preferredId: record.groupId, targets: record.groupTargets))
         }
@@ -80,6 +80,10 @@ public struct ImportHistoryUseCase: Sendable {
             if case .success(let found) = answer, found.created { created.append(request.name) }
         }
         for record in accepted {
+            if record.groupDeleted {
+                fresh.append(record.session)
+                continue
+            }
             switch answers[index[record.groupName.lowercased()]!] {
             case .success(let found): fresh.append(record.session.inGroup(found.id, named: record.session.groupName ?? record.groupName))
             case .failure(let error):
