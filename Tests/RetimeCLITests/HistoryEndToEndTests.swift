@@ -120,6 +120,26 @@ struct HistoryEndToEndTests {
         #expect(Set(log.compactMap { $0["group"] as? String }) == ["writing", "code"])
     }
 
+    @Test("Timewarrior's group by a rule: --group NAME, or --group-tag-prefix project: (tags are sorted, so the first is not the user's choice) (issue 29)")
+    func timewarriorGrouping() throws {
+        let directory = retime.dataDirectory + "-timew-rule"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // As Timewarrior writes them: tags in sorted order.
+        try "inc 20250105T060000Z - 20250105T063000Z # deep project:thesis\ninc 20250106T060000Z - 20250106T070000Z # admin\n"
+            .write(toFile: directory + "/2025-01.data", atomically: true, encoding: .utf8)
+        let byPrefix = try retime.run("import", "--from", "timewarrior", directory, "--group-tag-prefix", "project:", "--untagged-group", "misc")
+        #expect(byPrefix.status == 0, "\(byPrefix.err)")
+        let sessions = try retime.run("log", "--since", "2025-01-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        let groups = Dictionary(uniqueKeysWithValues: sessions.map { (($0["group"] as? String) ?? "", ($0["tags"] as? [String]) ?? []) })
+        #expect(groups == ["thesis": ["deep"], "misc": ["admin"]], "\(groups)")
+
+        let other = RetimeProcess()
+        #expect(try other.run("import", "--from", "timewarrior", directory, "--group", "work").status == 0)
+        let all = try other.run("log", "--since", "2025-01-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(all.allSatisfy { $0["group"] as? String == "work" } && all.contains { $0["tags"] as? [String] == ["deep", "project:thesis"] }, "\(all)")
+        #expect(try other.run("import", "--from", "watson", directory, "--group", "work").status == 2, "for Timewarrior only")
+    }
+
     @Test("a backup whose sessions belong to a deleted group restores them under that group's id and name, making no group 'imported' (issue 29)")
     func deletedGroupRoundTrip() throws {
         #expect(try retime.run("group", "create", "news").status == 0)

@@ -35,8 +35,10 @@ public struct ImportHistoryUseCase: Sendable {
         self.settings = settings
     }
 
-    public func execute(from source: any HistoryImportSource, path: String) async throws -> ImportSummary {
-        let batch = try await source.read(path)
+    /// `grouping`: which group a Timewarrior interval goes to.
+    public func execute(from source: any HistoryImportSource, path: String, grouping: ImportGrouping = .firstTag) async throws -> ImportSummary {
+        var batch = try await source.read(path)
+        batch.records = batch.records.map(grouping.apply)
         let current = try await sessions.current()?.id
         var problems = batch.problems
         var accepted: [ImportBatch.Record] = []
