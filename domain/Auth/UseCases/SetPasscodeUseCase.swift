@@ -23,6 +23,11 @@ public struct SetPasscodeUseCase: Sendable {
 
     public func execute(_ passcode: Passcode) async throws {
         try PasscodePolicy.check(passcode)
+        // The cheap refusals before the slow hash (tens of milliseconds): a
+        // request that is refused anyway must not cost it. Asked again
+        // under the lock below, where they decide.
+        if let until = try await strict.strictUntil() { throw AuthError.strictSession(until: until) }
+        guard try await state.state().passcodeHash == nil else { throw AuthError.passcodeAlreadySet }
         let hash = try hasher.hash(passcode)
         // A strict session starting meanwhile sees the passcode set or not,
         // never one set after it checked.
