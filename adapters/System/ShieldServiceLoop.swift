@@ -129,6 +129,12 @@ public final class ShieldServiceLoop: @unchecked Sendable {
             }
             if fds[2].revents != 0 { accept() }
             for index in turns() {
+                // A block whose end came while the last request was answered
+                // is lifted before the next.
+                if timerFired() {
+                    _ = timer.takeExpiry()
+                    timer.arm(await pass())
+                }
                 let client = clients[index]
                 let (answer, changed) = await handle(client.uid, client.request ?? [])
                 clients[index].request = nil
@@ -144,6 +150,12 @@ public final class ShieldServiceLoop: @unchecked Sendable {
             }
             if due { timer.arm(await pass()) }
         }
+    }
+
+    /// Whether the timer at the next block's end has fired.
+    private func timerFired() -> Bool {
+        var ready = pollfd(fd: timer.descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) > 0 && ready.revents != 0
     }
 
     /// The clients whose request is answered this round: of each uid with a

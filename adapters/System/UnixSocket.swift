@@ -37,7 +37,10 @@ enum UnixSocket {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, chmod(path, 0o666) == 0, Glibc.listen(fd, 128) == 0 else {
+        // A deep backlog: a burst of one user's connections waits there with
+        // everyone else's instead of turning others away (the kernel caps it
+        // at net.core.somaxconn).
+        guard bound == 0, chmod(path, 0o666) == 0, Glibc.listen(fd, 4_096) == 0 else {
             let reason = POSIXFiles.reason()
             close(fd)
             throw DaemonError.unavailable("cannot listen on \(path): \(reason)")
