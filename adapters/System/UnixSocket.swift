@@ -31,7 +31,13 @@ enum UnixSocket {
             }
             unlink(path)
         }
-        guard var address = address(path) else { throw DaemonError.unavailable("the socket path \(path) is too long") }
+        guard address(path) != nil else { throw DaemonError.unavailable("the socket path \(path) is too long") }
+        // Bound and listening under a name of its own, then renamed into
+        // place: a client never finds the path before it is listened on
+        // (it would be refused). In place when that name would not fit.
+        let staging = address(path + ".\(getpid())") != nil ? path + ".\(getpid())" : path
+        var address = address(staging)!
+        unlink(staging)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw DaemonError.unavailable("socket: \(POSIXFiles.reason())") }
         let bound = withUnsafePointer(to: &address) {
@@ -40,9 +46,11 @@ enum UnixSocket {
         // A deep backlog: a burst of one user's connections waits there with
         // everyone else's instead of turning others away (the kernel caps it
         // at net.core.somaxconn).
-        guard bound == 0, chmod(path, 0o666) == 0, Glibc.listen(fd, 4_096) == 0 else {
+        guard bound == 0, chmod(staging, 0o666) == 0, Glibc.listen(fd, 4_096) == 0,
+              staging == path || rename(staging, path) == 0 else {
             let reason = POSIXFiles.reason()
             close(fd)
+            if bound == 0 { unlink(staging) }
             throw DaemonError.unavailable("cannot listen on \(path): \(reason)")
         }
         return fd
