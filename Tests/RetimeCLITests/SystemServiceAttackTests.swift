@@ -104,6 +104,36 @@ struct SystemServiceAttackTests {
         #expect(service.process.isRunning)
     }
 
+    @Test("inspect answers of a megabyte nobody reads: the loop writes what each client takes and moves on; the victim is served")
+    func unreadAnswers() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let attack = try Self.attack(system, """
+            names = ["d%d.io" % i for i in range(4000)]
+            raised = ask({"version": 1, "op": "raise", "session": "00000000-0000-0000-0000-000000000001", "targets": names})
+            assert b'"ok":true' in raised, raised[:300]
+            request = (json.dumps({"version": 1, "op": "inspect", "targets": names}) + "\\n").encode()
+            live = []
+            began()
+            while not os.path.exists(ready + ".stop"):
+                # Never read: each answer (over 1 MB) fills the socket.
+                live = [(s, t) for (s, t) in live if time.time() - t < 6 or s.close()]
+                while len(live) < 16:
+                    try:
+                        s = socket.socket(socket.AF_UNIX); s.connect(path); s.sendall(request)
+                        live.append((s, time.time()))
+                    except OSError:
+                        break
+                time.sleep(0.2)
+            print("done")
+            """)
+        try Self.victimIsServed(system, "unread answers")
+        let said = Self.finish(attack)
+        #expect(said.contains("done"), "\(said)")
+        #expect(service.process.isRunning)
+    }
+
     @Test("300 silent connections from one user, reopened as they are cut: that user is refused past its 16, the victim is served")
     func connectionFlood() throws {
         let system = try SystemServiceHarness()
