@@ -48,6 +48,20 @@ public enum BlockLayerContract {
             _ = try await subject.layer.enforce([block(1_001, [second])])
             try requireEqual(await subject.layer.check(second, for: 1_001)?.blocked, true, "\(second) for the user still blocking it")
         },
+        ContractCheck("checks answers each target as check does, in the order asked") { make in
+            let subject = try await make()
+            let (first, second) = (subject.targets[0], subject.targets[1])
+            _ = try await subject.layer.enforce([block(1_000, [first]), block(1_001, [second])])
+            let asked = [second, first, second] + subject.targets.dropFirst(2)
+            let batch = await subject.layer.checks(asked, for: 1_000)
+            try requireEqual(batch.count, asked.count, "one answer a target")
+            for (target, found) in zip(asked, batch) {
+                let single = await subject.layer.check(target, for: 1_000)
+                try requireEqual(found?.blocked, single?.blocked, "\(target): \(String(describing: found)) vs \(String(describing: single))")
+            }
+            try requireEqual(batch[1]?.blocked, true, "\(first) for its user")
+            try requireEqual(await subject.layer.checks([], for: 1_000).count, 0, "no targets, no answers")
+        },
         ContractCheck("it reports itself under its name") { make in
             let subject = try await make()
             let report = await subject.layer.report()

@@ -9,6 +9,9 @@ public final class TestPasscodeHasher: PasscodeHasher {
 
     public init() {}
 
+    /// How many hashes it has made (a spy: work refused requests must not cost).
+    public var hashes: Int { counter.withLock { $0 } }
+
     public func hash(_ passcode: Passcode) throws(AuthError) -> String {
         let salt = counter.withLock { value -> Int in
             value += 1

@@ -111,23 +111,39 @@ public final class FirewallLayer: BlockLayer, Sendable {
     /// Whether the kernel's table refuses every address the domain (and its
     /// `www.`) resolved to, for `uid`.
     public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? {
-        guard case .domain(let domain) = target else { return nil }
-        let names = [domain.ascii, "www." + domain.ascii]
-        let known = state.withLock { state in names.compactMap { state.answers[$0] } }
-        let addresses = known.reduce(into: Set<IPAddress>()) { $0.formUnion($1.addresses) }
-        guard !known.isEmpty else { return LayerCheck(layer: name, blocked: false, detail: "not among your blocks' domains") }
-        guard !addresses.isEmpty else {
-            return LayerCheck(layer: name, blocked: false, detail: "the DNS gave no address for it to refuse")
+        await checks([target], for: uid)[0]
+    }
+
+    /// Each target against the kernel's table, read once for them all (a
+    /// read runs `nft`: tens of milliseconds), and only when some target
+    /// has addresses to look for.
+    public func checks(_ targets: [Target], for uid: UInt32) async -> [LayerCheck?] {
+        let known: [[Answer]?] = state.withLock { state in
+            targets.map { target in
+                guard case .domain(let domain) = target else { return nil }
+                return [domain.ascii, "www." + domain.ascii].compactMap { state.answers[$0] }
+            }
         }
-        let held: Set<IPAddress>
-        do { held = try filter.current()?.blocked[uid] ?? [] } catch {
-            return LayerCheck(layer: name, blocked: false, detail: "the table cannot be read: \(error)")
+        let needsTable = known.contains { answers in answers?.contains { !$0.addresses.isEmpty } ?? false }
+        let table: Result<Set<IPAddress>, any Error> = needsTable ? Result { try filter.current()?.blocked[uid] ?? [] } : .success([])
+        return known.map { answers -> LayerCheck? in
+            guard let answers else { return nil }
+            guard !answers.isEmpty else { return LayerCheck(layer: name, blocked: false, detail: "not among your blocks' domains") }
+            let addresses = answers.reduce(into: Set<IPAddress>()) { $0.formUnion($1.addresses) }
+            guard !addresses.isEmpty else {
+                return LayerCheck(layer: name, blocked: false, detail: "the DNS gave no address for it to refuse")
+            }
+            let held: Set<IPAddress>
+            switch table {
+            case .success(let set): held = set
+            case .failure(let error): return LayerCheck(layer: name, blocked: false, detail: "the table cannot be read: \(error)")
+            }
+            let missing = addresses.subtracting(held)
+            let list = addresses.sorted().map(\.description).joined(separator: ", ")
+            return missing.isEmpty
+                ? LayerCheck(layer: name, blocked: true, detail: "refuses \(list)")
+                : LayerCheck(layer: name, blocked: false, detail: "does not refuse \(missing.sorted().map(\.description).joined(separator: ", "))")
         }
-        let missing = addresses.subtracting(held)
-        let list = addresses.sorted().map(\.description).joined(separator: ", ")
-        return missing.isEmpty
-            ? LayerCheck(layer: name, blocked: true, detail: "refuses \(list)")
-            : LayerCheck(layer: name, blocked: false, detail: "does not refuse \(missing.sorted().map(\.description).joined(separator: ", "))")
     }
 
     /// Each blocking user's names to resolve: its blocked domains and their `www.`.

@@ -9,6 +9,7 @@ public final class InMemoryPacketFilter: PacketFilter, Sendable {
         var table: FirewallRules?
         var cuts: [(uid: UInt32, addresses: Set<IPAddress>)] = []
         var applies = 0
+        var reads = 0
     }
     private let state = Mutex(State())
 
@@ -21,7 +22,12 @@ public final class InMemoryPacketFilter: PacketFilter, Sendable {
         }
     }
 
-    public func current() throws -> FirewallRules? { state.withLock { $0.table } }
+    public func current() throws -> FirewallRules? {
+        state.withLock {
+            $0.reads += 1
+            return $0.table
+        }
+    }
 
     public func cut(uid: UInt32, addresses: Set<IPAddress>) throws -> Int {
         state.withLock { $0.cuts.append((uid, addresses)) }
@@ -32,6 +38,8 @@ public final class InMemoryPacketFilter: PacketFilter, Sendable {
     public var cuts: [(uid: UInt32, addresses: Set<IPAddress>)] { state.withLock { $0.cuts } }
     /// How many times the table was replaced.
     public var applies: Int { state.withLock { $0.applies } }
+    /// How many times the table was read back (`nft -j list`: tens of ms each).
+    public var reads: Int { state.withLock { $0.reads } }
     /// Someone removes the table behind the layer's back (`nft delete table`).
     public func removeTable() { state.withLock { $0.table = nil } }
 }

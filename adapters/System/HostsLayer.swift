@@ -41,15 +41,30 @@ public struct HostsLayer: BlockLayer {
 
     /// Whether the block holds the domain (or a domain that covers it).
     public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? {
-        guard case .domain(let domain) = target else { return nil }
-        do {
+        await checks([target], for: uid)[0]
+    }
+
+    /// Each target looked up in the block as the file holds it, read and
+    /// parsed once for them all.
+    public func checks(_ targets: [Target], for uid: UInt32) async -> [LayerCheck?] {
+        guard targets.contains(where: { if case .domain = $0 { true } else { false } }) else { return targets.map { _ in nil } }
+        let held: Set<String>
+        do { held = Set(try blockedDomains()) } catch {
+            return targets.map { target in
+                guard case .domain = target else { return nil }
+                return LayerCheck(layer: name, blocked: false, detail: "\(path) cannot be read: \(error)")
+            }
+        }
+        return targets.map { target in
+            guard case .domain(let domain) = target else { return nil }
             // A hosts file has no wildcards: the name itself or its `www.`.
-            if let held = try blockedDomains().first(where: { $0 == domain.ascii || "www." + $0 == domain.ascii }) {
-                return LayerCheck(layer: name, blocked: true, detail: "\(path) sends \(held) to 0.0.0.0 and ::")
+            let ascii = domain.ascii
+            let covering = held.contains(ascii) ? ascii : ascii.hasPrefix("www.") && held.contains(String(ascii.dropFirst(4)))
+                ? String(ascii.dropFirst(4)) : nil
+            if let covering {
+                return LayerCheck(layer: name, blocked: true, detail: "\(path) sends \(covering) to 0.0.0.0 and ::")
             }
             return LayerCheck(layer: name, blocked: false, detail: "\(path) does not hold it")
-        } catch {
-            return LayerCheck(layer: name, blocked: false, detail: "\(path) cannot be read: \(error)")
         }
     }
 

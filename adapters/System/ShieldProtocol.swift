@@ -10,6 +10,8 @@ public enum ShieldProtocol {
     public static let maximumRequest = 64 * 1024
     /// How long a client may take to send its request.
     public static let requestTimeout: Double = 5
+    /// How long a client may stay connected before sending its first byte.
+    public static let idleTimeout: Double = 2
 
     public enum Operation: String, Codable, Sendable {
         case raise, lower, status, release, setPasscode, changePasscode, removePasscode

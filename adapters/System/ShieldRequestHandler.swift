@@ -9,13 +9,34 @@ public struct ShieldRequestHandler: Sendable {
     private let clock: any Domain.Clock
     /// The passcode use cases of one user, by uid.
     private let passcodes: @Sendable (UInt32) throws -> ServicePasscodeBook
+    /// Each user's share of passcode work (each request may hash once or
+    /// twice): enough for a person, too little to hold the service.
+    private let hashing: PerUserBudget
 
     public init(blocks: HeldBlocks, clock: any Domain.Clock,
-                passcodes: @escaping @Sendable (UInt32) throws -> ServicePasscodeBook) {
+                passcodes: @escaping @Sendable (UInt32) throws -> ServicePasscodeBook,
+                hashing: PerUserBudget = ShieldRequestHandler.passcodeBudget()) {
         self.blocks = blocks
         self.clock = clock
         self.passcodes = passcodes
+        self.hashing = hashing
     }
+
+    /// Eight passcode requests at once, then one a second, per user.
+    public static func passcodeBudget() -> PerUserBudget { PerUserBudget(burst: 8, every: 1) }
+
+    /// The latest a block may end: the CLI's longest session from now, and
+    /// a strict block no later than its length from now (a moment of
+    /// leeway for the time the request took to come).
+    static func checkEnd(_ plannedEnd: Date?, length: Double?, at now: Date) throws {
+        guard let plannedEnd else { return }
+        let longest = min(length ?? SessionLength.allowed.upperBound, SessionLength.allowed.upperBound) + endLeeway
+        guard plannedEnd.timeIntervalSince(now) <= longest else {
+            throw HeldBlockError.badRequest("a block ends at most \(Int(longest - endLeeway)) s from now (its length; at most 24 hours)")
+        }
+    }
+
+    static let endLeeway: TimeInterval = 5
 
     /// The answer line, and whether the request may have changed the blocks
     /// (the service then looks at its deadlines again).
@@ -45,6 +66,7 @@ public struct ShieldRequestHandler: Sendable {
             if let length = request.length, !(length.isFinite && SessionLength.allowed.contains(length)) {
                 throw HeldBlockError.badRequest("a block lasts from 1 second to 24 hours")
             }
+            try Self.checkEnd(request.plannedEnd, length: request.length, at: clock.now())
             let strict = request.strict ?? false
             guard !strict || (request.plannedEnd != nil && request.length != nil) else {
                 throw HeldBlockError.badRequest("a strict block needs its planned end and length")
@@ -56,15 +78,19 @@ public struct ShieldRequestHandler: Sendable {
             do { try await blocks.lower(session, for: uid) } catch HeldBlockError.strict where request.passcode != nil {
                 // Early, with the passcode the service keeps for this user
                 // (its lockout and audit): one counted attempt.
+                try spend(uid)
                 try await passcodes(uid).verify.execute(request.passcode.map(Passcode.init), action: "system.lower")
                 try await blocks.lower(session, for: uid, overridden: true)
             }
         case .setPasscode:
+            try spend(uid)
             try await passcodes(uid).set.execute(Passcode(try Self.required(request.passcode)))
         case .changePasscode:
+            try spend(uid)
             try await passcodes(uid).change.change(from: Passcode(try Self.required(request.passcode)),
                                                   to: Passcode(try Self.required(request.newPasscode)))
         case .removePasscode:
+            try spend(uid)
             try await passcodes(uid).change.remove(Passcode(try Self.required(request.passcode)))
         case .verifyPasscode:
             try await passcodes(uid).verify.execute(Passcode(try Self.required(request.passcode)), action: "system.verify")
@@ -79,7 +105,6 @@ public struct ShieldRequestHandler: Sendable {
             return answer
         case .inspect:
             let targets = try Self.targets(request)
-            guard targets.count <= HeldBlocks.maximumTargets else { throw HeldBlockError.badRequest("at most \(HeldBlocks.maximumTargets) targets") }
             return .init(ok: true, checks: await blocks.checks(targets, for: uid))
         case .release:
             guard request.uid != nil || request.all == true else { throw HeldBlockError.badRequest("release needs a uid or all") }
@@ -92,8 +117,17 @@ public struct ShieldRequestHandler: Sendable {
                      layers: await blocks.reports())
     }
 
+    /// Takes one of `uid`'s passcode requests, or says when to ask again.
+    private func spend(_ uid: UInt32) throws {
+        if let wait = hashing.take(for: uid) { throw HeldBlockError.slowDown(retryAfter: wait) }
+    }
+
+    /// The request's targets, read; counted before any is parsed.
     private static func targets(_ request: ShieldProtocol.Request) throws -> [Target] {
-        try (request.targets ?? []).map { text in
+        guard (request.targets?.count ?? 0) <= HeldBlocks.maximumTargets else {
+            throw HeldBlockError.badRequest("at most \(HeldBlocks.maximumTargets) targets")
+        }
+        return try (request.targets ?? []).map { text in
             do { return try Target(parsing: text) } catch { throw HeldBlockError.badRequest("\(error)") }
         }
     }

@@ -28,21 +28,26 @@ enum UnixSocket {
         if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
             throw DaemonError.unavailable("\(path) exists and is not a socket; remove it or give another --socket")
         }
-        // Bound under a name of its own, then renamed over the old socket:
-        // a client never finds the path missing while the service restarts
-        // (it keeps trying a refused connection, not a missing socket).
-        let fresh = path + ".new-\(getpid())"
-        guard var address = address(fresh) else { throw DaemonError.unavailable("the socket path \(path) is too long") }
-        unlink(fresh)
+        guard address(path) != nil else { throw DaemonError.unavailable("the socket path \(path) is too long") }
+        // Bound and listening under a name of its own, then renamed into
+        // place: a client never finds the path before it is listened on
+        // (it would be refused). In place when that name would not fit.
+        let staging = address(path + ".\(getpid())") != nil ? path + ".\(getpid())" : path
+        var address = address(staging)!
+        unlink(staging)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw DaemonError.unavailable("socket: \(POSIXFiles.reason())") }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, chmod(fresh, 0o666) == 0, Glibc.listen(fd, 128) == 0, rename(fresh, path) == 0 else {
+        // A deep backlog: a burst of one user's connections waits there with
+        // everyone else's instead of turning others away (the kernel caps it
+        // at net.core.somaxconn).
+        guard bound == 0, chmod(staging, 0o666) == 0, Glibc.listen(fd, 4_096) == 0,
+              staging == path || rename(staging, path) == 0 else {
             let reason = POSIXFiles.reason()
             close(fd)
-            unlink(fresh)
+            if bound == 0 { unlink(staging) }
             throw DaemonError.unavailable("cannot listen on \(path): \(reason)")
         }
         return fd

@@ -37,6 +37,18 @@ struct FirewallLayerTests {
         #expect(await layer.check(try Target(parsing: "app:steam"), for: 1_000) == nil, "apps are not the firewall's")
     }
 
+    @Test("checks of 1,000 blocked domains read the kernel's table once, not once a domain (issue 28: one request stalled every user)")
+    func oneReadPerRequest() async throws {
+        let names = (0..<1_000).map { "d\($0).test" }
+        for (index, name) in names.enumerated() { dns.set(name, answer(["10.1.\(index / 250).\(index % 250 + 1)"], ttl: 300)) }
+        let layer = layer
+        _ = try await layer.enforce([block(1_000, names)])
+        let before = filter.reads
+        let checks = await layer.checks(names.map { try! Target(parsing: $0) }, for: 1_000)
+        #expect(filter.reads - before == 1, "\(filter.reads - before) reads of the table")
+        #expect(checks.count == 1_000 && checks.allSatisfy { $0?.blocked == true })
+    }
+
     @Test("two users blocking one site: lowering one keeps the other's; the last one removes the table")
     func merged() async throws {
         dns.set("a.test", answer(["10.0.0.2"], ttl: 300))

@@ -42,6 +42,17 @@ struct AuthUseCaseTests {
         #expect(try await strictWorld.state.state().passcodeHash == nil)
     }
 
+    @Test("a set refused (already set, or a strict session) costs no hash: the slow part comes after the cheap refusals")
+    func refusedSetHashesNothing() async throws {
+        try await world.set.execute(Passcode("1234"))
+        let made = world.hasher.hashes
+        for _ in 0..<20 { await #expect(throws: AuthError.passcodeAlreadySet) { try await world.set.execute(Passcode("5678")) } }
+        #expect(world.hasher.hashes == made, "already set: refused before hashing")
+        let strictWorld = AuthWorld(clock: world.clock, strict: NoStrictSession(until: world.clock.now().addingTimeInterval(60)))
+        await #expect(throws: AuthError.self) { try await strictWorld.set.execute(Passcode("1234")) }
+        #expect(strictWorld.hasher.hashes == 0, "strict: refused before hashing")
+    }
+
     @Test("5 wrong passcodes lock out for 60 s; a right one is refused until then; each further failure doubles the lock")
     func lockout() async throws {
         try await world.set.execute(Passcode("1234"))

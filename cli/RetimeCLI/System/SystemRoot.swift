@@ -108,7 +108,8 @@ enum SystemRoot {
     static func passcodeBook(_ uid: UInt32, options: SystemOptions, held: any HeldBlockStore, clock: any Domain.Clock) -> ServicePasscodeBook {
         let directory = options.stateDirectory + "/users/\(uid)"
         let state = StoreAuthState(store: JSONFileStore(directory: directory))
-        let audit = JSONLinesAuditTrail(path: directory + "/audit.jsonl")
+        // Capped and summarised: its size is not the user's to decide.
+        let audit = CappedAuditTrail(path: directory + "/audit.jsonl")
         let lock = FileDataLock(storeDirectory: directory)
         #if os(Linux)
         let hasher: any PasscodeHasher = CryptPasscodeHasher()

@@ -18,6 +18,9 @@ public enum HeldBlockError: RetimeError, Equatable {
     /// The service refused for a reason of another context (a wrong
     /// passcode, a lockout), passed on with its code.
     case refused(code: String, message: String)
+    /// The caller's user asked for more slow work (passcode hashing) than
+    /// its share; it may ask again after `retryAfter` seconds.
+    case slowDown(retryAfter: TimeInterval)
 
     public var code: String {
         switch self {
@@ -28,6 +31,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .badRequest: "system.badRequest"
         case .unreachable: "system.unreachable"
         case .refused(let code, _): code
+        case .slowDown: "system.slowDown"
         }
     }
 
@@ -37,6 +41,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .badRequest: .invalidInput
         case .unreachable: .storage
         case .refused(let code, _): code.hasPrefix("auth.") ? .authorization : .domain
+        case .slowDown: .domain
         }
     }
 
@@ -53,6 +58,8 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .badRequest(let reason): "the system service refused the request: \(reason)"
         case .unreachable(let reason): "the system service cannot be reached: \(reason)"
         case .refused(_, let message): "the system service refused: \(message)"
+        case .slowDown(let seconds):
+            "your user asked the system service for too many passcode checks at once; try again in \(Int(seconds.rounded(.up))) s"
         }
     }
 }

@@ -17,10 +17,22 @@ public protocol BlockLayer: Sendable {
     /// the layer itself can see (`shield test`); nil when it has nothing to
     /// say about that kind of target.
     func check(_ target: Target, for uid: UInt32) async -> LayerCheck?
+    /// `check` of every target at once, in their order: what one request
+    /// of `shield test` asks. A layer that reads a file or the kernel to
+    /// answer reads it once here, not once a target, so the cost of a
+    /// request grows with its targets only by a lookup each.
+    func checks(_ targets: [Target], for uid: UInt32) async -> [LayerCheck?]
 }
 
 extension BlockLayer {
     public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? { nil }
+
+    public func checks(_ targets: [Target], for uid: UInt32) async -> [LayerCheck?] {
+        var found: [LayerCheck?] = []
+        found.reserveCapacity(targets.count)
+        for target in targets { found.append(await check(target, for: uid)) }
+        return found
+    }
 }
 
 /// A layer as `system status` reports it: whether it enforces anything on

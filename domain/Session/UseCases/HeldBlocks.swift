@@ -199,11 +199,12 @@ public struct HeldBlocks: Sendable {
     /// What each layer says about each of `targets` for `uid` now (`shield
     /// test`), in the order of the targets.
     public func checks(_ targets: [Target], for uid: UInt32) async -> [[LayerCheck]] {
-        var checks: [[LayerCheck]] = []
-        for target in targets {
-            var found: [LayerCheck] = []
-            for layer in layers { if let check = await layer.check(target, for: uid) { found.append(check) } }
-            checks.append(found)
+        var checks = [[LayerCheck]](repeating: [], count: targets.count)
+        // Layer by layer, each asked once for all the targets: a request
+        // costs one read of each layer's state, not one a target.
+        for layer in layers {
+            let found = await layer.checks(targets, for: uid)
+            for (index, check) in zip(checks.indices, found) { if let check { checks[index].append(check) } }
         }
         return checks
     }
