@@ -13,6 +13,11 @@ let startupSettings: [SwiftSetting] = [
                   "-Xfrontend", "-prespecialize-generic-metadata"], .when(configuration: .release)),
 ]
 
+/// The release binary is stripped of its symbol table (84 MB -> 62 MB;
+/// docs/performance.md, "Size"), unless RETIME_KEEP_SYMBOLS is set, as
+/// bench/order-symbols.sh sets it: its profiler needs the symbols.
+let stripping: [String] = Context.environment["RETIME_KEEP_SYMBOLS"] == nil ? ["-Xlinker", "--strip-all"] : []
+
 /// The release link's function order (see the `retime` target).
 let hotSymbols = Context.packageDirectory + "/cli/retime/hot-symbols.order"
 
@@ -41,7 +46,7 @@ let package = Package(
                           exclude: ["hot-symbols.order"], swiftSettings: startupSettings,
                           linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld",
                                                          "-Xlinker", "--symbol-ordering-file=\(hotSymbols)",
-                                                         "-Xlinker", "--no-warn-symbol-ordering"],
+                                                         "-Xlinker", "--no-warn-symbol-ordering"] + stripping,
                                                         .when(platforms: [.linux], configuration: .release))]),
 
         // Reusable contract verifiers: every adapter of a port runs the same checks.

@@ -9,6 +9,8 @@
 # Needs valgrind (apt-get install valgrind). Usage: bench/order-symbols.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# With its symbol table (the release build strips it; the profile needs it).
+export RETIME_KEEP_SYMBOLS=1
 swift build -c release --static-swift-stdlib --product retime >/dev/null
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
