@@ -33,6 +33,9 @@ public final class FirewallLayer: BlockLayer, Sendable {
         /// What the table holds, as this layer last made it; nil before the
         /// first enforcement (a table left by an earlier run is replaced).
         var applied: FirewallRules?
+        /// Each blocking user's blocked domains: `check` answers a user
+        /// about its own, never whether another user blocks a name.
+        var domains: [UInt32: BlockedNames] = [:]
     }
 
     private let state = Mutex(State())
@@ -51,7 +54,10 @@ public final class FirewallLayer: BlockLayer, Sendable {
         let now = clock.now()
         let wanted = Self.names(of: blocks)
         let all = Set(wanted.values.joined())
+        var domains: [UInt32: BlockedNames] = [:]
+        for block in blocks { domains[block.uid] = BlockedNames((domains[block.uid]?.domains ?? []).union(BlockedNames(targets: block.targets).domains)) }
         let (due, expired) = state.withLock { state in
+            state.domains = domains
             state.answers = state.answers.filter { all.contains($0.key) }
             let due = all.filter { state.answers[$0].map { $0.expires <= now } ?? true }
             return (due, due.contains { state.answers[$0] != nil })
@@ -109,9 +115,24 @@ public final class FirewallLayer: BlockLayer, Sendable {
     }
 
     /// Whether the kernel's table refuses every address the domain (and its
-    /// `www.`) resolved to, for `uid`.
+    /// `www.`) resolved to, for `uid`: only `uid`'s own blocked domains are
+    /// looked at. A name below one (other than its `www.`) is not resolved
+    /// by this layer, so it says so (the name layer refuses the name).
     public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? {
         guard case .domain(let domain) = target else { return nil }
+        let (mine, covering) = state.withLock { state in
+            (state.domains[uid]?.domains.contains(domain.ascii) ?? false, state.domains[uid]?.covering(domain.ascii))
+        }
+        guard mine else {
+            if let covering, "www." + covering != domain.ascii {
+                return LayerCheck(layer: name, blocked: false, detail: "below \(covering): only the addresses of \(covering) and "
+                                      + "www.\(covering) are refused, not this name's")
+            }
+            guard let covering, let parent = try? DomainName(covering) else {
+                return LayerCheck(layer: name, blocked: false, detail: "not among your blocks' domains")
+            }
+            return await check(.domain(parent), for: uid)
+        }
         let names = [domain.ascii, "www." + domain.ascii]
         let known = state.withLock { state in names.compactMap { state.answers[$0] } }
         let addresses = known.reduce(into: Set<IPAddress>()) { $0.formUnion($1.addresses) }

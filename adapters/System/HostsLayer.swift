@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,23 +11,33 @@ import Glibc
 /// of the file stays as it was. Written by rename where the file can be
 /// replaced, in place where it cannot (a bind-mounted `/etc/hosts` answers
 /// `EBUSY`); its owner and mode are kept, and no temp copy is left behind.
+/// Every user reads the file, and every user's names resolve through it:
+/// so it is used only where the name layer cannot run. Beside that layer it
+/// is `retired`: it holds nothing, and removes a block an earlier run left.
 public struct HostsLayer: BlockLayer {
     public let path: String
+    /// Why the layer holds nothing (the name layer blocks names instead), or nil.
+    public let retired: String?
     public var name: String { "hosts" }
+    /// Each blocking user's blocked domains: `check` answers a user about
+    /// its own blocks, never whether another user blocks a name.
+    private let owners = BlockOwners()
 
     /// Room for every user's blocks (10,000 targets a block, four lines a domain).
     static let readLimit = 128 << 20
     static let begin = "# retime-shield begin (added by the retime system service; do not edit)"
     static let end = "# retime-shield end"
 
-    public init(path: String) {
+    public init(path: String, retired: String? = nil) {
         self.path = path
+        self.retired = retired
     }
 
     public func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
         let current = try POSIXFiles.read(path, limit: Self.readLimit) ?? []
         var domains = Set<String>()
-        for block in blocks {
+        owners.set(blocks)
+        for block in blocks where retired == nil {
             for case .domain(let name) in block.targets { domains.insert(name.ascii) }
         }
         let wanted = Self.render(userBytes: Self.userBytes(of: current), domains: domains.sorted())
@@ -36,15 +47,19 @@ public struct HostsLayer: BlockLayer {
     }
 
     public func report() async -> LayerReport {
-        LayerReport(name: name, active: true, detail: "a marked block in \(path)")
+        if let retired { return LayerReport(name: name, active: false, detail: "not used: \(retired); \(path) holds no block of the service's") }
+        return LayerReport(name: name, active: true, detail: "a marked block in \(path), machine-wide: every user's blocked names, for every user")
     }
 
     /// Whether the block holds the domain (or a domain that covers it).
     public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? {
-        guard case .domain(let domain) = target else { return nil }
+        guard case .domain(let domain) = target, retired == nil else { return nil }
+        guard let mine = owners.domains(of: uid), mine.covering(domain.ascii) != nil else {
+            return LayerCheck(layer: name, blocked: false, detail: "not among your blocks' names")
+        }
         do {
             // A hosts file has no wildcards: the name itself or its `www.`.
-            if let held = try blockedDomains().first(where: { $0 == domain.ascii || "www." + $0 == domain.ascii }) {
+            if let held = try blockedDomains().first(where: { mine.domains.contains($0) && ($0 == domain.ascii || "www." + $0 == domain.ascii) }) {
                 return LayerCheck(layer: name, blocked: true, detail: "\(path) sends \(held) to 0.0.0.0 and ::")
             }
             return LayerCheck(layer: name, blocked: false, detail: "\(path) does not hold it")
@@ -89,5 +104,21 @@ public struct HostsLayer: BlockLayer {
         lines.append(end)
         for line in lines { bytes += Array(line.utf8) + [0x0A] }
         return bytes
+    }
+}
+
+/// The blocked domains of each user whose blocks a machine-wide layer was
+/// last given.
+final class BlockOwners: Sendable {
+    private let domains = Mutex<[UInt32: BlockedNames]>([:])
+
+    func set(_ blocks: [HeldBlock]) {
+        var byUser: [UInt32: BlockedNames] = [:]
+        for block in blocks { byUser[block.uid] = BlockedNames((byUser[block.uid]?.domains ?? []).union(BlockedNames(targets: block.targets).domains)) }
+        domains.withLock { $0 = byUser }
+    }
+
+    func domains(of uid: UInt32) -> BlockedNames? {
+        domains.withLock { $0[uid] }
     }
 }
