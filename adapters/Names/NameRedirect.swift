@@ -94,11 +94,11 @@ public struct NameRedirect: Sendable {
         }
         return removal + """
             table inet \(table) {
-              chain redirect {
+              chain dns_redirect {
                 type nat hook output priority -100; policy accept;
             \(redirects.map { "    " + $0 }.joined(separator: "\n"))
               }
-              chain guard {
+              chain dns_guard {
                 type filter hook output priority 0; policy accept;
             \(guards.map { "    " + $0 }.joined(separator: "\n"))
               }
