@@ -12,11 +12,14 @@ import Testing
 @Suite("The firewall layer end to end", .enabled(if: NetworkSandbox.available, "needs root, nftables, iproute2 and python3"))
 struct FirewallLayerEndToEndTests {
     /// The service inside `sandbox`, with the firewall on, writing the
-    /// sandbox's /etc/hosts (a bind mount: written in place).
+    /// sandbox's /etc/hosts (a bind mount: written in place). Names are
+    /// blocked by the hosts file unless `names` says otherwise: these
+    /// tests are about the firewall beside it (NameLayerEndToEndTests has
+    /// the name layer).
     static func service(_ system: SystemServiceHarness, in sandbox: NetworkSandbox, minimumTTL: Int? = nil,
-                        firewall: String = "nftables") throws -> RetimeProcess.Running {
+                        firewall: String = "nftables", names: String = "hosts") throws -> RetimeProcess.Running {
         try system.start(launcher: sandbox.launcher, environment: minimumTTL.map { ["RETIME_FIREWALL_MINIMUM_TTL": "\($0)"] } ?? [:],
-                         hostsFile: "/etc/hosts", layers: ["--firewall", firewall, "--apps", "on"])
+                         hostsFile: "/etc/hosts", layers: ["--firewall", firewall, "--apps", "on", "--names", names])
     }
 
     static func user(_ system: SystemServiceHarness, in sandbox: NetworkSandbox, uid: UInt32 = 65_534) -> RetimeProcess {
