@@ -2,7 +2,7 @@ import Domain
 import Foundation
 
 /// The rules every `BlockLayer` keeps: a user's block is enforced for that
-/// user, another user's targets are not, enforcing none lifts everything,
+/// user, another user's targets are not (nor told of), enforcing none lifts everything,
 /// and the layer reports itself under its name. Each layer is given a
 /// target of the kind it enforces (a domain for the hosts file and the
 /// firewall, an app for the app layer).
@@ -47,6 +47,13 @@ public enum BlockLayerContract {
             _ = try await subject.layer.enforce([block(1_000, [first]), block(1_001, [second])])
             _ = try await subject.layer.enforce([block(1_001, [second])])
             try requireEqual(await subject.layer.check(second, for: 1_001)?.blocked, true, "\(second) for the user still blocking it")
+        },
+        ContractCheck("another user learns nothing of a block: its check reads as when nobody blocks (issue 28)") { make in
+            let subject = try await make()
+            let target = subject.targets[0]
+            let before = await subject.layer.check(target, for: 1_001)
+            _ = try await subject.layer.enforce([block(1_000, [target])])
+            try requireEqual(await subject.layer.check(target, for: 1_001), before, "\(target) asked by another user during the block")
         },
         ContractCheck("it reports itself under its name") { make in
             let subject = try await make()
