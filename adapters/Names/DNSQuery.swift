@@ -5,12 +5,13 @@ extension DNSMessage {
     /// "No such name": how a blocked name is answered.
     static let nameError: UInt8 = 3
 
-    /// The labels of a query's first question, and the offset just past
-    /// the question (its name, type and class); nil for bytes that are not
-    /// a query with a question (an answer, a truncated message, a
-    /// compressed question name, which no resolver sends).
+    /// The labels of a query's question, and the offset just past it (its
+    /// name, type and class); nil for bytes that are not a query with one
+    /// question (an answer, a truncated message, two questions, a
+    /// compressed question name, which no resolver sends): such bytes are
+    /// never forwarded, so no name gets past unread.
     static func question(of bytes: [UInt8]) -> (labels: [String], end: Int)? {
-        guard bytes.count >= 12, bytes[2] & 0x80 == 0, bytes[4] != 0 || bytes[5] != 0 else { return nil }
+        guard bytes.count >= 12, bytes[2] & 0x80 == 0, bytes[4] == 0, bytes[5] == 1 else { return nil }
         var labels: [String] = []
         var offset = 12
         while offset < bytes.count {

@@ -193,7 +193,9 @@ struct NameServerCore {
     private mutating func nextQuery(_ fd: Int32) {
         guard var connection = connections[fd], connection.upstream < 0, let query = connection.takeQuery() else { return }
         connection.deadline = Date().addingTimeInterval(limits.streamTimeout)
-        if let (labels, end) = DNSMessage.question(of: query), blocked[connection.uid]?.covering(labels: labels) != nil {
+        // Bytes whose question cannot be read are not forwarded.
+        guard let (labels, end) = DNSMessage.question(of: query) else { return closeConnection(fd) }
+        if blocked[connection.uid]?.covering(labels: labels) != nil {
             refused += 1
             connection.output += NameConnection.framed(DNSMessage.refusal(to: query, questionEnd: end))
             connections[fd] = connection

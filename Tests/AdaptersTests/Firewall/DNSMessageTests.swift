@@ -78,6 +78,9 @@ struct DNSQueryTests {
         #expect(DNSMessage.question(of: DNSMessageTests.answer(records: [])) == nil, "an answer")
         #expect(DNSMessage.question(of: Array(query.dropLast(3))) == nil, "cut short")
         #expect(DNSMessage.question(of: Array(query[0..<12]) + [0xC0, 0x0C, 0, 1, 0, 1]) == nil, "a compression pointer")
+        var two = query
+        two[5] = 2
+        #expect(DNSMessage.question(of: two + Array(query[12...])) == nil, "two questions: the second would go unread")
         for length in 0..<query.count { _ = DNSMessage.question(of: Array(query[0..<length])) }
     }
 
