@@ -125,7 +125,7 @@ struct FirewallLayerEndToEndTests {
 
         let status = try user.run("system", "status", "--json")
         let reported = (status.json["layers"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["active"] as? Bool ?? false)" }
-        #expect(reported == ["hosts=true", "firewall=true", "apps=true"], "\(status.out)")
+        #expect(reported == ["names=false", "hosts=true", "firewall=true", "apps=true"], "names by the hosts file here: \(status.out)")
 
         #expect(try user.run("stop").status == 0)
         let after = try user.run("shield", "test", "blocked.test", "--json")
