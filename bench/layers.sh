@@ -6,17 +6,25 @@
 #   - time from `retime start` to the first refused connection (RUNS runs);
 #   - time from an app's exec to its termination (50 runs), on the kernel's
 #     process events (the service in the host's namespaces, firewall off);
+#   - time from a fork of a blocked app (one that ignores SIGTERM) to its
+#     child's termination (50 runs);
 #   - the service's CPU and wake-ups over 30 s while a block with a site and
 #     an app is up and nothing changes (no wake-up before the answers'
-#     time-to-live, at least a minute).
-# Usage: sudo bench/layers.sh [RUNS]
+#     time-to-live, at least a minute);
+#   - the service's CPU over 30 s while another user forks and execs as fast
+#     as a shell loop can (`sh -c true`, about 1,000 a second), with an app
+#     blocked (every fork reaches the service) and with none (no events).
+# Usage: sudo bench/layers.sh [RUNS]   (RETIME=path runs another build;
+# ONLY=apps skips the firewall)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" -eq 0 ] || { echo "run as root: the service runs as root" >&2; exit 1; }
 command -v nft >/dev/null || { echo "needs nftables (apt-get install nftables)" >&2; exit 1; }
 runs=${1:-20}
-swift build -c release --static-swift-stdlib --product retime >/dev/null
-retime="$PWD/.build/release/retime"
+if [ -z "${RETIME:-}" ]; then
+  swift build -c release --static-swift-stdlib --product retime >/dev/null
+fi
+retime="${RETIME:-$PWD/.build/release/retime}"
 helpers="$PWD/Tests/RetimeCLITests/Helpers"
 work=$(mktemp -d)
 chmod 0755 "$work"
@@ -30,6 +38,10 @@ user=(setpriv --reuid=65534 --regid=65534 --clear-groups env RETIME_HOME="$work/
 cpu_ms() { awk '{print ($14 + $15) * 1000 / '"$(getconf CLK_TCK)"'}' /proc/$1/stat; }
 switches() { awk '/^voluntary_ctxt_switches/ {print $2}' /proc/$1/task/$1/status; }
 
+mkdir -p "$work/user" && chown 65534 "$work/user"
+echo "| what | median | max |"
+echo "|---|---|---|"
+if [ "${ONLY:-}" != apps ]; then
 # --- The firewall, in a namespace of its own.
 printf '127.0.0.1 localhost\n' > "$work/hosts"
 printf 'nameserver 127.0.0.1\n' > "$work/resolv.conf"
@@ -49,11 +61,8 @@ inside=(nsenter -t "$holder" -n -m)
   --firewall nftables --apps off 2>/dev/null & pids+=($!)
 until [ -S "$work/shield.sock" ]; do sleep 0.02; done
 sleep 0.3
-mkdir -p "$work/user" && chown 65534 "$work/user"
 "${inside[@]}" "${user[@]}" "$retime" group create site --block blocked.test >/dev/null
 
-echo "| what | median | max |"
-echo "|---|---|---|"
 "${inside[@]}" "${user[@]}" /usr/bin/python3 - "$retime" "$runs" <<'PY'
 import errno, socket, statistics, subprocess, sys, time
 retime, runs = sys.argv[1], int(sys.argv[2])
@@ -83,11 +92,12 @@ sleep 30
 echo "| service CPU over 30 s with a firewalled block up | $(( $(cpu_ms "$service") - before )) ms | $(( $(switches "$service") - woke )) wake-ups |"
 "${inside[@]}" "${user[@]}" "$retime" stop >/dev/null
 kill "$service"; wait "$service" 2>/dev/null || true
+fi
 
 # --- Apps, on the kernel's process events: the host's namespaces, no firewall.
 rm -f "$work/shield.sock"
 "$retime" system run --socket "$work/shield.sock" --state-dir "$work/state-apps" --hosts-file "$work/hosts-apps" \
-  --firewall off --apps on 2>/dev/null & pids+=($!)
+  --firewall off --apps on --names hosts 2>/dev/null & pids+=($!)
 service=$!
 until [ -S "$work/shield.sock" ]; do sleep 0.02; done
 mkdir -p "$work/apps" && chmod 755 "$work/apps" && cp /bin/sleep "$work/apps/rtbenchapp" && chmod 755 "$work/apps/rtbenchapp"
@@ -109,3 +119,45 @@ execs=$(awk '/^processes/ {print $2}' /proc/stat)
 sleep 30
 echo "| service CPU over 30 s with an app block up, none of its apps starting | $(( $(cpu_ms "$service") - before )) ms | $(( $(switches "$service") - woke )) wake-ups for $(( $(awk '/^processes/ {print $2}' /proc/stat) - execs )) processes started on the machine |"
 "${user[@]}" "$retime" stop >/dev/null
+
+# A fork of a blocked app: a copy of python (by a name of its own) that
+# ignores SIGTERM, as the issue's reproduction does, forks 50 children; each
+# child takes SIGTERM back to its default (blocked across the fork, so none
+# is lost) and is reaped when the service's SIGTERM ends it.
+cp "$(readlink -f /usr/bin/python3)" "$work/apps/rtbenchpy" && chmod 755 "$work/apps/rtbenchpy"
+"${user[@]}" "$retime" group create forks --block app:rtbenchpy >/dev/null
+"${user[@]}" "$retime" start forks >/dev/null
+"${user[@]}" sh -c "trap '' TERM; exec $work/apps/rtbenchpy -" <<'PY' || echo "| a blocked app's fork to its child's termination | the child was not ended (the app was, after its grace) | - |"
+import os, signal, statistics, time
+times = []
+for _ in range(50):
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
+    t0 = time.monotonic()
+    child = os.fork()
+    if child == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+        time.sleep(10)
+        os._exit(0)
+    os.waitpid(child, 0)
+    times.append((time.monotonic() - t0) * 1000)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+print(f"| a blocked app's fork to its child's termination (50 runs) | {statistics.median(times):.1f} ms | {max(times):.1f} ms |", flush=True)
+PY
+"${user[@]}" "$retime" stop >/dev/null
+
+# The service's CPU while another user (uid 65533) forks and execs in a loop.
+fork_load() {
+  setpriv --reuid=65533 --regid=65533 --clear-groups sh -c 'while :; do sh -c true; done' & local load=$!
+  sleep 1
+  local before; before=$(cpu_ms "$service"); local woke; woke=$(switches "$service")
+  local started; started=$(awk '/^processes/ {print $2}' /proc/stat)
+  sleep 30
+  local forks=$(( $(awk '/^processes/ {print $2}' /proc/stat) - started ))
+  echo "| service CPU over 30 s, another user forking $(( forks / 30 ))/s, $1 | $(( $(cpu_ms "$service") - before )) ms | $(( $(switches "$service") - woke )) wake-ups |"
+  kill "$load"; wait "$load" 2>/dev/null || true
+}
+"${user[@]}" "$retime" start games >/dev/null
+fork_load "an app blocked"
+"${user[@]}" "$retime" stop >/dev/null
+fork_load "no app blocked"

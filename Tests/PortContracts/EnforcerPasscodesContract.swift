@@ -41,5 +41,24 @@ public enum EnforcerPasscodesContract {
                 try await subject.enforcer.remove(Passcode("other 2"))
             }
         },
+        ContractCheck("a keeper says whether it holds a passcode and checks it (wrong refused, right accepted); any other holds none and checks none") { make in
+            let subject = try await make()
+            let before = try await subject.enforcer.heldPasscode()
+            try requireEqual(before, subject.keepsPasscode ? false : nil, "held before a passcode is set")
+            try await subject.enforcer.set(Passcode("checked one 1"))
+            let after = try await subject.enforcer.heldPasscode()
+            try requireEqual(after, subject.keepsPasscode ? true : nil, "held once set")
+            var wrongRefused = false
+            do { try await subject.enforcer.verify(Passcode("wrong"), action: "contract") } catch { wrongRefused = true }
+            try requireEqual(wrongRefused, true, "a wrong passcode is refused (by a non-keeper: it checks nothing)")
+            let counted = try await subject.enforcer.passcodeState()?.failedAttempts
+            try requireEqual(counted, subject.keepsPasscode ? 1 : nil, "the wrong attempt counted by a keeper's lockout")
+            var rightAccepted = true
+            do { try await subject.enforcer.verify(Passcode("checked one 1"), action: "contract") } catch { rightAccepted = false }
+            try requireEqual(rightAccepted, subject.keepsPasscode, "the right passcode is accepted by a keeper only")
+            try await subject.enforcer.remove(Passcode("checked one 1"))
+            let removed = try await subject.enforcer.heldPasscode()
+            try requireEqual(removed, subject.keepsPasscode ? false : nil, "held once removed")
+        },
     ]
 }

@@ -52,6 +52,16 @@ public enum KeyValueStoreContract {
                 try requireEqual(error.code, "store.typeMismatch", "error code")
             }
         },
+        ContractCheck("discarding a suite's backups leaves its values, and the next write, as they were") { make in
+            let store = try await make()
+            try store.set("one", forKey: "k", in: "prefs")
+            try store.set("two", forKey: "k", in: "prefs")
+            try store.discardBackups(of: "prefs")
+            try store.discardBackups(of: "never-written")
+            try requireEqual(try store.value(String.self, forKey: "k", in: "prefs"), "two", "value after discarding")
+            try store.set("three", forKey: "k", in: "prefs")
+            try requireEqual(try store.value(String.self, forKey: "k", in: "prefs"), "three", "a write after discarding")
+        },
         ContractCheck("suites are independent") { make in
             let store = try await make()
             try store.set(1, forKey: "k", in: "one")

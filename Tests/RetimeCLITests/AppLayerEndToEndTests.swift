@@ -76,7 +76,7 @@ struct AppLayerEndToEndTests {
         // `app:retime` too: the user's own retime must still run.
         #expect(try user.run("group", "create", "games", "--block", "app:\(name)", "--block", "app:retime").status == 0)
         let start = try user.run("start", "games", "--for", "30m")
-        #expect(start.status == 0 && start.out.contains("Blocking 2 targets."), "\(start.out) \(start.err)")
+        #expect(start.status == 0 && start.prose.contains("Blocking 2 targets."), "\(start.out) \(start.err)")
         #expect(eventually(within: 1) { Self.ended(before) }, "the user's running app was terminated when the block was raised")
         #expect(!Self.ended(othersBefore), "another user's is not")
         guard Self.ended(before) else { return }

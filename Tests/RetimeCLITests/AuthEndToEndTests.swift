@@ -25,6 +25,8 @@ struct AuthEndToEndTests {
         #expect(Set(fresh.json.keys) == ["schema", "passcodeSet", "lockedUntil", "failedAttempts", "shieldAuthorization"])
         #expect(fresh.json["passcodeSet"] as? Bool == false && fresh.json["lockedUntil"] is NSNull)
         #expect(fresh.json["failedAttempts"] as? Int == 0 && fresh.json["shieldAuthorization"] as? String == "notDetermined")
+        let words = try retime.run("auth", "status").out
+        #expect(words.contains("shield authorization: not asked yet") && !words.contains("notDetermined"), "words, not internal names: \(words)")
         #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "1234\n").status == 0)
         #expect(try retime.run("auth", "status", "--json").json["passcodeSet"] as? Bool == true)
     }
@@ -35,7 +37,9 @@ struct AuthEndToEndTests {
         // (digits can: a nanosecond field once held "4321").
         #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "quokka\n").status == 0)
         try retime.run("group", "create", "work", "--block", "a.com")
-        #expect(try retime.run("start", "work", "--for", "1h", "--strict").status == 0)
+        let start = try retime.run("start", "work", "--for", "1h", "--strict")
+        #expect(start.status == 0 && start.prose.contains("It is strict: only your passcode ends it early."),
+                "with a passcode set, start does not say it cannot be stopped (issue 29): \(start.out)")
         let bare = try retime.run("stop", "--json")
         #expect(bare.status == 3 && bare.errorCode == "auth.passcodeRequired")
         let wrong = try retime.run(["stop", "--passcode-stdin", "--json"], input: "wombat\n")

@@ -8,6 +8,39 @@ import Testing
 struct CommandConvenienceTests {
     let retime = RetimeProcess()
 
+    @Test("schedule add warns of an overlap and of a warning lead as long as the interval; schedule show gives the next start (issue 29)",
+          .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
+    func scheduleAdvice() throws {
+        var retime = retime
+        retime.launcher = ["/usr/bin/faketime", "2026-11-24 20:08:00"]   // a Tuesday evening
+        retime.environment["TZ"] = "UTC"
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00", "--days", "weekdays").status == 0)
+        let late = try retime.run("schedule", "add", "late", "--group", "work", "--from", "11:00", "--to", "13:00", "--days", "mon,sat", "--json")
+        #expect(late.status == 0, "a warning, not a refusal")
+        #expect((late.json["warnings"] as? [String])?.first?.contains("overlaps 'mornings' on mon") == true, "\(late.out)")
+        let tiny = try retime.run("schedule", "add", "tiny", "--group", "work", "--from", "14:00", "--to", "14:03", "--warn", "5m")
+        #expect(tiny.prose.contains("Warning: its warning lead (5m) is as long as its interval (3m) or longer"), "\(tiny.out)")
+        let show = try retime.run("schedule", "show", "mornings")
+        #expect(show.out.contains("next: Wed 2026-11-25 09:00 to 12:00"), "\(show.out)")
+        let json = try retime.run("schedule", "show", "mornings", "--json").json["schedule"] as? [String: Any]
+        #expect((json?["next"] as? [String: Any])?["start"] as? String == "2026-11-25T09:00:00Z")
+    }
+
+    @Test("a mistyped --data-dir or $RETIME_HOME is an error for a command that only reads, not 'No sessions.' (issue 29)")
+    func mistypedDataDirectory() throws {
+        let typo = retime.dataDirectory + "-typo"
+        let log = try retime.run(["--data-dir", typo, "log", "--json"], withDataDir: false)
+        #expect(log.status == 1 && log.errorCode == "data.notFound" && log.err.contains("no retime data at \(typo)"), "\(log.err)")
+        var viaHome = retime
+        viaHome.environment["RETIME_HOME"] = typo
+        let status = try viaHome.run(["status"], withDataDir: false)
+        #expect(status.status == 1 && status.err.contains("$RETIME_HOME"), "\(status.err)")
+        #expect(!FileManager.default.fileExists(atPath: typo), "a reader creates nothing")
+        #expect(try retime.run(["--data-dir", typo, "group", "create", "work"], withDataDir: false).status == 0, "a command that saves creates it")
+        #expect(try retime.run(["--data-dir", typo, "log"], withDataDir: false).status == 0)
+    }
+
     @Test("a word that begins a command is suggested; 'version' is a command too")
     func words() throws {
         let stat = try retime.run("stat")
@@ -57,7 +90,7 @@ struct CommandConvenienceTests {
         let frames = retime.dataDirectory + "-frames"
         try "[[1763626800, 1763630400, \"deep\", \"00000000000000000000000000000001\", [], 0]]\n".write(toFile: frames, atomically: true, encoding: .utf8)
         #expect(try retime.run("import", "--from", "watson", frames).status == 0)
-        #expect(try retime.run("log").out.contains("(import:watson)"))
+        #expect(try retime.run("log", "--since", "2025-01-01").out.contains("(import:watson)"))
     }
 }
 
@@ -79,8 +112,17 @@ struct TerminalConvenienceTests {
         let declined = try onTerminal([("and start? [y/N] ", "n\\r")], "start", "reading", "--for", "10m")
         #expect(declined.status == 1, "\(declined.out)")
         let accepted = try onTerminal([("and start? [y/N] ", "y\\r")], "start", "reading", "--for", "10m")
-        #expect(accepted.status == 0 && accepted.out.contains("Started a 10m session on reading"), "\(accepted.out)")
+        #expect(accepted.status == 0 && accepted.prose.contains("Started a 10m session on reading"), "\(accepted.out)")
         #expect(try retime.run("group", "show", "reading").status == 0)
+    }
+
+    @Test("daemon run on a terminal says that it runs, for which data and how to stop it; Ctrl-C stops it (issue 29)")
+    func daemonRunSaysSo() throws {
+        let run = try onTerminal([("Ctrl-C stops it.", "\\x03")], "daemon", "run")
+        #expect(run.out.contains("retime daemon: running for \(retime.dataDirectory) (pid "), "\(run.out)")
+        #expect(run.out.contains("--log-level info shows each event"), "\(run.out)")
+        let status = try retime.run("daemon", "status")
+        #expect(status.status == 1, "Ctrl-C stopped it: \(status.out)")
     }
 
     @Test("a passcode too short is refused before it is asked for again")

@@ -145,6 +145,9 @@ struct CompositionRootTests {
     @Test(arguments: HealthInspectorContract.checks)
     func shieldAccessHealthContract(_ check: ContractCheck<HealthInspectorContract.Factory>) async throws {
         let runtime = runtime
-        try await check.run { _ in ShieldAccessHealth(shields: try CLIRoot.container(runtime).resolve(ConfiguredShields.self)) }
+        try await check.run { _ in
+            let container = CLIRoot.container(runtime)
+            return ShieldAccessHealth(shields: try container.resolve(ConfiguredShields.self), sessions: try container.resolve())
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ struct EndToEndTests {
         let started = try retime.run("start", "--until", "\(day) \(clock.prefix(5))")
         #expect(started.status == 0, "\(started.err)")
         #expect(started.out.contains("until \(shown)."), "\(started.out)")
-        #expect(started.out.contains("Nothing is blocked: focus has no targets yet") && started.out.contains("'retime group block focus SITE'"))
+        #expect(started.prose.contains("Nothing is blocked: focus has no targets yet") && started.prose.contains("'retime group block focus SITE'"))
         let session = try #require(try retime.run("status", "--json").json["session"] as? [String: Any])
         #expect((session["plannedEnd"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) } == end)
         #expect(try retime.run("status").out.contains("ends \(shown)"))
@@ -105,6 +106,43 @@ struct EndToEndTests {
         #expect(try retime.run("log", "--group", "nope").status == 1)
     }
 
+    @Test("start --at and stop --at take a time in the past ('30m ago', HH:MM, a date-time), as Watson's and Timewarrior's do (issue 29)")
+    func startAndStopAt() throws {
+        try retime.run("group", "create", "work")
+        let before = Date()
+        let start = try retime.run("start", "work", "--at", "30 minutes ago", "--for", "50m", "--json")
+        #expect(start.status == 0, "\(start.err)")
+        let session = start.json["session"] as? [String: Any]
+        let began = (session?["startedAt"] as? String).flatMap(Timestamp.parse)
+        #expect(began.map { abs($0.timeIntervalSince(before.addingTimeInterval(-1_800))) < 5 } == true, "\(String(describing: session))")
+        let planned = (session?["plannedEnd"] as? String).flatMap(Timestamp.parse)
+        #expect(zip2(planned, began).map { $0.timeIntervalSince($1) } == 3_000, "50m from when it began")
+        let early = try retime.run("stop", "--at", "40m ago", "--json")
+        #expect(early.status == 2 && early.errorCode == "session.invalidTimes", "before its start: \(early.err)")
+        let stop = try retime.run("stop", "--at", "10m ago", "--json")
+        #expect(stop.status == 0, "\(stop.err)")
+        let focused = (stop.json["session"] as? [String: Any])?["focusedSeconds"] as? Double ?? 0
+        #expect(abs(focused - 1_200) < 5, "20 minutes focused: \(focused)")
+        #expect(try retime.run("start", "work", "--at", "25h ago").status == 2, "at most 24 hours ago")
+    }
+
+    private func zip2(_ a: Date?, _ b: Date?) -> (Date, Date)? { a.flatMap { a in b.map { (a, $0) } } }
+
+    @Test("an open-ended session ended by stop is completed in log, JSON and report alike; one stopped before its end is stopped (issue 29)")
+    func stoppedOrCompleted() throws {
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("start", "work").status == 0)
+        #expect(try retime.run("stop").status == 0)
+        #expect(try retime.run("start", "work", "--for", "10m").status == 0)
+        #expect(try retime.run("stop").status == 0)
+        let sessions = try retime.run("log", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(sessions.compactMap { $0["outcome"] as? String } == ["stopped", "completed"])
+        let lines = try retime.run("log").out.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(lines.count == 2 && lines[0].contains(" stopped") && lines[1].contains(" completed"), "\(lines)")
+        let report = try retime.run("report", "--json").json
+        #expect(report["totalSessions"] as? Int == 2 && report["completionRate"] as? Double == 0.5, "\(report)")
+    }
+
     @Test("log's table lines up its columns whatever the groups' names, and a tag with a space reads as one")
     func logTable() throws {
         try retime.run("group", "create", "Deep Work")
@@ -112,10 +150,10 @@ struct EndToEndTests {
         try retime.run("stop")
         try retime.run("start", "deep work")
         try retime.run("stop")
-        let lines = try retime.run("log").out.split(separator: "\n")
+        let lines = try retime.run("log").out.split(separator: "\n").filter { $0.hasPrefix("  ") }
         #expect(lines.count == 2)
-        #expect(Set(lines.map { $0.firstRange(of: "stopped")?.lowerBound.utf16Offset(in: $0) }).count == 1, "\(lines)")
-        #expect(lines.last?.hasSuffix("stopped  #\"two words\" #solo  — chapter 3") == true, "\(lines)")
+        #expect(Set(lines.map { $0.firstRange(of: "completed")?.lowerBound.utf16Offset(in: $0) }).count == 1, "\(lines)")
+        #expect(lines.last?.hasSuffix("completed  #\"two words\" #solo  — chapter 3") == true, "\(lines)")
     }
 
     @Test("config: list, get, set, unset, with the values in force")
@@ -228,6 +266,8 @@ struct EndToEndTests {
 
     @Test("--version, help and completion need no data and touch none")
     func noData() throws {
+        // Where no data directory is yet (RetimeProcess makes one).
+        try FileManager.default.removeItem(atPath: retime.dataDirectory)
         #expect(try retime.run("--version").out.wholeMatch(of: /retime \d+\.\d+\.\d+\n/) != nil)
         #expect(try retime.run("help", "group", "create").out.contains("Usage: retime group create"))
         #expect(try retime.run("log", "--help").out.contains("--since DATE"))
@@ -252,7 +292,7 @@ struct EndToEndTests {
         let cases: [([String], [String])] = [
             (["start", "D"], ["Deep\\ Work"]),
             (["start", "w"], ["work"]),
-            (["schedule", "remove", ""], ["--data-dir", "--json", "--log-level", "--no-color", "--help", "--version", "mornings"]),
+            (["schedule", "remove", ""], ["--passcode-stdin", "--data-dir", "--json", "--log-level", "--no-color", "--help", "--version", "mornings"]),
             (["log", "--group", ""], ["Deep\\ Work", "work"]),
             (["export", "--format", ""], ["json", "csv", "ics"]),
             (["start", "--for", ""], []),

@@ -37,13 +37,46 @@ struct HistoryAmendmentEndToEndTests {
         #expect(session["tags"] as? [String] == ["deep"] && session["note"] as? String == "forgot")
         let log = try retime.run("log")
         let id = try #require(session["id"] as? String)
-        #expect(log.out.hasPrefix(String(id.prefix(8)) + "  ") && log.out.contains("1h 30m") && log.out.contains("#deep"), "\(log.out)")
+        #expect(log.out.contains("\n  " + String(id.prefix(8)) + "  ") && log.out.contains("1h 30m") && log.out.contains("#deep"), "\(log.out)")
 
         #expect(try retime.run("track", "work", "--from", Self.ago(1), "--to", Self.ago(-1)).status == 2, "an end in the future")
         #expect(try retime.run("track", "work", "--from", Self.ago(1), "--to", Self.ago(2)).status == 2, "an end before the start")
         #expect(try retime.run("track", "work", "--from", Self.ago(1)).status == 2, "no --to")
         #expect(try retime.run("track", "nope", "--from", Self.ago(2), "--to", Self.ago(1)).status == 1, "no such group")
         #expect(try sessions(retime).count == 1, "nothing else recorded")
+    }
+
+    @Test("an edit that changes nothing writes nothing and says so (issue 29)")
+    func noOpEdit() throws {
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("track", "work", "--from", Self.ago(2), "--to", Self.ago(1), "--note", "n").status == 0)
+        let history = retime.dataDirectory + "/history"
+        func files() -> [String: Data] {
+            let paths = (FileManager.default.enumerator(atPath: history)?.allObjects as? [String]) ?? []
+            return Dictionary(uniqueKeysWithValues: paths.map { ($0, FileManager.default.contents(atPath: history + "/" + $0) ?? Data()) })
+        }
+        let before = files()
+        let same = try retime.run("edit", "@1", "--note", "n")
+        #expect(same.status == 0 && same.out.hasPrefix("Nothing to change: "), "\(same.out)")
+        #expect(files() == before, "nothing written")
+        #expect(try retime.run("edit", "@1", "--note", "m").out.hasPrefix("Edited "))
+    }
+
+    @Test("a bare time a minute ahead is yesterday's, and an error about the times says so (issue 29)",
+          .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
+    func timeReadAsYesterday() throws {
+        var retime = retime
+        // 20:08 in UTC, whatever the hour and zone the test runs in.
+        retime.launcher = ["/usr/bin/faketime", "2026-11-24 20:08:00"]
+        retime.environment["TZ"] = "UTC"
+        retime.environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("track", "work", "--from", "19:50", "--to", "20:05").status == 0)
+        let edit = try retime.run("edit", "@1", "--to", "20:09")
+        #expect(edit.status == 2, "\(edit.err)")
+        #expect(edit.err.contains("--to 20:09 was read as yesterday's, 2026-11-23 20:09, since today's is later than now"), "\(edit.err)")
+        let track = try retime.run("track", "work", "--from", "19:00", "--to", "20:10")
+        #expect(track.err.contains("--to 20:10 was read as yesterday's"), "\(track.err)")
     }
 
     @Test("edit by @N, prefix or id changes group, times, tags and note; delete removes; the month's lines are never rewritten")
@@ -133,21 +166,67 @@ struct HistoryAmendmentEndToEndTests {
         #expect(try sessions(desktop).isEmpty && sessions(laptop).isEmpty)
     }
 
-    @Test("a session keeps its group's name when it ran: log, report and CSV show it after a rename and a delete")
-    func groupNameAtTheTime() throws {
+    @Test("history follows a group by identity: after a rename one group under its new name, the old name still finds it; after a delete, its last name (issue 29)")
+    func groupByIdentity() throws {
         #expect(try retime.run("group", "create", "writing").status == 0)
         #expect(try retime.run("track", "writing", "--from", Self.ago(5), "--to", Self.ago(4)).status == 0)
         #expect(try retime.run("group", "rename", "writing", "thesis").status == 0)
         #expect(try retime.run("track", "thesis", "--from", Self.ago(3), "--to", Self.ago(2.5)).status == 0)
-        #expect(try sessions(retime).map { $0["group"] as? String } == ["thesis", "writing"])
+        #expect(try sessions(retime).map { $0["group"] as? String } == ["thesis", "thesis"], "its sessions follow it")
+        let log = try retime.run("log").out
+        #expect(log.contains("thesis (was writing)") && log.components(separatedBy: "thesis").count == 3, "\(log)")
+        func buckets() throws -> [String] {
+            (try retime.run("report", "--by", "group", "--json").json["buckets"] as? [[String: Any]])?.compactMap { $0["key"] as? String } ?? []
+        }
+        #expect(try buckets() == ["thesis (was writing)"], "one row for one group")
+        for name in ["thesis", "writing", "WRITING"] {
+            let found = try retime.run("log", "--group", name, "--json")
+            #expect(found.status == 0 && (found.json["sessions"] as? [Any])?.count == 2, "\(name): \(found.err)")
+        }
+        #expect(try retime.run("report", "--group", "writing", "--json").json["totalSessions"] as? Int == 2)
+        let csv = try retime.run("log", "--csv").out
+        #expect(csv.components(separatedBy: ",thesis,").count == 3, "\(csv)")
+
         #expect(try retime.run("group", "delete", "thesis").status == 0)
-        let log = try retime.run("log")
-        #expect(log.out.contains("thesis") && log.out.contains("writing") && !log.out.contains("deleted group"), "\(log.out)")
-        let report = try retime.run("report", "--by", "group", "--json")
-        let keys = (report.json["buckets"] as? [[String: Any]])?.compactMap { $0["key"] as? String }
-        #expect(keys.map(Set.init) == ["writing", "thesis"], "\(report.out)")
-        let csv = try retime.run("log", "--csv")
-        #expect(csv.out.contains(",writing,") && csv.out.contains(",thesis,"), "\(csv.out)")
+        let after = try retime.run("log").out
+        #expect(after.contains("thesis (deleted)") && after.contains("writing (deleted)") && !after.contains("deleted group"), "\(after)")
+        #expect(try buckets() == ["thesis (deleted; was writing)"])
+        #expect(try retime.run("log", "--group", "thesis", "--json").json["sessions"] as? [Any] != nil, "a deleted group's name still finds its sessions")
+        #expect(try retime.run("log", "--group", "nothing").status == 1)
+    }
+
+    @Test("log: by day, newest first, each with its total; start and end times; the last 7 days unless told otherwise, and it says so (issue 29)",
+          .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
+    func logByDay() throws {
+        var retime = retime
+        retime.launcher = ["/usr/bin/faketime", "2026-11-24 20:08:00"]
+        retime.environment["TZ"] = "UTC"
+        try retime.run("group", "create", "work")
+        for (from, to) in [("2026-11-24T09:00:00Z", "2026-11-24T10:00:00Z"), ("2026-11-24T11:00:00Z", "2026-11-24T11:30:00Z"),
+                           ("2026-11-22T23:30:00Z", "2026-11-23T00:15:00Z"), ("2026-11-10T10:00:00Z", "2026-11-10T11:00:00Z")] {
+            #expect(try retime.run("track", "work", "--from", from, "--to", to).status == 0)
+        }
+        let log = try retime.run("log").out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(log.first == "Tue 2026-11-24  1h 30m in 2 sessions", "\(log)")
+        #expect(log[1].contains("  11:00-11:30    30m ") && log[2].contains("  09:00-10:00    1h "), "newest first, with times: \(log)")
+        #expect(log.contains("Sun 2026-11-22  45m in 1 session") && log.contains { $0.contains("23:30-00:15+1") }, "\(log)")
+        #expect(!log.contains { $0.contains("2026-11-10") }, "older than 7 days: not shown")
+        #expect(log.last(where: { !$0.isEmpty }) == "The last 7 days; --since DATE or --limit N shows more.")
+        #expect(try retime.run("log", "--since", "2026-11-01").out.contains("Tue 2026-11-10  1h in 1 session"))
+        #expect(try (retime.run("log", "--json").json["sessions"] as? [Any])?.count == 4, "a script gets every session")
+        let report = try retime.run("report").out
+        #expect(report.contains("2026-11-24") && !report.contains("2026-11-10") && report.hasSuffix("The last 7 days; --since DATE shows more.\n"),
+                "\(report)")
+        #expect(try retime.run("report", "--json").json["totalSessions"] as? Int == 4)
+    }
+
+    @Test("CSV: a tag holding ';' is escaped, so it cannot be told for two tags (issue 29)")
+    func csvTags() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("track", "work", "--from", Self.ago(2), "--to", Self.ago(1), "--tag", "a;b", "--tag", "c").status == 0)
+        #expect(try retime.run("track", "work", "--from", Self.ago(4), "--to", Self.ago(3), "--tag", "a", "--tag", "b", "--tag", "c").status == 0)
+        let csv = try retime.run("log", "--csv").out
+        #expect(csv.contains(",a\\;b;c,") && csv.contains(",a;b;c,"), "\(csv)")
     }
 
     @Test("log and report filter by --group and --tag; report --by tag counts a session in each of its tags, the total once")

@@ -20,6 +20,48 @@ struct HistoryEndToEndTests {
 
     static func hex(_ n: Int) -> String { String(format: "%032x", n) }
 
+    @Test("durations are shown to the nearest second: 39.997 s is 40s in track, log and report (issue 29)")
+    func nearestSecond() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        let track = try retime.run("track", "work", "--from", "2026-11-20T10:00:00.000Z", "--to", "2026-11-20T10:00:39.997Z")
+        #expect(track.status == 0 && track.out.contains("(40s)"), "\(track.out) \(track.err)")
+        let log = try retime.run("log", "--since", "2026-11-19", "--until", "2026-11-21")
+        #expect(log.out.contains(" 40s "), "\(log.out)")
+        let report = try retime.run("report", "--since", "2026-11-19", "--until", "2026-11-21")
+        #expect(report.out.contains("Total 40s focused"), "\(report.out)")
+    }
+
+    @Test("one window of times for history: track, edit and import refuse year 1 and 1969 alike; a partial import exits 1 and adds up (issue 29)")
+    func oneWindow() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        for from in ["0001-01-01 10:00", "1969-12-31T10:00:00Z"] {
+            let track = try retime.run("track", "work", "--from", from, "--to", "1970-01-01T09:00:00Z")
+            #expect(track.status == 2 && track.err.contains("a session's times lie in the years 1970-2199"), "\(from): \(track.err)")
+        }
+        #expect(try retime.run("track", "work", "--from", "2026-11-20T10:00:00Z", "--to", "2026-11-20T11:00:00Z").status == 0)
+        let edit = try retime.run("edit", "@1", "--from", "1969-12-31T23:30:00Z")
+        #expect(edit.status == 2 && edit.err.contains("the start is not"), "\(edit.err)")
+
+        // Six frames, five of them unusable: the summary adds up, exit 1.
+        let path = try watsonFile([("2026-11-19T08:00:00Z", "2026-11-19T09:00:00Z", "deep", Self.hex(1)),
+                                   ("2026-11-19T10:00:00Z", "2026-11-19T09:00:00Z", "deep", Self.hex(2))], name: "partial")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\n]", with: ",\n[1, 2],\n\"x\",\n[-62135596800, -62135593200, \"deep\", \"\(Self.hex(3))\", [], 0],\n{}\n]")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let imported = try retime.run("import", "--from", "watson", path, "--json")
+        #expect(imported.status == 1 && imported.errorCode == "import.skipped", "\(imported.err)")
+        let json = imported.json
+        let skipped = (json["skipped"] as? [Any])?.count ?? -1
+        #expect(json["read"] as? Int == 6 && json["imported"] as? Int == 1 && skipped == 5, "\(imported.out)")
+        #expect((json["skipped"] as? [[String: Any]])?.contains { ($0["message"] as? String ?? "").contains("1970-2199") } == true)
+
+        // One frame on its own, not in a list: one clear refusal, not six "line 1" problems.
+        let single = retime.dataDirectory + "-single"
+        try "[1763625600, 1763629200, \"deep\", \"\(Self.hex(4))\", [], 1763629200]\n".write(toFile: single, atomically: true, encoding: .utf8)
+        let one = try retime.run("import", "--from", "watson", single)
+        #expect(one.status == 2 && one.err.contains("a single frame, not an array of frames"), "\(one.err)")
+    }
+
     @Test("report: JSON per the spec, days of 23 and 25 hours in the local zone, weeks, groups and CSV")
     func report() throws {
         var retime = retime
@@ -67,7 +109,7 @@ struct HistoryEndToEndTests {
         ]
         """.write(toFile: path, atomically: true, encoding: .utf8)
         let first = try retime.run("import", "--from", "watson", path, "--json")
-        #expect(first.status == 0 && first.json["imported"] as? Int == 2)
+        #expect(first.status == 1 && first.errorCode == "import.skipped" && first.json["imported"] as? Int == 2, "skipped two: exit 1")
         #expect((first.json["groupsCreated"] as? [String])?.sorted() == ["code", "writing"])
         let skipped = try #require(first.json["skipped"] as? [[String: Any]])
         #expect(skipped.map { $0["line"] as? Int } == [3, 4])
@@ -76,6 +118,72 @@ struct HistoryEndToEndTests {
         let log = try #require(try retime.run("log", "--json").json["sessions"] as? [[String: Any]])
         #expect(log.count == 2 && log.allSatisfy { $0["origin"] as? String == "import:watson" })
         #expect(Set(log.compactMap { $0["group"] as? String }) == ["writing", "code"])
+    }
+
+    @Test("Timewarrior's group by a rule: --group NAME, or --group-tag-prefix project: (tags are sorted, so the first is not the user's choice) (issue 29)")
+    func timewarriorGrouping() throws {
+        let directory = retime.dataDirectory + "-timew-rule"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // As Timewarrior writes them: tags in sorted order.
+        try "inc 20250105T060000Z - 20250105T063000Z # deep project:thesis\ninc 20250106T060000Z - 20250106T070000Z # admin\n"
+            .write(toFile: directory + "/2025-01.data", atomically: true, encoding: .utf8)
+        let byPrefix = try retime.run("import", "--from", "timewarrior", directory, "--group-tag-prefix", "project:", "--untagged-group", "misc")
+        #expect(byPrefix.status == 0, "\(byPrefix.err)")
+        let sessions = try retime.run("log", "--since", "2025-01-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        let groups = Dictionary(uniqueKeysWithValues: sessions.map { (($0["group"] as? String) ?? "", ($0["tags"] as? [String]) ?? []) })
+        #expect(groups == ["thesis": ["deep"], "misc": ["admin"]], "\(groups)")
+
+        let other = RetimeProcess()
+        #expect(try other.run("import", "--from", "timewarrior", directory, "--group", "work").status == 0)
+        let all = try other.run("log", "--since", "2025-01-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(all.allSatisfy { $0["group"] as? String == "work" } && all.contains { $0["tags"] as? [String] == ["deep", "project:thesis"] }, "\(all)")
+        #expect(try other.run("import", "--from", "watson", directory, "--group", "work").status == 2, "for Timewarrior only")
+    }
+
+    @Test("a backup whose sessions belong to a deleted group restores them under that group's id and name, making no group 'imported' (issue 29)")
+    func deletedGroupRoundTrip() throws {
+        #expect(try retime.run("group", "create", "news").status == 0)
+        #expect(try retime.run("track", "news", "--from", "2026-11-20T10:00:00Z", "--to", "2026-11-20T11:00:00Z").status == 0)
+        #expect(try retime.run("group", "delete", "news").status == 0)
+        let backup = retime.dataDirectory + "-backup.json"
+        try retime.run("export", "--format", "json").out.write(toFile: backup, atomically: true, encoding: .utf8)
+        let elsewhere = RetimeProcess()
+        #expect(try elsewhere.run("import", "--from", "retime", backup).status == 0)
+        let groups = try elsewhere.run("group", "list", "--json").json["groups"] as? [[String: Any]] ?? []
+        #expect(groups.isEmpty, "no group 'imported' made: \(groups)")
+        let original = try retime.run("log", "--since", "2026-11-01", "--json").json["sessions"] as? [[String: Any]]
+        let restored = try elsewhere.run("log", "--since", "2026-11-01", "--json").json["sessions"] as? [[String: Any]]
+        #expect(restored?.first?["group"] as? String == "news" && restored?.first?["groupId"] as? String == original?.first?["groupId"] as? String)
+        #expect(try elsewhere.run("log", "--since", "2026-11-01").out.contains("news (deleted)"))
+    }
+
+    @Test("re-importing entries changed in Timewarrior or Watson since updates their sessions, never adds a second copy (issue 29)")
+    func reimportChanged() throws {
+        let directory = retime.dataDirectory + "-timew-edit"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let month = directory + "/2025-01.data"
+        try "inc 20250105T060000Z - 20250105T063000Z # deep\ninc 20250106T060000Z - 20250106T070000Z # deep\n"
+            .write(toFile: month, atomically: true, encoding: .utf8)
+        #expect(try retime.run("import", "--from", "timewarrior", directory).status == 0)
+        // `timew tag @2 extra` and `timew annotate @1 "chapter 3"`, as Timewarrior writes them.
+        try "inc 20250105T060000Z - 20250105T063000Z # deep extra\ninc 20250106T060000Z - 20250106T070000Z # deep # \"chapter 3\"\n"
+            .write(toFile: month, atomically: true, encoding: .utf8)
+        let again = try retime.run("import", "--from", "timewarrior", directory, "--json")
+        #expect(again.status == 0 && again.json["updated"] as? Int == 2 && again.json["imported"] as? Int == 0, "\(again.out) \(again.err)")
+        let sessions = try retime.run("log", "--since", "2025-01-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(sessions.count == 2, "no second copy: \(sessions)")
+        #expect(sessions.contains { $0["tags"] as? [String] == ["extra"] } && sessions.contains { $0["note"] as? String == "chapter 3" }, "\(sessions)")
+        #expect(try retime.run("import", "--from", "timewarrior", directory, "--json").json["alreadyPresent"] as? Int == 2, "a third time: nothing")
+
+        // Watson: the frame keeps its id; its tags and end changed.
+        let frames = try watsonFile([("2026-11-19T08:00:00Z", "2026-11-19T09:00:00Z", "writing", Self.hex(42))], name: "edit-frames")
+        #expect(try retime.run("import", "--from", "watson", frames).status == 0)
+        try String(contentsOfFile: frames, encoding: .utf8).replacingOccurrences(of: "[\"t\"]", with: "[\"t\", \"book\"]")
+            .write(toFile: frames, atomically: true, encoding: .utf8)
+        let watson = try retime.run("import", "--from", "watson", frames)
+        #expect(watson.status == 0 && watson.out.contains("Imported 0 of 1 entry from watson (1 updated, changed in watson since)."), "\(watson.out)")
+        let edited = try retime.run("log", "--since", "2026-11-19", "--until", "2026-11-20", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(edited.count == 1 && edited.first?["tags"] as? [String] == ["t", "book"], "\(edited)")
     }
 
     @Test("import from Timewarrior: a data directory of month files; open intervals are reported")
@@ -87,8 +195,10 @@ struct HistoryEndToEndTests {
         try "inc 20250201T060000Z - 20250201T070000Z # deep\n".write(toFile: directory + "/2025-02.data", atomically: true, encoding: .utf8)
         try "deep\n".write(toFile: directory + "/tags.data", atomically: true, encoding: .utf8)
         let imported = try retime.run("import", "--from", "timewarrior", directory)
-        #expect(imported.status == 0)
-        #expect(imported.out.contains("Imported 2 of 2 sessions") && imported.out.contains("line 2: 2025-01.data: an open interval"))
+        #expect(imported.status == 1 && imported.errorCode == nil, "an entry was skipped: exit 1")
+        #expect(imported.err.contains("1 of 3 entries were skipped"), "\(imported.err)")
+        #expect(imported.out.contains("Imported 2 of 3 entries from timewarrior (1 skipped).")
+                && imported.out.contains("line 2: 2025-01.data: an open interval"), "\(imported.out)")
         #expect(try retime.run("import", "--from", "timewarrior", directory, "--json").json["imported"] as? Int == 0)
         let report = try retime.run("report", "--by", "group", "--json").json["buckets"] as? [[String: Any]]
         #expect(report?.first?["key"] as? String == "deep" && report?.first?["focusedSeconds"] as? Double == 5_400)

@@ -18,7 +18,7 @@ struct HostsShieldAccessTests {
 
         #expect(try user.run("group", "create", "focus", "--block", "example.com").status == 0)
         let recorded = try user.run("start", "--for", "5m")
-        #expect(recorded.out.contains("nothing is blocked (to block, install the system service: 'sudo retime system install')"), "\(recorded.out)")
+        #expect(recorded.prose.contains("nothing is blocked (to block, install the system service: 'sudo retime system install')"), "\(recorded.out)")
         #expect(try user.run("stop").status == 0)
         #expect(try user.run("config", "set", "shield", "hosts").status == 0)
         #expect(try user.run("config", "set", "shield.hostsFile", hosts).status == 0)

@@ -56,12 +56,22 @@ struct ParserTests {
         #expect(error.code == "usage.\(reason.rawValue)")
     }
 
+    @Test("a date and a time in two words are one WHEN or DATE: --from 2026-11-20 09:00 needs no quotes (issue 29)")
+    func unquotedDateTime() throws {
+        let track = try parser.parse(["track", "work", "--from", "2026-11-20", "09:00", "--to", "yesterday", "10:30:15"])
+        #expect(track.value("from") == "2026-11-20 09:00" && track.value("to") == "yesterday 10:30:15" && track.argument("GROUP") == "work")
+        let log = try parser.parse(["log", "--since", "2026-11-20", "--limit", "3"])
+        #expect(log.value("since") == "2026-11-20", "a date alone stays a date")
+        let note = try parser.parse(["start", "work", "--note", "2026-11-20", "--for", "25m"])
+        #expect(note.value("note") == "2026-11-20", "only WHEN and DATE values join")
+    }
+
     @Test("--help and -h ask for help wherever they stand, even with arguments missing")
     func help() throws {
         #expect(try parser.parse(["group", "create", "--help"]).wantsHelp)
         #expect(try parser.parse(["-h", "start"]).wantsHelp)
         let text = HelpRenderer.help(for: parser.command(at: ["start"])!, path: ["start"])
-        #expect(text.contains("Usage: retime start [--for DURATION] [--until WHEN] [--strict] [--tag TAG...]\n       [--note TEXT] [GROUP]"),
+        #expect(text.contains("Usage: retime start [--for DURATION] [--until WHEN] [--strict] [--create]\n       [--at WHEN] [--tag TAG...] [--note TEXT] [GROUP]"),
                 "wrapped at 80 columns under its first word: \(text)")
         #expect(text.contains("--data-dir PATH"))
     }

@@ -33,7 +33,10 @@ struct ReportChartTests {
         #expect(lines[2] == "2026-11-21  Sat           0s         0          -", "an empty day between two is kept, without a bar")
         #expect(!ReportChart.render(Self.report, width: 40, style: Style(enabled: false)).contains("█"), "too narrow: the table alone")
         let odd = Report(since: nil, until: nil, grouping: .day, buckets: [.init(key: "2026-11-23", focusedSeconds: 1_499.6, sessions: 1, completed: 1)])
-        #expect(ReportChart.render(odd, width: 80, style: Style(enabled: false)).contains("24m 59s"), "truncated like log, not rounded up")
+        #expect(ReportChart.render(odd, width: 80, style: Style(enabled: false)).contains("25m "), "to the nearest second, like log")
+        let tenths = Report(since: nil, until: nil, grouping: .day, buckets: [.init(key: "2026-11-23", focusedSeconds: 0.3, sessions: 1, completed: 1),
+                                                                               .init(key: "2026-11-24", focusedSeconds: 0.2, sessions: 1, completed: 1)])
+        #expect(!ReportChart.render(tenths, width: 80, style: Style(enabled: false)).contains("█"), "every bucket reads 0s: no bar (issue 29)")
     }
 
     @Test("empty days before the first and after the last are left out and counted")

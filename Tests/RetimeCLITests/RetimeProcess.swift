@@ -13,6 +13,12 @@ struct RetimeProcess: Sendable {
             (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [String: Any] ?? [:]
         }
 
+        /// stdout as prose: the lines a message was wrapped into (to the
+        /// terminal's width, 80 columns otherwise) joined again.
+        var prose: String {
+            (out.hasSuffix("\n") ? String(out.dropLast()) : out).replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
+        }
+
         /// The JSON error document on stderr (`--json`).
         var errorCode: String? {
             let line = err.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
@@ -51,8 +57,12 @@ struct RetimeProcess: Sendable {
     /// A command that runs retime on our behalf, e.g. `setpriv` to drop root.
     var launcher: [String] = []
 
+    /// A data directory of its own, made as retime makes one (0700), so a
+    /// reading command finds it (a directory named by hand that does not
+    /// exist is refused as a typo).
     init() {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-e2e-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// Runs `retime --data-dir DIR ARGS...`, optionally feeding `input`.

@@ -26,16 +26,46 @@ struct ScheduleEndToEndTests {
             ["schedule": "mornings", "event": "intervalDidStart", "at": "2026-11-23T09:00:00Z"],
             ["schedule": "mornings", "event": "intervalWillEndWarning", "at": "2026-11-23T11:55:00Z"],
         ])
+        // Strict: disabling waits for the end of its next interval (issue 28).
         #expect(try retime.run("schedule", "disable", "MORNINGS").status == 0)
-        #expect((try retime.run("schedule", "next", "--json").json["events"] as? [Any])?.isEmpty == true)
+        let waiting = try retime.run("schedule", "list", "--json").json["schedules"] as? [[String: Any]]
+        let pending = try #require(waiting?.first?["pending"] as? [String: String])
+        #expect(pending["change"] == "disable" && waiting?.first?["enabled"] as? Bool == true)
+        let after = try #require(pending["at"])
+        let coming = try retime.run("schedule", "next", "--count", "50", "--json").json["events"] as? [[String: String]] ?? []
+        #expect(!coming.isEmpty && coming.allSatisfy { ($0["at"] ?? "") <= after } && coming.last?["event"] == "intervalDidEnd", "\(coming)")
         #expect(try retime.run("schedule", "enable", "mornings").status == 0)
         let listed = try retime.run("schedule", "list", "--json").json["schedules"] as? [[String: Any]]
         #expect(listed?.first?["enabled"] as? Bool == true && listed?.first?["group"] as? String == "work")
+        #expect(listed?.first?["pending"] == nil, "enable withdrew the wait")
 
         let delete = try retime.run("group", "delete", "work", "--json")
         #expect(delete.status == 1 && delete.errorCode == "group.inUse" && delete.err.contains("schedule 'mornings'"))
-        #expect(try retime.run("schedule", "remove", "mornings").status == 0)
+        let remove = try retime.run("schedule", "remove", "mornings")
+        #expect(remove.status == 0 && remove.out.contains("removed after its next interval"), "\(remove.out)")
+        #expect(try retime.run("group", "delete", "work").status == 1, "the schedule still guards its group until it is gone")
+    }
+
+    @Test("a schedule that is not strict is disabled and removed at once")
+    func looseLifecycle() throws {
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("schedule", "add", "m", "--group", "work", "--from", "09:00", "--to", "12:00").status == 0)
+        #expect(try retime.run("schedule", "disable", "m").status == 0)
+        #expect((try retime.run("schedule", "next", "--json").json["events"] as? [Any])?.isEmpty == true)
+        #expect(try retime.run("schedule", "remove", "m").status == 0)
         #expect(try retime.run("group", "delete", "work").status == 0)
+    }
+
+    @Test("issue 28: a strict schedule is removed at once only with the passcode; without one set, --passcode-stdin is refused (exit 3)")
+    func strictWithPasscode() throws {
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("schedule", "add", "m", "--group", "work", "--from", "09:00", "--to", "12:00", "--strict").status == 0)
+        let none = try retime.run(["schedule", "remove", "m", "--passcode-stdin", "--json"], input: "1234\n")
+        #expect(none.status == 3 && none.errorCode == "schedule.strict", "\(none.err)")
+        #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
+        #expect(try retime.run(["schedule", "disable", "m", "--passcode-stdin"], input: "wrong-one\n").status == 3)
+        #expect(try retime.run(["schedule", "remove", "m", "--passcode-stdin"], input: "right-one\n").status == 0)
+        #expect((try retime.run("schedule", "list", "--json").json["schedules"] as? [Any])?.isEmpty == true)
     }
 
     @Test("a range of days is the days it spans, as the list and the next events show")

@@ -10,9 +10,9 @@ struct ShieldEndToEndTests {
     @Test("with the default 'none' shield, start does not claim to block what it only records")
     func noneShieldSaysSo() throws {
         try retime.run("group", "create", "work", "--block", "example.com")
-        #expect(try retime.run("start", "work").out
-            == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block, install the system service: 'sudo retime system install').\n")
-        #expect(try retime.run("status").out.contains("· shield: none (records only, blocks nothing)\n"))
+        #expect(try retime.run("start", "work").prose
+            == "Started an open-ended session on work. The 'none' shield only records its 1 target: nothing is blocked (to block, install the system service: 'sudo retime system install').")
+        #expect(try retime.run("status").prose.contains("· shield: none (records only, blocks nothing) daemon:"))
         #expect(try retime.run("pause").out.hasPrefix("Paused: the 'none' shield had blocked nothing"))
         #expect(try retime.run("resume").out.hasPrefix("Resumed: the 'none' shield records the block again; nothing is blocked"))
         let doctor = try retime.run("doctor", "--json").json["checks"] as? [[String: String]] ?? []
@@ -38,6 +38,33 @@ struct ShieldEndToEndTests {
         #expect(try retime.run("config", "set", "shield", "hosts").status == 0)
         try retime.run("group", "create", "work", "--block", "example.com")
         return (hosts, original)
+    }
+
+    @Test("cancel discards the running session: its block is lifted and history keeps nothing; a strict one refuses (issue 29)")
+    func cancel() throws {
+        let (hosts, original) = try useHostsShield()
+        #expect(try retime.run("start", "work", "--for", "10m").status == 0)
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) != original)
+        let cancel = try retime.run("cancel")
+        #expect(cancel.status == 0 && cancel.out.contains("Cancelled the session on work"), "\(cancel.out) \(cancel.err)")
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original, "its block is lifted")
+        #expect(try (retime.run("log", "--json").json["sessions"] as? [Any])?.isEmpty == true, "history keeps nothing")
+        #expect(try retime.run("cancel").status == 1, "nothing to cancel")
+        #expect(try retime.run("start", "work", "--for", "10m", "--strict").status == 0)
+        let strict = try retime.run("cancel", "--json")
+        #expect(strict.status == 3 && strict.errorCode == "session.strict", "\(strict.err)")
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8) != original, "the strict block stays")
+        // A script starts a session on a group it names, created if need be.
+        #expect(try retime.run("start", "reading", "--for", "10m").status == 1, "no group yet: a script gets the error")
+    }
+
+    @Test("start --create makes the group for a script, without asking (issue 29)")
+    func startCreates() throws {
+        let start = try retime.run("start", "reading", "--for", "10m", "--create")
+        #expect(start.status == 0 && start.prose.contains("Started a 10m session on reading"), "\(start.err)")
+        #expect(try retime.run("group", "show", "reading").status == 0)
+        #expect(try retime.run("cancel").status == 0)
+        #expect(try retime.run("start", "reading", "--for", "10m", "--create").status == 0, "an existing group is used as it is")
     }
 
     @Test("a session is lowered through the shield that raised it, whatever the configuration says by then")
@@ -75,7 +102,7 @@ struct ShieldEndToEndTests {
         #expect(stop.status == 4 && stop.errorCode == "shield.notLifted", "\(stop.err)")
         #expect(stop.err.contains("the session ended and is in history, but its block could not be lifted"))
         #expect(stop.err.contains("hint: retime tries again with every command"))
-        #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first?["outcome"] as? String == "stopped")
+        #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first?["outcome"] as? String == "completed", "open-ended: stop completes it")
         let status = try retime.run("status", "--json")
         #expect(status.status == 0 && status.json["active"] as? Bool == false)
         #expect(status.err.contains("could not be lifted"), "\(status.err)")

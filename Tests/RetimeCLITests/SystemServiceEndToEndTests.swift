@@ -16,7 +16,7 @@ struct SystemServiceEndToEndTests {
         let user = system.client()
         try user.run("group", "create", "work", "--block", "example.com")
         let start = try user.run("start", "work", "--for", "30m", "--strict")
-        #expect(start.status == 0 && start.out.contains("Blocking 1 site"), "\(start.out) \(start.err)")
+        #expect(start.status == 0 && start.prose.contains("Blocking 1 site"), "\(start.out) \(start.err)")
         #expect(system.blocked == ["example.com"])
 
         // The session made not strict by hand: stop ends it in history, the block stays.

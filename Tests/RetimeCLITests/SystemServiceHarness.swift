@@ -42,11 +42,12 @@ struct SystemServiceHarness {
     /// outside a network namespace of its own a test must never touch the
     /// host's firewall (which the name layer's redirect is part of).
     func start(launcher: [String] = [], environment: [String: String] = [:], hostsFile: String? = nil,
-               layers: [String] = ["--firewall", "off", "--apps", "off", "--names", "hosts"]) throws -> RetimeProcess.Running {
+               layers: [String] = ["--firewall", "off", "--apps", "off", "--names", "hosts"], keepingSocket: Bool = false) throws -> RetimeProcess.Running {
         var process = RetimeProcess()
         process.launcher = launcher
-        // A socket left by a service stopped before must not pass for this one.
-        try? FileManager.default.removeItem(atPath: socket)
+        // A socket left by a service stopped before must not pass for this
+        // one (unless the test is about clients finding it, as during a restart).
+        if !keepingSocket { try? FileManager.default.removeItem(atPath: socket) }
         process.environment.merge(environment) { _, given in given }
         let service = try process.start(["system", "run", "--socket", socket, "--state-dir", state, "--hosts-file", hostsFile ?? hosts] + layers,
                                         withDataDir: false)
@@ -75,6 +76,8 @@ struct SystemServiceHarness {
     /// that it owns, asking this service.
     func client(uid: UInt32 = 65_534) -> RetimeProcess {
         var client = RetimeProcess()
+        // Its data directory is its own, as the user's is.
+        _ = chown(client.dataDirectory, uid, uid)
         client.launcher = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
         client.environment["RETIME_SHIELD_SOCKET"] = socket
         return client

@@ -44,4 +44,81 @@ struct SystemServicePasscodeTests {
         #expect(try user.run(["auth", "remove-passcode", "--stdin"], input: "new-one-9\n").status == 0)
         #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "third-one\n").status == 0, "the service's was removed too")
     }
+
+    /// Every file under `directory` whose bytes hold a crypt(3) hash.
+    static func filesHoldingAHash(under directory: String) -> [String] {
+        let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
+        return files.filter { name in
+            guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { return false }
+            return String(decoding: data, as: UTF8.self).contains("$y$") || String(decoding: data, as: UTF8.self).contains("$pbkdf2")
+        }
+    }
+
+    @Test("issue 28: with the service, set-passcode leaves no hash in the user's files, and every unlock is counted by the service's lockout")
+    func noHashInTheUsersData() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let user = system.client()
+        #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "2468\n").status == 0)
+        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [], "no hash to crack offline in the user's data")
+        #expect(Self.filesHoldingAHash(under: system.state + "/users/65534") == ["auth.json"], "the service holds it")
+        #expect(try user.run("auth", "status", "--json").json["passcodeSet"] as? Bool == true)
+        #expect(try user.run("auth", "status").out.contains("passcode: set (held by the system service)"))
+
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        for guess in ["1111", "2222", "3333", "4444", "5555"] {
+            #expect(try user.run(["stop", "--passcode-stdin"], input: guess + "\n").status == 3)
+        }
+        // The right one now is refused: the service's lockout heard the five.
+        let locked = try user.run(["stop", "--passcode-stdin", "--json"], input: "2468\n")
+        #expect(locked.status == 3)
+        #expect(locked.err.contains("locked out"), "\(locked.err)")
+        #expect(system.blocked == ["example.com"])
+        let status = try user.run("auth", "status", "--json").json
+        #expect(status["failedAttempts"] as? Int == 5 && status["lockedUntil"] is String, "auth status shows the service's lockout: \(status)")
+        let serviceAudit = (try? String(contentsOfFile: system.state + "/users/65534/audit.jsonl", encoding: .utf8)) ?? ""
+        #expect(serviceAudit.split(separator: "\n").filter { $0.contains("\"success\":false") }.count >= 6, "\(serviceAudit)")
+    }
+
+    @Test("issue 28: a hash left in the user's data while the service holds the passcode is removed by the next auth command")
+    func oldLocalHashRemoved() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let user = system.client()
+        #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
+        // The user's data as an older retime left it: the hash in both places.
+        var offline = system.client()
+        offline.environment["RETIME_SHIELD_SOCKET"] = system.root + "/nothing.sock"
+        #expect(try offline.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
+        try Data(contentsOf: URL(fileURLWithPath: offline.file("store/auth.json"))).write(to: URL(fileURLWithPath: user.file("store/auth.json")))
+        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == ["store/auth.json"])
+
+        let status = try user.run("auth", "status")
+        #expect(status.status == 0)
+        #expect(status.out.contains("passcode: set (held by the system service)"), "\(status.out)")
+        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [], "the local copy is gone, with the store's backups of it")
+    }
+
+    @Test("issue 28: a passcode set before the service kept passcodes moves to the service at its next change")
+    func localPasscodeMovesOnChange() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        var user = system.client()
+        user.environment["RETIME_SHIELD_SOCKET"] = system.root + "/nothing.sock"
+        #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "old-one-1\n").status == 0)
+        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == ["store/auth.json"], "no service: the data holds it")
+        user.environment["RETIME_SHIELD_SOCKET"] = system.socket
+        #expect(try user.run(["auth", "change-passcode", "--stdin"], input: "old-one-1\nnew-one-2\n").status == 0)
+        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [])
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        #expect(try user.run(["stop", "--passcode-stdin"], input: "old-one-1\n").status == 3)
+        let stop = try user.run(["stop", "--passcode-stdin"], input: "new-one-2\n")
+        #expect(stop.status == 0, "\(stop.err)")
+        #expect(system.blocked.isEmpty)
+    }
 }

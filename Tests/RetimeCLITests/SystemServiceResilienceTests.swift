@@ -26,7 +26,7 @@ struct SystemServiceResilienceTests {
         try user.run("group", "create", "work", "--block", "example.com")
         let start = try user.run("start", "work", "--for", "10m")
         #expect(start.status == 0, "the service holds the block: \(start.err)")
-        #expect(start.out.contains("Warning: the block is held, but not every layer enforces it yet (hosts: "), "\(start.out)")
+        #expect(start.prose.contains("Warning: the block is held, but not every layer enforces it yet (hosts: "), "\(start.out)")
         let status = try user.run("status", "--json")
         #expect((status.json["session"] as? [String: Any])?["group"] as? String == "work", "the session is recorded: \(status.out)")
         let layers = try user.run("system", "status", "--json").json["layers"] as? [[String: Any]] ?? []

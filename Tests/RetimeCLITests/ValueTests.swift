@@ -11,6 +11,12 @@ struct ValueTests {
         #expect(try DurationValue.parse(text, option: "for") == seconds)
     }
 
+    @Test("durations are shown to the nearest second (issue 29: 39.997 s of focus is 40s, not 39s)",
+          arguments: [(39.997, "40s"), (39.4, "39s"), (3_599.6, "1h"), (0.4, "0s"), (5_415.5, "1h 30m 16s"), (.nan, "0s")])
+    func shown(_ seconds: Double, _ text: String) {
+        #expect(DurationValue.format(seconds) == text)
+    }
+
     @Test("malformed durations are usage errors", arguments: ["", "25", "m", "5x", "1m1h", "2h2h", "PT", "-5m", "1e9h", "٣m"])
     func badDurations(text: String) {
         #expect(throws: UsageError.self) { try DurationValue.parse(text, option: "for") }

@@ -3,8 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Processes as `/proc` shows them: who runs them and under which name.
-/// Each read may find the process gone; that is never an error.
+/// Processes as `/proc` shows them: who runs them, under which name, which
+/// file, and whose child they are. Each read may find the process gone;
+/// that is never an error.
 enum ProcessTable {
     struct Entry: Equatable {
         var pid: Int32
@@ -14,6 +15,10 @@ enum ProcessTable {
         var comm: String
         /// What `/proc/PID/exe` links to, when it could be read.
         var executable: String?
+        /// The file it runs, when it could be read.
+        var identity: ExecutableIdentity?
+        /// Its parent's pid (0 when it has none, or it could not be read).
+        var parent: Int32 = 0
     }
 
     static func pids() -> [Int32] {
@@ -22,11 +27,27 @@ enum ProcessTable {
     }
 
     static func entry(_ pid: Int32) -> Entry? {
-        guard let status = small("/proc/\(pid)/status"),
-              let uidLine = status.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") }),
-              let uid = uidLine.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().first.flatMap({ UInt32($0) }),
+        guard let status = small("/proc/\(pid)/status"), let uid = field("Uid:", in: status).flatMap({ UInt32($0) }),
               let comm = small("/proc/\(pid)/comm") else { return nil }
-        return Entry(pid: pid, uid: uid, comm: comm.trimmingCharacters(in: .newlines), executable: executable(pid))
+        return Entry(pid: pid, uid: uid, comm: comm.trimmingCharacters(in: .newlines), executable: executable(pid),
+                     identity: ExecutableIdentity.running(pid), parent: field("PPid:", in: status).flatMap { Int32($0) } ?? 0)
+    }
+
+    /// What a process runs and is called, without who runs it: the cheap
+    /// first look at a process that might be an app (a fork's child).
+    static func glance(_ pid: Int32) -> Entry? {
+        guard let comm = small("/proc/\(pid)/comm") else { return nil }
+        return Entry(pid: pid, uid: UInt32.max, comm: comm.hasSuffix("\n") ? String(comm.dropLast()) : comm, executable: executable(pid),
+                     identity: ExecutableIdentity.running(pid))
+    }
+
+    /// The processes `pid` has forked that are still its children (each of
+    /// its threads' `children`).
+    static func children(_ pid: Int32) -> [Int32] {
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return threads.flatMap { thread in
+            (small("/proc/\(pid)/task/\(thread)/children") ?? "").split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
     }
 
     static func executable(_ pid: Int32) -> String? {
@@ -35,6 +56,12 @@ enum ProcessTable {
         guard count > 0 else { return nil }
         let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return path.hasSuffix(" (deleted)") ? String(path.dropLast(10)) : path
+    }
+
+    /// The first value of a `status` line (`Uid:` gives the real uid).
+    private static func field(_ name: String, in status: String) -> Substring? {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
+        return line.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().first
     }
 
     /// A small /proc file's text (they report a size of 0: read, not stat).

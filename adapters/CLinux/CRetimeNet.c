@@ -28,19 +28,27 @@
 #define SYS_pidfd_send_signal 424
 #endif
 
-/// Where an event's `what` field lies in a datagram: netlink header, then
-/// the connector's header, then the event.
-#define EVENT_WHAT_OFFSET (NLMSG_HDRLEN + offsetof(struct cn_msg, data) + offsetof(struct proc_event, what))
+/// Where an event's fields lie in a datagram: netlink header, then the
+/// connector's header, then the event.
+#define EVENT_OFFSET(field) (NLMSG_HDRLEN + offsetof(struct cn_msg, data) + offsetof(struct proc_event, field))
 
 int retime_proc_events_open(void) {
     int fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
     if (fd < 0) return -1;
     // A classic BPF filter reads words in network byte order; the kernel
-    // writes `what` in the host's.
+    // writes `what` in the host's. A fork whose child's pid is not its
+    // thread group's is a new thread, not a process: dropped (comparing two
+    // words needs no byte order).
     struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, EVENT_WHAT_OFFSET),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(PROC_EVENT_EXEC), 2, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(PROC_EVENT_COMM), 1, 0),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, EVENT_OFFSET(what)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(PROC_EVENT_EXEC), 8, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(PROC_EVENT_COMM), 7, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(PROC_EVENT_FORK), 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, 0),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, EVENT_OFFSET(event_data.fork.child_pid)),
+        BPF_STMT(BPF_MISC | BPF_TAX, 0),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, EVENT_OFFSET(event_data.fork.child_tgid)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_X, 0, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, 0),
         BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
     };
@@ -52,6 +60,13 @@ int retime_proc_events_open(void) {
         close(fd);
         errno = saved;
         return -1;
+    }
+    // A busy machine forks in bursts: room for them, so fewer are dropped
+    // (a drop costs a reading of every process). Best effort: the kernel
+    // caps it at rmem_max for anyone but root.
+    int room = 4 * 1024 * 1024;
+    if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &room, sizeof(room)) < 0) {
+        (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &room, sizeof(room));
     }
     // The request: netlink header, connector header, then the operation.
     char listen[NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof(enum proc_cn_mcast_op))] __attribute__((aligned(NLMSG_ALIGNTO))) = {0};
@@ -74,10 +89,13 @@ int retime_proc_events_open(void) {
     return fd;
 }
 
-int retime_proc_events_read(int fd, int *pids, int capacity, int *overflowed) {
+int retime_proc_events_read(int fd, retime_proc_event *events, int capacity, int *overflowed) {
     int count = 0;
     *overflowed = 0;
     for (;;) {
+        // Stop before a datagram could no longer be kept: what stays queued
+        // is read at the next call, in order.
+        if (count + 64 > capacity) return count;
         char buffer[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
         ssize_t length = recv(fd, buffer, sizeof(buffer), 0);
         if (length < 0) {
@@ -90,11 +108,17 @@ int retime_proc_events_read(int fd, int *pids, int capacity, int *overflowed) {
             struct cn_msg *message = NLMSG_DATA(header);
             if (header->nlmsg_len < NLMSG_LENGTH(sizeof(*message) + sizeof(struct proc_event))) continue;
             struct proc_event *event = (struct proc_event *)message->data;
-            int pid = -1;
-            if (event->what == PROC_EVENT_EXEC) pid = event->event_data.exec.process_pid;
-            else if (event->what == PROC_EVENT_COMM) pid = event->event_data.comm.process_pid;
-            if (pid <= 0) continue;
-            if (count < capacity) pids[count++] = pid; else *overflowed = 1;
+            retime_proc_event found = {0, -1, 0};
+            if (event->what == PROC_EVENT_EXEC) {
+                found = (retime_proc_event){RETIME_PROC_EXEC, event->event_data.exec.process_tgid, 0};
+            } else if (event->what == PROC_EVENT_COMM) {
+                // The thread renamed: /proc shows a thread's own name at its id.
+                found = (retime_proc_event){RETIME_PROC_COMM, event->event_data.comm.process_pid, 0};
+            } else if (event->what == PROC_EVENT_FORK && event->event_data.fork.child_pid == event->event_data.fork.child_tgid) {
+                found = (retime_proc_event){RETIME_PROC_FORK, event->event_data.fork.child_tgid, event->event_data.fork.parent_tgid};
+            }
+            if (found.pid <= 0) continue;
+            if (count < capacity) events[count++] = found; else *overflowed = 1;
         }
     }
 }

@@ -17,9 +17,10 @@ public struct DaemonLock: DaemonPresence {
 
     /// The running daemon's pid, or nil when none holds the lock.
     public func runningPID() -> Int32? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        guard (try? POSIXFiles.requireRegular(fd, path: path)) != nil else { return nil }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 {
             flock(fd, LOCK_UN)
             return nil
@@ -38,8 +39,15 @@ public struct DaemonLock: DaemonPresence {
     /// daemon already holds it.
     public func acquire() throws -> HeldDaemonLock {
         try POSIXFiles.ensureDirectory(POSIXFiles.parentDirectory(of: path))
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+        guard fd >= 0 else {
+            if errno == EISDIR { throw StoreError.notRegularFile(path: path, kind: "directory") }
+            throw StoreError.notWritable(path: path, reason: POSIXFiles.reason())
+        }
+        do { try POSIXFiles.requireRegular(fd, path: path) } catch {
+            close(fd)
+            throw error
+        }
         // `runningPID` (any `daemon status`) holds a shared lock for an
         // instant: only a lock still held after a short wait is a daemon.
         var locked = flock(fd, LOCK_EX | LOCK_NB) == 0

@@ -33,7 +33,8 @@ public struct DataDirectoryHealth: HealthInspector {
     }
 
     public func inspect(repairing: Bool) async -> [HealthCheck] {
-        var checks = [permissions(repairing)]
+        // File types first: a lock that is a FIFO would stop a suite's repair.
+        var checks = [permissions(repairing), irregularFilesCheck(repairing)]
         for suite in Set(store.suiteNames() + ["groups", "session", "config"]).sorted() {
             checks.append(suiteCheck(suite, repairing))
         }

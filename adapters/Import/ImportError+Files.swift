@@ -31,6 +31,8 @@ extension ImportError {
     static func unreadable(_ path: String, _ error: any Error) -> ImportError {
         let reason = switch error as? StoreError {
         case .unreadable(_, let reason)?, .notWritable(_, let reason)?, .corrupted(_, let reason)?: reason
+        case .notRegularFile(_, "directory")?: String(cString: strerror(EISDIR))
+        case .notRegularFile(_, let kind)?: "it is a \(kind), not a regular file"
         case let other?: other.description
         case nil: String(describing: error)
         }

@@ -114,8 +114,11 @@ public struct RetimeExportSource: HistoryImportSource {
                 continue
             }
             let group = groups[session.groupId]
-            batch.records.append(ImportBatch.Record(session: session, groupName: group?.name ?? "imported",
-                                                    groupId: group?.id, groupTargets: group?.targets ?? [], line: index + 1))
+            // A session of a group deleted before the export keeps its
+            // group id and name: no group named "imported" is made for it.
+            batch.records.append(ImportBatch.Record(session: session, groupName: group?.name ?? session.groupName ?? "(deleted group)",
+                                                    groupId: group?.id, groupTargets: group?.targets ?? [], line: index + 1,
+                                                    groupDeleted: group == nil))
         }
         if document.schedules != nil || document.settings != nil {
             batch.backup = ImportBatch.Backup(

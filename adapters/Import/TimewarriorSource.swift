@@ -9,7 +9,7 @@ import Foundation
 /// line that does not parse.
 public struct TimewarriorSource: HistoryImportSource {
     /// The group of intervals that have no tag.
-    public static let untaggedGroup = "timewarrior"
+    public static let untaggedGroup = ImportGrouping.untagged
 
     public init() {}
 

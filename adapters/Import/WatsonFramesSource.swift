@@ -30,6 +30,12 @@ public struct WatsonFramesSource: HistoryImportSource {
         var line = 1, counted = 0
         try reader.expect(UInt8(ascii: "["))
         if reader.take(UInt8(ascii: "]")) { return batch }
+        reader.skipWhitespace()
+        // `[start, stop, ...]` alone: one frame, not a list of them. Read as
+        // a list, each of its six values would be a bad frame of its own.
+        if let first = reader.peek(), first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
+            throw JSONByteReader.Malformed(description: "it holds a single frame, not an array of frames: wrap it in [ ]")
+        }
         repeat {
             reader.skipWhitespace()
             let start = reader.index

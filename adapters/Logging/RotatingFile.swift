@@ -68,10 +68,15 @@ public final class RotatingFile: Sendable {
 
     private func open() -> (fd: Int32, size: Int)? {
         try? POSIXFiles.ensureDirectory(POSIXFiles.parentDirectory(of: path))
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // O_NONBLOCK: a FIFO in the log's place never holds the writer up;
+        // anything but a regular file is not written to.
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return nil }
         var info = stat()
-        fstat(fd, &info)
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(fd)
+            return nil
+        }
         return (fd, Int(info.st_size))
     }
 

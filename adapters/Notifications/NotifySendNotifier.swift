@@ -21,11 +21,21 @@ public struct NotifySendNotifier: Notifier {
     /// session bus for it to reach a desktop by (a server, a cron job, CI),
     /// so `notify on` (the default) costs nothing there.
     public static func make(logPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> NotifySendNotifier? {
-        guard hasSessionBus(environment) else { return nil }
-        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        let candidates: [String] = directories.map { "\($0)/notify-send" }
-        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else { return nil }
+        guard hasSessionBus(environment), let found = executable(environment) else { return nil }
         return NotifySendNotifier(executable: found, logPath: logPath, environment: environment)
+    }
+
+    /// Why no notification can be shown here (`doctor` says so), or nil
+    /// when one can.
+    public static func unavailability(_ environment: [String: String]) -> String? {
+        if executable(environment) == nil { return "no notify-send on PATH (Debian: apt-get install libnotify-bin)" }
+        if !hasSessionBus(environment) { return "no desktop session bus to show them on (DBUS_SESSION_BUS_ADDRESS, $XDG_RUNTIME_DIR/bus)" }
+        return nil
+    }
+
+    private static func executable(_ environment: [String: String]) -> String? {
+        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        return directories.map { "\($0)/notify-send" }.first { access($0, X_OK) == 0 }
     }
 
     /// A D-Bus session bus: named in the environment, or at the runtime

@@ -32,7 +32,7 @@ extension HostsFileShield: ShieldAuthorizationProbe {
     public func permissionProblem() -> String? {
         let directory = POSIXFiles.parentDirectory(of: path).isEmpty ? "." : POSIXFiles.parentDirectory(of: path)
         func denied(_ code: Int32) -> Bool { code == EACCES || code == EPERM }
-        let file = open(path, O_RDONLY | O_CLOEXEC)
+        let file = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)   // a FIFO there must not hold `auth request` up
         if file >= 0 { close(file) } else if denied(errno) { return "you may not read it (\(String(cString: strerror(errno)).lowercased()))" }
         let probe = "\(directory)/.retime-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)

@@ -109,14 +109,12 @@ enum ShieldPathFindings {
     }
 
     /// A path: the app started by the user. Closed only while a layer
-    /// holds it (it would be terminated); a process running now is a leak.
+    /// holds it (it would be terminated); a process running now, by the
+    /// app's name or its executable under another (as the app layer tells
+    /// them), is a leak.
     static func running(_ app: String, uid: UInt32, held: Bool) -> LayerCheck {
-        let name = app.lowercased()
-        let running = ProcessTable.pids().compactMap(ProcessTable.entry).filter { entry in
-            guard entry.uid == uid else { return false }
-            let file = entry.executable.map { String($0.split(separator: "/").last ?? "").lowercased() }
-            return entry.comm.lowercased() == name || file == name
-        }
+        let matcher = AppMatcher(apps: [uid: [app]], own: nil, ownPath: nil)
+        let running = ProcessTable.pids().compactMap(ProcessTable.entry).filter { matcher.match($0) != nil }
         guard running.isEmpty else {
             return LayerCheck(layer: "running", verdict: .open, detail: "running as pid " + running.map { String($0.pid) }.joined(separator: ", "),
                               kind: .path)

@@ -31,10 +31,13 @@ public struct ServicePasscodeBook: Sendable {
     public let set: SetPasscodeUseCase
     public let change: ChangePasscodeUseCase
     public let verify: VerifyPasscodeUseCase
+    /// The user's passcode state in the service (whether one is held).
+    public let state: any AuthStateStore
 
-    public init(set: SetPasscodeUseCase, change: ChangePasscodeUseCase, verify: VerifyPasscodeUseCase) {
+    public init(set: SetPasscodeUseCase, change: ChangePasscodeUseCase, verify: VerifyPasscodeUseCase, state: any AuthStateStore) {
         self.set = set
         self.change = change
         self.verify = verify
+        self.state = state
     }
 }

@@ -7,6 +7,8 @@ import Glibc
 /// Asks the system service: one connection, one request line, one answer
 /// line, within `timeout`. Every failure is `HeldBlockError`: unreachable
 /// (no service, a dead socket, no answer in time), or what it refused.
+/// Where the service is installed, a connection refused or a socket not
+/// there yet (the service restarting) is tried again until `timeout`.
 public struct ShieldClient: Sendable {
     /// Where the service listens unless told otherwise.
     public static let defaultSocket = "/run/retime/shield.sock"
@@ -20,7 +22,7 @@ public struct ShieldClient: Sendable {
 
     /// The service's answer to `request`, which succeeded.
     public func send(_ request: ShieldProtocol.Request) throws(HeldBlockError) -> ShieldProtocol.Answer {
-        let fd = try UnixSocket.connect(to: socketPath).get()
+        let fd = try connect()
         defer { close(fd) }
         guard let line = try? ShieldProtocol.line(request), UnixSocket.send(fd, line, within: timeout) else {
             throw .unreachable("\(socketPath): the request could not be sent")
@@ -36,6 +38,26 @@ public struct ShieldClient: Sendable {
     /// Whether a service answers at the socket.
     public func isReachable() -> Bool {
         (try? send(.init(op: .status))) != nil
+    }
+
+    /// A connection, waited for while the service is installed but not
+    /// listening (systemd restarts it within a second): a user's `start`
+    /// or `stop` during a restart is served, not refused.
+    private func connect() throws(HeldBlockError) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            switch UnixSocket.connect(to: socketPath) {
+            case .success(let fd): return fd
+            case .failure(let failure):
+                let passing = [ECONNREFUSED, ENOENT, EAGAIN].contains(failure.code)
+                    && SystemServicePresence.isInstalled(socketPath: socketPath)
+                guard passing, Date() < deadline else {
+                    throw passing ? .unreachable("\(socketPath): the service is installed but did not listen within \(Int(timeout)) s")
+                                  : failure.error
+                }
+                usleep(50_000)
+            }
+        }
     }
 
     private func readLine(_ fd: Int32) throws(HeldBlockError) -> [UInt8] {

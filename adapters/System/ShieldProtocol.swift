@@ -13,6 +13,9 @@ public enum ShieldProtocol {
 
     public enum Operation: String, Codable, Sendable {
         case raise, lower, status, release, setPasscode, changePasscode, removePasscode
+        /// Checks the caller's passcode under the service's lockout and
+        /// audit (one counted attempt): the user's data keeps no hash to check.
+        case verifyPasscode
         /// What each layer says about the caller's `targets` now (`shield test`).
         case inspect
     }
@@ -78,9 +81,15 @@ public enum ShieldProtocol {
         /// `inspect`: per target asked about, each layer's finding.
         public var checks: [[LayerCheck]]?
         public var error: Failure?
+        /// `status`: whether the service holds a passcode for the caller,
+        /// the wrong attempts in a row and the lock they earned.
+        public var passcodeSet: Bool?
+        public var passcodeFailedAttempts: Int?
+        public var passcodeLockedUntil: Date?
 
         public init(ok: Bool, blocks: [Block]? = nil, layers: [LayerReport]? = nil, checks: [[LayerCheck]]? = nil,
-                    error: Failure? = nil) {
+                    error: Failure? = nil, passcodeSet: Bool? = nil) {
+            self.passcodeSet = passcodeSet
             self.version = ShieldProtocol.version
             self.ok = ok
             self.blocks = blocks

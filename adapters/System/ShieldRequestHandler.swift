@@ -66,8 +66,17 @@ public struct ShieldRequestHandler: Sendable {
                                                   to: Passcode(try Self.required(request.newPasscode)))
         case .removePasscode:
             try await passcodes(uid).change.remove(Passcode(try Self.required(request.passcode)))
+        case .verifyPasscode:
+            try await passcodes(uid).verify.execute(Passcode(try Self.required(request.passcode)), action: "system.verify")
         case .status:
-            break
+            let now = clock.now()
+            var answer = ShieldProtocol.Answer(ok: true, blocks: try await blocks.status(of: uid).map { ShieldProtocol.block($0, at: now) },
+                                               layers: await blocks.reports())
+            let passcode = try? await passcodes(uid).state.state()
+            answer.passcodeSet = passcode?.passcodeHash != nil
+            answer.passcodeFailedAttempts = passcode?.failedAttempts
+            answer.passcodeLockedUntil = passcode?.lockedOut(at: now)
+            return answer
         case .inspect:
             let targets = try Self.targets(request)
             guard targets.count <= HeldBlocks.maximumTargets else { throw HeldBlockError.badRequest("at most \(HeldBlocks.maximumTargets) targets") }

@@ -25,38 +25,48 @@ enum UnixSocket {
     static func listen(at path: String) throws -> Int32 {
         try POSIXFiles.ensureDirectory(POSIXFiles.parentDirectory(of: path), mode: 0o755)
         var status = stat()
-        if lstat(path, &status) == 0 {
-            guard status.st_mode & S_IFMT == S_IFSOCK else {
-                throw DaemonError.unavailable("\(path) exists and is not a socket; remove it or give another --socket")
-            }
-            unlink(path)
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
+            throw DaemonError.unavailable("\(path) exists and is not a socket; remove it or give another --socket")
         }
-        guard var address = address(path) else { throw DaemonError.unavailable("the socket path \(path) is too long") }
+        // Bound under a name of its own, then renamed over the old socket:
+        // a client never finds the path missing while the service restarts
+        // (it keeps trying a refused connection, not a missing socket).
+        let fresh = path + ".new-\(getpid())"
+        guard var address = address(fresh) else { throw DaemonError.unavailable("the socket path \(path) is too long") }
+        unlink(fresh)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw DaemonError.unavailable("socket: \(POSIXFiles.reason())") }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, chmod(path, 0o666) == 0, Glibc.listen(fd, 128) == 0 else {
+        guard bound == 0, chmod(fresh, 0o666) == 0, Glibc.listen(fd, 128) == 0, rename(fresh, path) == 0 else {
             let reason = POSIXFiles.reason()
             close(fd)
+            unlink(fresh)
             throw DaemonError.unavailable("cannot listen on \(path): \(reason)")
         }
         return fd
     }
 
-    /// A connected socket to `path`, or nil with the reason.
-    static func connect(to path: String) -> Result<Int32, HeldBlockError> {
-        guard var address = address(path) else { return .failure(.unreachable("the socket path \(path) is too long")) }
+    /// Why a connection failed: the errno (a service restarting refuses,
+    /// or its socket is not there yet) and the reason in words.
+    struct ConnectFailure: Error {
+        var code: Int32
+        var error: HeldBlockError
+    }
+
+    /// A connected socket to `path`, or why not.
+    static func connect(to path: String) -> Result<Int32, ConnectFailure> {
+        guard var address = address(path) else { return .failure(.init(code: ENAMETOOLONG, error: .unreachable("the socket path \(path) is too long"))) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(.unreachable("socket: \(POSIXFiles.reason())")) }
+        guard fd >= 0 else { return .failure(.init(code: errno, error: .unreachable("socket: \(POSIXFiles.reason())"))) }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
-            let reason = POSIXFiles.reason()
+            let code = errno, reason = POSIXFiles.reason()
             close(fd)
-            return .failure(.unreachable("\(path): \(reason)"))
+            return .failure(.init(code: code, error: .unreachable("\(path): \(reason)")))
         }
         return .success(fd)
     }

@@ -9,8 +9,9 @@ import Testing
 
 /// The service's layers against one verifier: the hosts file on a
 /// temporary file, the firewall over the in-memory packet filter and a
-/// fixed DNS (the app layer, which stops real processes, is held to the
-/// same rules end to end: AppLayerEndToEndTests).
+/// fixed DNS, the app layer reading /proc for apps by names no process has
+/// (what it does to real processes: AppLayerEndToEndTests,
+/// AppTreeEndToEndTests).
 @Suite("The service's layers keep the BlockLayer contract")
 struct BlockLayerContractTests {
     static let domains = ["blocked.example.com", "other.example.org"].map { try! Target(parsing: $0) }
@@ -33,6 +34,15 @@ struct BlockLayerContractTests {
             let layer = FirewallLayer(resolver: dns, filter: InMemoryPacketFilter(), clock: ManualClock(),
                                       logger: Logger(label: "t", handler: InMemoryLogHandler()))
             return .init(layer: layer, targets: Self.domains)
+        }
+    }
+
+    @Test(arguments: BlockLayerContract.checks)
+    func appLayer(_ check: ContractCheck<BlockLayerContract.Factory>) async throws {
+        try await check.run {
+            let names = (0..<2).map { _ in "rtcontract" + String(UUID().uuidString.prefix(5)).lowercased() }
+            let layer = AppLayer(logger: Logger(label: "t", handler: InMemoryLogHandler()), eventsReachUs: false, reason: "reads /proc")
+            return .init(layer: layer, targets: try names.map { try Target(parsing: "app:" + $0) })
         }
     }
 }

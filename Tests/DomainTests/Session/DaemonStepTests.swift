@@ -121,6 +121,29 @@ struct DaemonStepTests {
         #expect(try await daemon.world.sessions.current()?.plannedEnd == Timestamp.parse("2026-11-23T10:00:00Z"))
     }
 
+    @Test("a daemon a few milliseconds late starts the session at the interval's start: a 40 s interval is 40 s of focus (issue 29)")
+    func aFewMillisecondsLate() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:59:59Z")
+        try await daemon.add("m", "09:00:00", "09:00:40")
+        daemon.world.clock.advance(by: 1.003)
+        _ = try await daemon.step.execute()
+        let session = try #require(try await daemon.world.sessions.current())
+        #expect(session.startedAt == Timestamp.parse("2026-11-23T09:00:00Z"))
+        daemon.world.clock.advance(by: 40)
+        _ = try await daemon.step.execute()
+        let ended = try #require(try await daemon.world.ended.first)
+        #expect(ended.outcome == .completed && ended.focused(at: daemon.world.clock.now()) == 40)
+    }
+
+    @Test("a daemon that wakes late (the machine was asleep) starts the session when it really did")
+    func lateStartIsTrue() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:59:59Z")
+        try await daemon.add("m", "09:00", "10:00")
+        daemon.world.clock.advance(by: 61)
+        _ = try await daemon.step.execute()
+        #expect(try await daemon.world.sessions.current()?.startedAt == Timestamp.parse("2026-11-23T09:01:00Z"))
+    }
+
     @Test("an interval that began and ended while the daemon was down is recorded as missed, not started")
     func missed() async throws {
         let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")

@@ -47,7 +47,9 @@ struct ScheduleUseCaseTests {
         await #expect(throws: ScheduleError.alreadyExists(name: "m")) {
             try await add.execute(.init(name: "M", groupName: "work", from: "11:00", to: "12:00"))
         }
-        let change = ChangeScheduleUseCase(schedules: schedules, dataLock: InMemoryDataLock())
+        let auth = AuthWorld()
+        let change = ChangeScheduleUseCase(schedules: schedules, dataLock: InMemoryDataLock(), clock: auth.clock,
+                                           calendar: IntervalCalendar(timeZone: TimeZone(identifier: "UTC")!), override: auth.override)
         #expect(try await change.setEnabled(false, named: "M").enabled == false)
         #expect(try await schedules.all().first?.enabled == false)
         #expect(try await change.setEnabled(true, named: "m").enabled)

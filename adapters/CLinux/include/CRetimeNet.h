@@ -8,18 +8,29 @@
 #ifdef __linux__
 /// A netlink socket subscribed to the kernel's process events (the proc
 /// connector), non-blocking and close-on-exec, with a socket filter that
-/// lets through only `exec` and `comm` events: forks and exits, the bulk of
-/// a busy machine's events, never wake the reader. -1 with errno set.
+/// lets through only `exec`, `comm` and `fork` events, and of forks only
+/// new processes (never a new thread): exits and threads, much of a busy
+/// machine's events, never wake the reader. -1 with errno set.
 /// The kernel delivers events only to a subscriber in its initial network,
 /// user and PID namespaces; elsewhere the socket stays silent.
 int retime_proc_events_open(void);
 
-/// Reads every pending event, writing the PIDs of processes that exec'd or
-/// renamed themselves into `pids` (at most `capacity`). Returns how many;
-/// sets `*overflowed` when the kernel dropped events (the socket's buffer
-/// was full, or more than `capacity` arrived), so the reader must look at
-/// every process instead.
-int retime_proc_events_read(int fd, int *pids, int capacity, int *overflowed);
+/// What a process event says: a process (its pid, the thread group's)
+/// exec'd, renamed itself, or was forked from `parent`.
+enum { RETIME_PROC_EXEC = 1, RETIME_PROC_COMM = 2, RETIME_PROC_FORK = 3 };
+typedef struct {
+    int kind;
+    int pid;
+    /// The forking process's pid (its thread group's), for a fork; else 0.
+    int parent;
+} retime_proc_event;
+
+/// Reads pending events, in the order the kernel sent them, into `events`
+/// (at most `capacity`, at least 64); what does not fit stays queued for
+/// the next call. Returns how many; sets `*overflowed` when the kernel
+/// dropped events (the socket's buffer was full), so the reader must look
+/// at every process instead.
+int retime_proc_events_read(int fd, retime_proc_event *events, int capacity, int *overflowed);
 
 /// A descriptor that names process `pid` for as long as it lives, even if
 /// its number is reused (pidfd_open): -1 with errno set.

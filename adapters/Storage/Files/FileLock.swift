@@ -17,10 +17,19 @@ struct FileLock: ~Copyable {
     /// holder writes to it: closing a file opened for writing is an inotify
     /// write event, which would wake the daemon at every lock it takes.
     init(path: String, timeout: Double, flags: Int32 = O_RDONLY | O_CREAT) throws {
-        let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // O_NONBLOCK: a FIFO in the file's place would hold the open (for
+        // writing) until a reader came; it is refused instead.
+        let fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
-            if errno == ELOOP { throw StoreError.symlinkRefused(path: path) }
-            throw StoreError.notWritable(path: path, reason: POSIXFiles.reason())
+            let code = errno
+            if code == ELOOP { throw StoreError.symlinkRefused(path: path) }
+            if code == EISDIR { throw StoreError.notRegularFile(path: path, kind: "directory") }
+            if code == ENXIO { throw StoreError.notRegularFile(path: path, kind: "FIFO or socket") }
+            throw StoreError.notWritable(path: path, reason: POSIXFiles.reason(code))
+        }
+        do { try POSIXFiles.requireRegular(fd, path: path) } catch {
+            close(fd)
+            throw error
         }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
         var pause: UInt32 = 200

@@ -135,6 +135,12 @@ public final class JSONFileStore: KeyValueStore {
             .filter { FileManager.default.fileExists(atPath: $0) }
     }
 
+    public func discardBackups(of suite: String) throws {
+        for path in try backupPaths(of: suite) where unlink(path) != 0 && errno != ENOENT {
+            throw StoreError.notWritable(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
     private func lockPath(of suite: String) -> String { directory + "/" + suite + ".lock" }
 
     private func backupPath(of suite: String, generation: Int) -> String {

@@ -75,9 +75,10 @@ extension POSIXFiles {
     /// Rewrites `path` in place (truncate, write, fsync): for a file that
     /// cannot be replaced. Not atomic: only where a rename cannot be had.
     private static func writeInPlace(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
         defer { close(fd) }
+        try requireRegular(fd, path: path)
         guard ftruncate(fd, 0) == 0 else { throw StoreError.notWritable(path: path, reason: reason()) }
         try writeAll(fd, bytes, path: path)
         guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(reason())") }

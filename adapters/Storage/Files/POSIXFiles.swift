@@ -67,11 +67,14 @@ public enum POSIXFiles {
     /// showing the same stamp means the same content (files are replaced by
     /// rename, and an edit in place moves the modification time).
     static func readStamped(_ path: String, limit: Int = defaultReadLimit) throws -> (bytes: [UInt8], stamp: FileStamp)? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would wait for a writer;
+        // what is opened is looked at (fstat) before anything is read.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
             if code == ELOOP { throw StoreError.symlinkRefused(path: path) }
+            if code == ENXIO { throw StoreError.notRegularFile(path: path, kind: "socket") }
             throw StoreError.unreadable(path: path, reason: reason(code))
         }
         defer { close(fd) }
@@ -105,9 +108,7 @@ public enum POSIXFiles {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: reason()) }
         stamp = FileStamp(info)
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw StoreError.unreadable(path: path, reason: info.st_mode & S_IFMT == S_IFDIR ? reason(EISDIR) : "not a regular file")
-        }
+        try requireRegular(info, path: path)
         guard Int(info.st_size) <= limit else { throw tooLarge(path, limit: limit) }
         // One byte more than the file holds, so the read that finds the end
         // needs no growth (growing copies the whole buffer).
@@ -127,6 +128,41 @@ public enum POSIXFiles {
         }
         bytes.removeLast(bytes.count - filled)
         return bytes
+    }
+
+    /// Refuses anything but a regular file, naming what it is.
+    static func requireRegular(_ info: stat, path: String) throws(StoreError) {
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFREG else { return }
+        throw .notRegularFile(path: path, kind: kind(of: type))
+    }
+
+    /// Refuses an open descriptor that is not a regular file.
+    static func requireRegular(_ fd: Int32, path: String) throws(StoreError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: reason()) }
+        try requireRegular(info, path: path)
+    }
+
+    /// What a file type is called in messages.
+    static func kind(of type: mode_t) -> String {
+        switch type {
+        case S_IFDIR: "directory"
+        case S_IFIFO: "FIFO (named pipe)"
+        case S_IFSOCK: "socket"
+        case S_IFCHR: "character device"
+        case S_IFBLK: "block device"
+        case S_IFLNK: "symbolic link"
+        default: "special file"
+        }
+    }
+
+    /// The kind of what `path` names if it is there and not a regular file
+    /// (a symlink is not followed); nil for a regular file or nothing.
+    public static func irregularKind(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        return kind(of: info.st_mode & S_IFMT)
     }
 
     private static func tooLarge(_ path: String, limit: Int) -> StoreError {

@@ -8,6 +8,15 @@ enum AuthCommands {
 
     static let stdinFlag = OptionSpec.flag("stdin", help: "Read from stdin, one line each, instead of a prompt.")
 
+    /// The answer in words (`--json` keeps the stable name).
+    static func words(_ authorization: ShieldAuthorization) -> String {
+        switch authorization {
+        case .notDetermined: "not asked yet ('retime auth request' asks)"
+        case .denied: "denied"
+        case .approved: "approved"
+        }
+    }
+
     static func document(_ status: AuthStatus) -> JSONValue {
         Documents.document([
             "passcodeSet": .bool(status.passcodeSet),
@@ -26,10 +35,10 @@ enum AuthCommands {
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let status = try await services.status.execute()
-            var lines = ["passcode: " + (status.passcodeSet ? "set" : "not set")]
+            var lines = ["passcode: " + (status.passcodeSet ? (status.heldByEnforcer ? "set (held by the system service)" : "set") : "not set")]
             if let until = status.lockedUntil { lines.append("locked out until \(LocalTime.dateTime(until))") }
             if status.failedAttempts > 0 { lines.append("wrong attempts in a row: \(status.failedAttempts)") }
-            lines.append("shield authorization: \(status.shieldAuthorization.rawValue)")
+            lines.append("shield authorization: \(AuthCommands.words(status.shieldAuthorization))")
             return CommandResult(json: AuthCommands.document(status), human: lines.joined(separator: "\n"))
         }
     }
@@ -86,7 +95,7 @@ enum AuthCommands {
             let status = try await services.request.execute()
             let answer = status.shieldAuthorization
             let why = answer == .denied ? " (it cannot write what it needs; see 'retime doctor')" : ""
-            return CommandResult(json: AuthCommands.document(status), human: "shield authorization: \(answer.rawValue)\(why)")
+            return CommandResult(json: AuthCommands.document(status), human: "shield authorization: \(AuthCommands.words(answer))\(why)")
         }
     }
 

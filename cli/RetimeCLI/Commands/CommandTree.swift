@@ -6,7 +6,7 @@ enum CommandTree {
         ["group", "show"]: GroupCommands.Show.self, ["group", "rename"]: GroupCommands.Rename.self,
         ["group", "block"]: GroupCommands.Block.self, ["group", "unblock"]: GroupCommands.Unblock.self,
         ["group", "delete"]: GroupCommands.Delete.self,
-        ["start"]: SessionCommands.Start.self, ["stop"]: SessionCommands.Stop.self,
+        ["start"]: SessionCommands.Start.self, ["stop"]: SessionCommands.Stop.self, ["cancel"]: SessionCommands.Cancel.self,
         ["pause"]: SessionCommands.Pause.self, ["resume"]: SessionCommands.Resume.self,
         ["status"]: StatusCommand.self, ["log"]: LogCommand.self, ["report"]: ReportCommand.self,
         ["export"]: ExportCommand.self, ["import"]: ImportCommand.self,
@@ -33,7 +33,7 @@ enum CommandTree {
     static let root = CommandSpec(
         "retime", summary: "retime: focus sessions that block what distracts you.",
         subcommands: [
-            GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Pause.spec,
+            GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Cancel.spec, SessionCommands.Pause.spec,
             SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
             HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,

@@ -11,6 +11,12 @@ enum DaemonCommands {
         static let reconciliation = Reconciliation.never
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {
+            // A person who runs it by hand sees that it runs; a service
+            // manager (no terminal) gets only the log.
+            if io.console.isTerminal {
+                io.console.err("retime daemon: running for \(services.runtime.dataDirectory) (pid \(getpid()));"
+                               + " logging at \(services.runtime.logLevel) and above (--log-level info shows each event); Ctrl-C stops it.")
+            }
             try await DaemonRunner(runtime: services.runtime).run()
             return .ok("")
         }
@@ -44,7 +50,13 @@ enum DaemonCommands {
         static func words(_ what: DaemonOutlookUseCase.DueWork.What) -> String {
             switch what {
             case .endSession: "end the active session"
-            case .interval(let kind, let schedule): "\(kind.rawValue) of \(schedule)"
+            case .interval(let kind, let schedule):
+                switch kind {
+                case .intervalWillStartWarning: "warn that '\(schedule)' starts soon"
+                case .intervalDidStart: "start '\(schedule)'"
+                case .intervalWillEndWarning: "warn that '\(schedule)' ends soon"
+                case .intervalDidEnd: "end '\(schedule)'"
+                }
             }
         }
     }

@@ -6,6 +6,14 @@ import Foundation
 enum HistoryEditCommands {
     static let sessionArgument = ArgumentSpec("SESSION", help: "An id, at least 6 characters of one, or @N (the Nth most recent).")
 
+    /// Runs `amend`; an error about the times says how a bare time of day
+    /// was read when it was read as yesterday's.
+    static func sayingHowTimesWereRead<T>(_ readings: [String], _ amend: () async throws -> T) async throws -> T {
+        do { return try await amend() } catch SessionError.invalidTimes(let why) where !readings.isEmpty {
+            throw SessionError.invalidTimes(why + " (" + readings.joined(separator: "; ") + ")")
+        }
+    }
+
     static func reference(_ parsed: ParsedCommand, _ name: String = "SESSION") throws -> SessionReference {
         try SessionReference(parsing: parsed.argument(name) ?? "@1")
     }
@@ -48,6 +56,8 @@ enum HistoryEditCommands {
             .value("note", "TEXT", help: "A note."),
         ], arguments: [ArgumentSpec("GROUP", help: "The group it was on.", names: .groups)])
         let group: String, from: Date, to: Date, tags: [String], note: String?
+        /// How surprising times were read, for an error about them.
+        let readings: [String]
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             group = parsed.argument("GROUP") ?? ""
             guard let start = parsed.value("from"), let end = parsed.value("to") else {
@@ -55,11 +65,14 @@ enum HistoryEditCommands {
             }
             from = try values.past(start, option: "from")
             to = try values.past(end, option: "to")
+            readings = [values.pastReading(start, option: "from"), values.pastReading(end, option: "to")].compactMap { $0 }
             tags = parsed.allValues("tag")
             note = parsed.value("note")
         }
         func run(_ services: Amending<TrackSessionUseCase>, _ io: CommandIO) async throws -> CommandResult {
-            let session = try await services.amend.execute(group: group, from: from, to: to, tags: tags, note: note)
+            let session = try await HistoryEditCommands.sayingHowTimesWereRead(readings) {
+                try await services.amend.execute(group: group, from: from, to: to, tags: tags, note: note)
+            }
             return try await services.result("Tracked", session)
         }
     }
@@ -75,15 +88,20 @@ enum HistoryEditCommands {
         ], arguments: [HistoryEditCommands.sessionArgument])
         let parsed: ParsedCommand
         let changes: EditSessionUseCase.Changes
+        let readings: [String]
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             self.parsed = parsed
             changes = .init(group: parsed.value("group"), from: try parsed.value("from").map { text throws(UsageError) in try values.past(text, option: "from") },
                             to: try parsed.value("to").map { text throws(UsageError) in try values.past(text, option: "to") },
                             addTags: parsed.allValues("tag"), removeTags: parsed.allValues("untag"), note: parsed.value("note"))
+            readings = ["from", "to"].compactMap { option in parsed.value(option).flatMap { values.pastReading($0, option: option) } }
         }
         func run(_ services: Amending<EditSessionUseCase>, _ io: CommandIO) async throws -> CommandResult {
-            let session = try await services.amend.execute(try HistoryEditCommands.reference(parsed), changes: changes)
-            return try await services.result("Edited", session)
+            let reference = try HistoryEditCommands.reference(parsed)
+            let (session, changed) = try await HistoryEditCommands.sayingHowTimesWereRead(readings) {
+                try await services.amend.revise(reference, changes: changes)
+            }
+            return try await services.result(changed ? "Edited" : "Nothing to change:", session)
         }
     }
 

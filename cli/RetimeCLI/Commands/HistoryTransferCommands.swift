@@ -63,9 +63,14 @@ struct ImportCommand: RetimeCommand {
     enum Source: String, CaseIterable { case watson, timewarrior, retime }
 
     static let spec = CommandSpec("import", summary: "Add another tool's history: Watson, Timewarrior or a retime export.",
-                                  discussion: "Importing the same data again adds nothing. Projects (Watson) and first tags (Timewarrior) become groups, created with no targets if missing. Lines that cannot be read are listed with their numbers and skipped; history already recorded is never changed.",
+                                  discussion: "Importing the same data again adds nothing. Projects (Watson) and first tags (Timewarrior, which lists tags in sorted order; --group or --group-tag-prefix say otherwise) become groups, created with no targets if missing. Lines that cannot be read are listed with their numbers and skipped, and the import then exits 1 (import.skipped) keeping what it imported; history already recorded is never changed.",
                                   options: [.value("from", "TOOL", help: "watson (a frames file), timewarrior (a data directory) or retime (an export file).",
-                                                   choices: ["watson", "timewarrior", "retime"], required: true)],
+                                                   choices: ["watson", "timewarrior", "retime"], required: true),
+                                            .value("group", "NAME", help: "Timewarrior: every interval into this group; its tags stay tags."),
+                                            .value("group-tag-prefix", "PREFIX",
+                                                   help: "Timewarrior: the tag starting with PREFIX (e.g. project:) names the group, without it."),
+                                            .value("untagged-group", "NAME",
+                                                   help: "Timewarrior, with --group-tag-prefix: the group of an interval with no such tag (default timewarrior).")],
                                   arguments: [ArgumentSpec("PATH", help: "The file or directory to read.")])
 
     let source: Source, path: String
@@ -80,7 +85,25 @@ struct ImportCommand: RetimeCommand {
         }
         self.source = source
         path = parsed.argument("PATH") ?? ""
+        let named = parsed.value("group"), prefix = parsed.value("group-tag-prefix"), untagged = parsed.value("untagged-group")
+        if (named != nil || prefix != nil || untagged != nil) && source != .timewarrior {
+            throw UsageError(.invalidValue, "--group, --group-tag-prefix and --untagged-group are for --from timewarrior",
+                             hint: "Watson's projects and a backup's groups are their sessions' groups", command: parsed.commandName)
+        }
+        switch (named, prefix) {
+        case (.some, .some):
+            throw UsageError(.invalidValue, "give --group or --group-tag-prefix, not both", command: parsed.commandName)
+        case (let name?, nil): grouping = .named(name)
+        case (nil, let prefix?):
+            guard !prefix.isEmpty else { throw UsageError(.invalidValue, "--group-tag-prefix needs a prefix", command: parsed.commandName) }
+            grouping = .tagPrefix(prefix, fallback: untagged ?? ImportGrouping.untagged)
+        case (nil, nil):
+            guard untagged == nil else { throw UsageError(.invalidValue, "--untagged-group goes with --group-tag-prefix", command: parsed.commandName) }
+            grouping = .firstTag
+        }
     }
+
+    let grouping: ImportGrouping
 
     struct Services: CommandServices {
         let importer: ImportHistoryUseCase
@@ -93,9 +116,14 @@ struct ImportCommand: RetimeCommand {
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-        let summary = try await services.importer.execute(from: services.sources[source]!, path: path)
-        var lines = ["Imported \(summary.imported) of \(summary.read) session\(summary.read == 1 ? "" : "s") from \(source.rawValue)"
-                     + (summary.alreadyPresent > 0 ? " (\(summary.alreadyPresent) already in history)." : ".")]
+        let summary = try await services.importer.execute(from: services.sources[source]!, path: path, grouping: grouping)
+        // Every entry read is imported, already in history, or skipped:
+        // the three add up to what was read.
+        let parts = [summary.updated > 0 ? "\(summary.updated) updated, changed in \(source.rawValue) since" : nil,
+                     summary.alreadyPresent > 0 ? "\(summary.alreadyPresent) already in history" : nil,
+                     summary.problems.isEmpty ? nil : "\(summary.problems.count) skipped"].compactMap { $0 }
+        var lines = ["Imported \(summary.imported) of \(summary.read) \(summary.read == 1 ? "entry" : "entries") from \(source.rawValue)"
+                     + (parts.isEmpty ? "." : " (" + parts.joined(separator: ", ") + ").")]
         if !summary.groupsCreated.isEmpty {
             // Thousands of Watson projects must not fill the terminal.
             let created = summary.groupsCreated, shown = created.prefix(10).map { "'\($0)'" }.joined(separator: ", ")
@@ -113,11 +141,27 @@ struct ImportCommand: RetimeCommand {
         }
         let json = Documents.document([
             "read": .int(Int64(summary.read)), "imported": .int(Int64(summary.imported)),
-            "alreadyPresent": .int(Int64(summary.alreadyPresent)),
+            "alreadyPresent": .int(Int64(summary.alreadyPresent)), "updated": .int(Int64(summary.updated)),
             "groupsCreated": .array(summary.groupsCreated.map(JSONValue.string)),
             "schedulesRestored": .int(Int64(summary.schedulesRestored)), "settingsRestored": .int(Int64(summary.settingsRestored)),
             "skipped": .array(summary.problems.map { .object(["line": .int(Int64($0.line)), "message": .string($0.message)]) }),
         ])
+        guard summary.problems.isEmpty else {
+            throw ImportSkipped(skipped: summary.problems.count, read: summary.read, report: lines.joined(separator: "\n"), json: json)
+        }
         return CommandResult(json: json, human: lines.joined(separator: "\n"))
     }
+}
+
+/// An import that skipped entries: what it imported stays, and it exits 1
+/// so a script never takes a partial import for a whole one.
+struct ImportSkipped: RetimeCLIError, ReportingError {
+    var skipped: Int
+    var read: Int
+    var report: String
+    var json: JSONValue
+    var code: String { "import.skipped" }
+    var exitCode: Int32 { 1 }
+    var hint: String? { "the entries imported are kept; fix the lines listed and import again (what is already in history is not added twice)" }
+    var description: String { "\(skipped) of \(read) \(read == 1 ? "entry was" : "entries were") skipped" }
 }

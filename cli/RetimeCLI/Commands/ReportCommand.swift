@@ -2,9 +2,13 @@ import Domain
 import Foundation
 
 /// `retime report`: focused time and sessions per day, week or group, with a
-/// bar chart for people and CSV or JSON for scripts.
+/// bar chart for people and CSV or JSON for scripts. Without --since or
+/// --until, a person sees the last 7 days (28 by week) and is told so;
+/// `--json` and `--csv` cover all of history.
 struct ReportCommand: RetimeCommand {
-    static let spec = CommandSpec("report", summary: "Total focused time and sessions per day, week or group.", options: [
+    static let spec = CommandSpec("report", summary: "Total focused time and sessions per day, week or group.",
+                                  discussion: "Without --since or --until, the last 7 days (28 with --by week); --json and --csv cover all of history.",
+                                  options: [
         .value("since", "DATE", help: "From this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
         .value("until", "DATE", help: "Before this date (same forms)."),
         .value("by", "BUCKET", help: "day (default), week (ISO weeks), group or tag.", choices: ["day", "week", "group", "tag"]),
@@ -14,6 +18,8 @@ struct ReportCommand: RetimeCommand {
     ])
 
     let since: Date?, until: Date?, grouping: ReportGrouping, csv: Bool, group: String?, tag: String?
+    /// How many days a bare report shows, and from when (local midnight).
+    let windowDays: Int, windowStart: Date?
 
     init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
         (since, until) = try values.range(parsed)
@@ -25,6 +31,8 @@ struct ReportCommand: RetimeCommand {
         csv = parsed.flag("csv")
         group = parsed.value("group")
         tag = parsed.value("tag")
+        windowDays = grouping == .week ? 28 : 7
+        windowStart = try? values.date("-\(windowDays - 1)d", option: "since")
     }
 
     struct Services: CommandServices {
@@ -33,8 +41,11 @@ struct ReportCommand: RetimeCommand {
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-        let report = try await services.report.execute(since: since, until: until, by: grouping, groupNamed: group, tag: tag)
-        let human = csv ? Self.csv(report) : ReportChart.render(report, width: io.console.width, style: io.style)
+        let windowed = !io.json && !csv && since == nil && until == nil && windowStart != nil
+        let report = try await services.report.execute(since: windowed ? windowStart : since, until: until, by: grouping,
+                                                       groupNamed: group, tag: tag)
+        var human = csv ? Self.csv(report) : ReportChart.render(report, width: io.console.width, style: io.style)
+        if windowed { human += "\n" + io.style.dim("The last \(windowDays) days; --since DATE shows more.") }
         return CommandResult(json: Self.document(report), human: human)
     }
 
@@ -88,7 +99,7 @@ enum ReportChart {
             [bucket.key] + (days ? [weekday(bucket.key)] : []) + [DurationValue.format(bucket.focusedSeconds), "\(bucket.sessions)",
                                                                  bucket.completionRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"]
         }
-        let widths = header.indices.map { column in max(header[column].count, rows.map { $0[column].count }.max() ?? 0) }
+        let widths = header.indices.map { column in max(header[column].count, rows.map { DisplayWidth.of($0[column]) }.max() ?? 0) }
         // The key and weekday read left to right; the numbers line up on the right.
         let numeric = Set((days ? 2 : 1)..<header.count)
         func line(_ cells: [String]) -> String {
@@ -97,10 +108,13 @@ enum ReportChart {
         let tableWidth = widths.reduce(0, +) + 2 * (widths.count - 1)
         // What the terminal leaves; too narrow for a bar, the table alone.
         let barWidth = width - tableWidth - 2 >= 4 ? width - tableWidth - 2 : 0
-        let most = buckets.map(\.focusedSeconds).max() ?? 0
+        // Bars in proportion to the durations shown: buckets that all read
+        // 0s (a few tenths of a second) draw no bar, not a full one.
+        let shown = { (bucket: Report.Bucket) in bucket.focusedSeconds.isFinite ? bucket.focusedSeconds.rounded() : 0 }
+        let most = buckets.map(shown).max() ?? 0
         var lines = [style.dim(line(header))]
         for (index, bucket) in buckets.enumerated() {
-            let bar = Self.bar(most > 0 ? bucket.focusedSeconds / most : 0, width: barWidth)
+            let bar = Self.bar(most > 0 ? shown(bucket) / most : 0, width: barWidth)
             lines.append(line(rows[index]) + (bar.isEmpty ? "" : "  " + style.green(bar)))
         }
         if trimmed > 0 {
@@ -127,11 +141,7 @@ enum ReportChart {
         return String(repeating: "█", count: eighthsTotal / 8) + eighths[eighthsTotal % 8]
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
+    private static func pad(_ text: String, _ width: Int) -> String { DisplayWidth.pad(text, to: width) }
 
-    private static func padLeft(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-    }
+    private static func padLeft(_ text: String, _ width: Int) -> String { DisplayWidth.padLeft(text, to: width) }
 }

@@ -9,13 +9,24 @@ enum ScheduleCommands {
     static let nameArgument = ArgumentSpec("NAME", help: "The schedule.", names: .schedules)
 
     static func document(_ schedule: Schedule, groupName: String?) -> JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             "id": .string(schedule.id.description), "name": .string(schedule.name),
             "group": groupName.map(JSONValue.string) ?? .null,
             "from": .string(schedule.from.description), "to": .string(schedule.to.description),
             "days": .array(schedule.orderedWeekdays.map { .string($0.rawValue) }),
             "warnSeconds": .double(schedule.warnSeconds), "strict": .bool(schedule.strict), "enabled": .bool(schedule.enabled),
-        ])
+        ]
+        // Only a strict schedule with a weakening waiting has it: the
+        // contract's shape otherwise.
+        if let pending = schedule.pending {
+            fields["pending"] = .object(["change": .string(pending.kind.rawValue), "at": Documents.time(pending.effectiveAt)])
+        }
+        return .object(fields)
+    }
+
+    /// "removed after its next interval, at ..." for a change that waits.
+    static func waiting(_ pending: PendingScheduleChange) -> String {
+        "\(pending.kind == .remove ? "removed" : "disabled") after its next interval, at \(LocalTime.dateTime(pending.effectiveAt))"
     }
 
     static func human(_ schedule: Schedule, groupName: String?, style: Style) -> String {
@@ -25,6 +36,7 @@ enum ScheduleCommands {
         if schedule.warnSeconds > 0 { text += ", warn \(DurationValue.format(schedule.warnSeconds)) ahead" }
         if schedule.strict { text += ", strict" }
         if !schedule.enabled { text += style.dim(" (disabled)") }
+        if let pending = schedule.pending { text += " (to be \(waiting(pending)))" }
         return text
     }
 
@@ -76,8 +88,11 @@ enum ScheduleCommands {
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let added = try await services.add.execute(request)
-            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(added.schedule, groupName: added.groupName)]),
-                                 human: "Added " + ScheduleCommands.human(added.schedule, groupName: added.groupName, style: io.style))
+            var members: [String: JSONValue] = ["schedule": ScheduleCommands.document(added.schedule, groupName: added.groupName)]
+            if !added.warnings.isEmpty { members["warnings"] = .array(added.warnings.map(JSONValue.string)) }
+            let warnings = added.warnings.map { "\n" + io.style.yellow("Warning: ") + $0 + "." }.joined()
+            return CommandResult(json: Documents.document(members),
+                                 human: "Added " + ScheduleCommands.human(added.schedule, groupName: added.groupName, style: io.style) + warnings)
         }
     }
 
@@ -100,19 +115,47 @@ enum ScheduleCommands {
         static let spec = CommandSpec("show", summary: "Show one schedule.", arguments: [ScheduleCommands.nameArgument])
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
-        func run(_ services: ScheduleCommands.Reading, _ io: CommandIO) async throws -> CommandResult {
+        struct Services: CommandServices {
+            let schedules: ListSchedulesUseCase
+            let upcoming: UpcomingEventsUseCase
+            init(_ services: ServiceSource) throws { (schedules, upcoming) = (try services(), try services()) }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let shown = try await services.schedules.named(name)
-            return CommandResult(json: Documents.document(["schedule": ScheduleCommands.document(shown.schedule, groupName: shown.groupName)]),
-                                 human: ScheduleCommands.human(shown.schedule, groupName: shown.groupName, style: io.style))
+            // Its next start: the first of the coming events that is one
+            // (a week of them covers the rarest schedule).
+            let next = shown.schedule.enabled
+                ? try await services.upcoming.execute(count: 64).first { $0.schedule.id == shown.schedule.id && $0.kind == .intervalDidStart }
+                : nil
+            var document = ScheduleCommands.document(shown.schedule, groupName: shown.groupName)
+            if case .object(var members) = document {
+                members["next"] = next.map { .object(["start": Documents.time($0.interval.start), "end": Documents.time($0.interval.end)]) } ?? .null
+                document = .object(members)
+            }
+            let when = next.map { event -> String in
+                let start = LocalTime.dateTime(event.interval.start), end = LocalTime.dateTime(event.interval.end)
+                let to = start.prefix(10) == end.prefix(10) ? String(end.suffix(5)) : end
+                return "\nnext: \(ReportChart.weekday(String(start.prefix(10)))) \(start) to \(to)"
+            }
+                ?? "\nnext: none\(shown.schedule.enabled ? "" : " (disabled)")"
+            return CommandResult(json: Documents.document(["schedule": document]),
+                                 human: ScheduleCommands.human(shown.schedule, groupName: shown.groupName, style: io.style) + when)
         }
     }
 
     struct Remove: RetimeCommand {
-        static let spec = CommandSpec("remove", summary: "Remove a schedule.", arguments: [ScheduleCommands.nameArgument])
+        static let spec = CommandSpec("remove", summary: "Remove a schedule.", discussion: ScheduleCommands.strictDiscussion,
+                                      options: [ScheduleCommands.passcodeFlag], arguments: [ScheduleCommands.nameArgument])
         let name: String
-        init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
+        let passcodeFromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) {
+            name = parsed.argument("NAME") ?? ""
+            passcodeFromStdin = parsed.flag("passcode-stdin")
+        }
         func run(_ services: ScheduleCommands.Changing, _ io: CommandIO) async throws -> CommandResult {
-            let schedule = try await services.change.remove(named: name)
+            let passcode = try PasscodeInput.override(passcodeFromStdin, command: "retime schedule remove")
+            let schedule = try await services.change.remove(named: name, passcode: passcode)
+            if let pending = schedule.pending { return .ok(ScheduleCommands.waitingNotice(schedule.name, pending, io.style)) }
             return .ok("Removed schedule \(io.style.bold(schedule.name)).")
         }
     }
@@ -121,24 +164,41 @@ enum ScheduleCommands {
     struct Switch: Sendable {
         let enabled: Bool
         let name: String
+        var passcodeFromStdin = false
 
         func run(_ services: ScheduleCommands.Changing, _ io: CommandIO) async throws -> CommandResult {
-            let schedule = try await services.change.setEnabled(enabled, named: name)
+            let passcode = try PasscodeInput.override(passcodeFromStdin, command: "retime schedule disable")
+            let schedule = try await services.change.setEnabled(enabled, named: name, passcode: passcode)
+            if let pending = schedule.pending { return .ok(ScheduleCommands.waitingNotice(schedule.name, pending, io.style)) }
             return .ok("\(enabled ? "Enabled" : "Disabled") schedule \(io.style.bold(schedule.name)).")
         }
     }
 
+    static let strictDiscussion = "A strict schedule that still runs is removed or disabled only after its next interval ends"
+        + " (the change waits, shown by 'schedule list'; 'schedule enable' withdraws it), or at once with the passcode (--passcode-stdin)."
+
+    static let passcodeFlag = OptionSpec.flag("passcode-stdin", help: "Read the passcode from one line on stdin to change a strict schedule now.")
+
+    static func waitingNotice(_ name: String, _ pending: PendingScheduleChange, _ style: Style) -> String {
+        "\(style.bold(name)) is a strict schedule: it will be \(waiting(pending)).\n"
+            + "Until then it runs as before; 'retime schedule enable \(name)' withdraws this, --passcode-stdin makes it now."
+    }
+
     struct Enable: RetimeCommand {
-        static let spec = CommandSpec("enable", summary: "Turn a schedule on.", arguments: [ScheduleCommands.nameArgument])
+        static let spec = CommandSpec("enable", summary: "Turn a schedule on (withdrawing a removal or disabling that waits).",
+                                      arguments: [ScheduleCommands.nameArgument])
         let command: Switch
         init(_ parsed: ParsedCommand, values: DateValue) { command = Switch(enabled: true, name: parsed.argument("NAME") ?? "") }
         func run(_ services: ScheduleCommands.Changing, _ io: CommandIO) async throws -> CommandResult { try await command.run(services, io) }
     }
 
     struct Disable: RetimeCommand {
-        static let spec = CommandSpec("disable", summary: "Turn a schedule off.", arguments: [ScheduleCommands.nameArgument])
+        static let spec = CommandSpec("disable", summary: "Turn a schedule off.", discussion: ScheduleCommands.strictDiscussion,
+                                      options: [ScheduleCommands.passcodeFlag], arguments: [ScheduleCommands.nameArgument])
         let command: Switch
-        init(_ parsed: ParsedCommand, values: DateValue) { command = Switch(enabled: false, name: parsed.argument("NAME") ?? "") }
+        init(_ parsed: ParsedCommand, values: DateValue) {
+            command = Switch(enabled: false, name: parsed.argument("NAME") ?? "", passcodeFromStdin: parsed.flag("passcode-stdin"))
+        }
         func run(_ services: ScheduleCommands.Changing, _ io: CommandIO) async throws -> CommandResult { try await command.run(services, io) }
     }
 

@@ -17,23 +17,29 @@ enum SessionCommands {
                 .value("for", "DURATION", help: "How long: 90s, 25m, 1h30m or PT25M (1 s to 24 h)."),
                 .value("until", "WHEN", help: "When it ends: HH:MM[:SS] (next occurrence), a local date-time YYYY-MM-DD HH:MM or an ISO-8601 one."),
                 .flag("strict", help: "No stopping, pausing or weakening before the end."),
+                .flag("create", help: "Create GROUP (empty) if it does not exist, without asking (for scripts)."),
+                .value("at", "WHEN", help: "When it began, if earlier: 10m ago, HH:MM, a date-time (at most 24 h ago)."),
                 .value("tag", "TAG", help: "A tag for the session's history.", repeatable: true),
                 .value("note", "TEXT", help: "A note for the session's history."),
             ],
             arguments: [ArgumentSpec("GROUP", help: "The group to block.", optional: true, names: .groups)])
 
         let group: String?
-        let plan: SessionPlan
+        var plan: SessionPlan
 
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             group = parsed.argument("GROUP")
             plan = SessionPlan(groupName: group ?? "", length: try Self.length(parsed, values: values) ?? .openEnded, strict: parsed.flag("strict"),
                                tags: parsed.allValues("tag"), note: parsed.value("note"))
+            plan.createsGroup = parsed.flag("create")
+            plan.startAt = try parsed.value("at").map { text throws(UsageError) in try values.past(text, option: "at") }
         }
 
         struct Services: CommandServices {
             let start: StartSessionUseCase
-            init(_ services: ServiceSource) throws { start = try services() }
+            /// Whether a passcode is set: a strict session says how it ends early.
+            let auth: AuthStatusUseCase
+            init(_ services: ServiceSource) throws { (start, auth) = (try services(), try services()) }
         }
 
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
@@ -54,16 +60,19 @@ enum SessionCommands {
             let length = session.plannedEnd.map {
                 "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(io.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(io.style.bold(name))"
-            let strict = session.strict ? " It is strict: it cannot be stopped before it ends." : ""
+            let withPasscode = session.strict ? ((try? await services.auth.execute())?.passcodeSet ?? false) : false
+            let strict = !session.strict ? "" : withPasscode ? " It is strict: only your passcode ends it early."
+                : " It is strict: it cannot be stopped before it ends."
             let reach = started.reach ?? .recordsOnly
             var json = document(started, at: session.startedAt)
             if case .object(var members) = json, !reach.failing.isEmpty {
                 members["shieldFailures"] = .array(reach.failing.map(JSONValue.string))
                 json = .object(members)
             }
+            let columns = io.console.isTerminal ? io.console.width : 80
             return CommandResult(json: json,
-                                 human: "Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)"
-                                    + Self.failing(reach))
+                                 human: TextWrap.wrap("Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)"
+                                    + Self.failing(reach), width: columns))
         }
 
         /// `--for DURATION` or `--until WHEN` (not both); nil when neither is given.
@@ -111,19 +120,47 @@ enum SessionCommands {
         }
     }
 
+    struct Cancel: RetimeCommand {
+        static let reconciliation = Reconciliation.byUseCase
+        static let spec = CommandSpec("cancel", summary: "Discard the active session: its block is lifted and history does not keep it.",
+                                      discussion: "As 'stop' ends it and keeps it. A strict session refuses until its planned end, unless a passcode is set and given with --passcode-stdin.",
+                                      options: [PasscodeInput.overrideFlag])
+        let passcodeFromStdin: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
+        struct Services: CommandServices {
+            let cancel: CancelSessionUseCase
+            init(_ services: ServiceSource) throws { cancel = try services() }
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let (cancelled, at) = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime cancel") {
+                try await services.cancel.execute(passcode: $0)
+            }
+            let name = cancelled.groupName ?? "a deleted group"
+            return CommandResult(json: document(cancelled, at: at),
+                                 human: "Cancelled the session on \(io.style.bold(name)); history does not keep it.")
+        }
+    }
+
     struct Stop: RetimeCommand {
         static let reconciliation = Reconciliation.byUseCase
         static let spec = CommandSpec("stop", summary: "End the active session now.",
                                       discussion: "A strict session refuses until its planned end, unless a passcode is set and given with --passcode-stdin.",
-                                      options: [PasscodeInput.overrideFlag])
+                                      options: [PasscodeInput.overrideFlag,
+                                                .value("at", "WHEN", help: "When it ended, if earlier: 10m ago, HH:MM, a date-time.")])
         let passcodeFromStdin: Bool
-        init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
+        let at: Date?
+        init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+            passcodeFromStdin = parsed.flag("passcode-stdin")
+            at = try parsed.value("at").map { text throws(UsageError) in try values.past(text, option: "at") }
+        }
         struct Services: CommandServices {
             let stop: StopSessionUseCase
             init(_ services: ServiceSource) throws { stop = try services() }
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-            let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { try await services.stop.execute(passcode: $0) }
+            let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") {
+                try await services.stop.execute(passcode: $0, at: at)
+            }
             let session = stopped.session
             let name = stopped.groupName ?? "a deleted group"
             let now = session.endedAt ?? session.startedAt

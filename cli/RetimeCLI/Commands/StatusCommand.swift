@@ -36,8 +36,10 @@ struct StatusCommand: RetimeCommand {
     private func render(_ status: SessionStatus?, daemonPID: Int32?, now: Date, io: CommandIO) -> String {
         let style = io.style
         let daemon = daemonPID.map { "daemon: running (pid \($0))" }
-            ?? "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),\n        but blocks are lifted on the second only while 'retime daemon run' runs."
-        guard let status else { return "No session is active.\n" + style.dim(daemon) }
+            ?? "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),"
+            + " but blocks are lifted on the second only while 'retime daemon run' runs."
+        let columns = io.console.isTerminal ? io.console.width : 80
+        guard let status else { return "No session is active.\n" + style.dim(TextWrap.wrap(daemon, width: columns, indent: "        ")) }
         let session = status.session
         // Held by the boot-time clock, the session ends when its time has
         // really passed: that is `remaining` from the wall clock's now, not
@@ -61,8 +63,8 @@ struct StatusCommand: RetimeCommand {
             lines.append(style.yellow("root released this session's block: nothing is blocked until it ends"))
         }
         if session.origin != .manual { lines.append(style.dim("started by \(session.origin)")) }
-        lines.append(style.dim(daemon))
-        return lines.joined(separator: "\n")
+        lines.append(style.dim(TextWrap.wrap(daemon, width: columns, indent: "        ")))
+        return lines.map { TextWrap.wrap($0, width: columns, indent: "  ") }.joined(separator: "\n")
     }
 
     /// Redraws a one-line status each second until the session ends.
@@ -76,6 +78,9 @@ struct StatusCommand: RetimeCommand {
                 line += " · \(Self.countdown(remaining)) left " + ProgressBar.render(progress, width: 20)
             }
             if status.session.isPaused { line += " · paused" }
+            // One line, whatever the terminal's width: a line that wrapped
+            // would leave a copy above it at every redraw.
+            if io.console.isTerminal { line = DisplayWidth.truncate(line, to: io.console.width - 1) }
             io.console.writeOut(redraw + line + (io.console.isTerminal ? "" : "\n"))
             // Redraw as the session's next whole second passes, so that
             // elapsed and left tick together and always add up to its length.

@@ -8,7 +8,7 @@ import Glibc
 /// systemd system unit `retime-shield.service`, and the root-owned copy of
 /// retime it runs.
 enum SystemInstallCommands {
-    static let unitPath = "/etc/systemd/system/retime-shield.service"
+    static let unitPath = SystemServiceConsole.unitPath
 
     /// The unit for the binary at `binary` (root's own copy). Ready (its
     /// `READY=1`: blocks restored, socket open) before users can log in, so
@@ -112,6 +112,7 @@ enum SystemInstallCommands {
                 lifted = try await SystemRoot.releaseEverything(options, context: services.runtime).count
             }
             let removedBinary = try SystemServiceConsole.removeBinary()
+            SystemServiceConsole.removeSocket()
             if installed {
                 try FileManager.default.removeItem(atPath: SystemInstallCommands.unitPath)
                 if SystemInstallCommands.systemdRuns { try? SystemInstallCommands.systemctl("daemon-reload") }

@@ -22,7 +22,8 @@ enum CLIRoot {
             let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit))
             // Built even when the configured shield cannot be: doctor must
             // report on damaged settings, not fail on them.
-            return DoctorUseCase(inspectors: [files, CompositionHealth(runtime: context), ShieldAccessHealth(shields: try resolver.resolve())],
+            return DoctorUseCase(inspectors: [files, CompositionHealth(runtime: context), ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
+                                               NotificationHealth(store: try resolver.resolve(), environment: context.environment, dataDirectory: layout.root)],
                                  daemon: try resolver.resolve(),
                                  blocks: try resolver.resolve(), test: try? resolver.resolve(TestShieldUseCase.self), sessions: try resolver.resolve())
         }
@@ -37,10 +38,22 @@ enum CLIRoot {
     /// the environment; the log level may come from the data's settings.
     static func runtime(_ parsed: ParsedCommand, environment: [String: String]) throws -> RuntimeContext {
         let data = RuntimeContext.dataDirectory(option: parsed.globals.dataDirectory, environment: environment)
+        // A data directory named by hand that does not exist is a typo far
+        // more often than a fresh start: a command that only reads says so
+        // rather than print "No sessions." (one that saves creates it).
+        let named = !(parsed.globals.dataDirectory ?? "").isEmpty || !(environment["RETIME_HOME"] ?? "").isEmpty
+        if named, Self.readers.contains(parsed.path), !FileManager.default.fileExists(atPath: data) {
+            throw DataDirectoryMissing(path: data, viaOption: !(parsed.globals.dataDirectory ?? "").isEmpty)
+        }
         let store = JSONFileStore(directory: DataLayout(root: data).store)
         return RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, store: store),
                               environment: environment, store: store)
     }
+
+    /// The commands that only read the data.
+    static let readers: Set<[String]> = [["log"], ["report"], ["export"], ["status"], ["group", "list"], ["group", "show"],
+                                         ["schedule", "list"], ["schedule", "show"], ["schedule", "next"],
+                                         ["config", "list"], ["config", "get"], ["auth", "status"]]
 
     /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
     /// warning for the CLI, info for the daemon and notice for the system
@@ -62,4 +75,16 @@ enum CLIRoot {
         if parsed.path == ["system", "run"] { return configured.flatMap { LogLevel(rawValue: $0) } ?? .notice }
         return configured.flatMap { LogLevel(rawValue: $0) } ?? (daemonUnattended ? .info : .warning)
     }
+}
+
+/// A reading command pointed at a data directory that does not exist.
+struct DataDirectoryMissing: RetimeCLIError {
+    var path: String
+    var viaOption: Bool
+    var code: String { "data.notFound" }
+    var exitCode: Int32 { 1 }
+    var hint: String? {
+        "check the path \(viaOption ? "given to --data-dir" : "in $RETIME_HOME"); a command that saves something (group create, start) creates it"
+    }
+    var description: String { "no retime data at \(path)" }
 }

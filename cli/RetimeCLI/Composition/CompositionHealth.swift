@@ -20,6 +20,6 @@ struct CompositionHealth: HealthInspector {
             return [HealthCheck(name: "services", status: .warning, detail: problems.joined(separator: "; "))]
         }
         let count = roots.map(\.1.keys.count).reduce(0, +)
-        return [HealthCheck(name: "services", status: .ok, detail: "\(count) registrations of the CLI and the daemon resolve")]
+        return [HealthCheck(name: "services", status: .ok, detail: "every service the CLI and the daemon use can be built (\(count))")]
     }
 }

@@ -30,10 +30,11 @@ struct ConfiguredShields: ShieldDirectory {
         case "none": return RecordingShield(store: store, logger: logger)
         case "system": return SystemShield(socketPath: socketPath)
         case "auto":
-            // The service when it answers; else nothing is enforced, and
+            // The service wherever it is installed, answering or not: a
+            // block that cannot reach it fails and says so, never starts
+            // with nothing blocked. Without it nothing is enforced, and
             // start says so.
-            let system = SystemShield(socketPath: socketPath)
-            return system.client.isReachable() ? system : RecordingShield(store: store, logger: logger)
+            return serviceInstalled ? SystemShield(socketPath: socketPath) : RecordingShield(store: store, logger: logger)
         case "hosts":
             let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
             return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""), owner: owner)
@@ -42,6 +43,10 @@ struct ConfiguredShields: ShieldDirectory {
                                             reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
         }
     }
+
+    /// Whether the system service is installed for this socket (it may
+    /// not answer now).
+    var serviceInstalled: Bool { SystemServicePresence.isInstalled(socketPath: socketPath) }
 
     /// `shield test`'s view: for the hosts shield its hosts file holds the
     /// user's targets; for any other, the system service's layers do.
@@ -87,7 +92,13 @@ private struct ConfiguredEnforcerPasscodes: EnforcerPasscodes {
         return SystemPasscodes(socketPath: system.client.socketPath)
     }
 
+    func passcodeState() async throws -> EnforcerPasscodeState? { try await enforcer().passcodeState() }
     func set(_ passcode: Passcode) async throws { try await enforcer().set(passcode) }
+    /// Always the service: only when it holds the passcode is one checked
+    /// here, whatever the shield is now (unreachable, it says so).
+    func verify(_ passcode: Passcode, action: String) async throws {
+        try await SystemPasscodes(socketPath: shields.socketPath).verify(passcode, action: action)
+    }
     func change(from current: Passcode, to new: Passcode) async throws { try await enforcer().change(from: current, to: new) }
     func remove(_ current: Passcode) async throws { try await enforcer().remove(current) }
 }

@@ -99,7 +99,8 @@ public enum ServiceRegistration {
 
     private static func registerAuthUseCases(into registry: inout Registry) {
         registry.register(VerifyPasscodeUseCase.self) {
-            VerifyPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve())
+            VerifyPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
+                                  enforcer: try $0.resolve((any EnforcerPasscodes).self))
         }
         registry.register(SetPasscodeUseCase.self) {
             SetPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
@@ -109,7 +110,9 @@ public enum ServiceRegistration {
             ChangePasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
                                   dataLock: try $0.resolve(), enforcer: try $0.resolve())
         }
-        registry.register(AuthStatusUseCase.self) { AuthStatusUseCase(state: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(AuthStatusUseCase.self) {
+            AuthStatusUseCase(state: try $0.resolve(), clock: try $0.resolve(), enforcer: try $0.resolve((any EnforcerPasscodes).self))
+        }
         registry.register(RequestShieldAuthorizationUseCase.self) {
             RequestShieldAuthorizationUseCase(state: try $0.resolve(), probe: try $0.resolve(), clock: try $0.resolve())
         }
@@ -165,6 +168,10 @@ public enum ServiceRegistration {
                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                override: try $0.resolve())
         }
+        registry.register(CancelSessionUseCase.self) {
+            CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
+                                 reconcile: try $0.resolve(), override: try $0.resolve())
+        }
         registry.register(PauseSessionUseCase.self) {
             PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
                                 events: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
@@ -177,16 +184,21 @@ public enum ServiceRegistration {
             RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(AddScheduleUseCase.self) {
-            AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve())
+            AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve((any Domain.Clock).self))
         }
         registry.register(DaemonOutlookUseCase.self) {
             DaemonOutlookUseCase(daemon: try $0.resolve(), sessions: try $0.resolve(), upcoming: try $0.resolve(), clock: try $0.resolve())
         }
-        registry.register(ListSchedulesUseCase.self) { ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve()) }
+        registry.register(ListSchedulesUseCase.self) {
+            ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve((any Domain.Clock).self))
+        }
         registry.register(SessionLogUseCase.self) {
             SessionLogUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
         }
-        registry.register(ChangeScheduleUseCase.self) { ChangeScheduleUseCase(schedules: try $0.resolve(), dataLock: try $0.resolve()) }
+        registry.register(ChangeScheduleUseCase.self) {
+            ChangeScheduleUseCase(schedules: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve(), calendar: try $0.resolve(),
+                                  override: try $0.resolve())
+        }
         registry.register(UpcomingEventsUseCase.self) {
             UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve(), clock: try $0.resolve())
         }
@@ -195,7 +207,8 @@ public enum ServiceRegistration {
         }
         registry.register(ImportHistoryUseCase.self) {
             ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), sessions: try $0.resolve(),
-                                 schedules: try $0.resolve((any ScheduleRepository).self), settings: try $0.resolve((any SettingsStore).self))
+                                 schedules: try $0.resolve((any ScheduleRepository).self), settings: try $0.resolve((any SettingsStore).self),
+                                 clock: try $0.resolve((any Clock).self))
         }
         registry.register(TrackSessionUseCase.self) {
             TrackSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())

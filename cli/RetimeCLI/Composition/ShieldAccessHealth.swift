@@ -5,11 +5,31 @@ import Domain
 /// block for this user now, before a `start` finds out. The hosts shield
 /// must be able to write its hosts file (only root may write /etc/hosts);
 /// the system shield needs its service to answer; `none`, and `auto`
-/// without a service, record blocks and enforce none, as configured.
+/// without a service, record blocks and enforce none, as configured. And
+/// whether the running session blocks nothing although the service is
+/// installed (started before it was, or with the `none` shield).
 struct ShieldAccessHealth: HealthInspector {
     let shields: ConfiguredShields
+    let sessions: any SessionRepository
 
     func inspect(repairing: Bool) async -> [HealthCheck] {
+        await access() + unenforcedSession()
+    }
+
+    /// A running session recorded with the `none` shield while the service
+    /// is installed: nothing of it is blocked, which the user may not know.
+    private func unenforcedSession() async -> [HealthCheck] {
+        guard shields.serviceInstalled, let session = try? await sessions.current(), session.isActive,
+              session.shield == RecordingShield.identity else { return [] }
+        let chosen = (try? shields.configuredName()) == "none"
+        let what = "the running \(session.strict ? "strict " : "")session blocks nothing (it started with the 'none' shield)"
+            + " although the system service is installed"
+        let next = session.strict ? "; it stays unblocked until its planned end" : "; 'retime stop', then start it again, blocks it"
+        return [HealthCheck(name: "session shield", status: chosen ? .warning : .error,
+                            detail: what + (chosen ? ", as 'retime config set shield none' chose" : "") + next)]
+    }
+
+    private func access() async -> [HealthCheck] {
         func found(_ status: HealthCheck.Status, _ detail: String) -> [HealthCheck] { [HealthCheck(name: "shield", status: status, detail: detail)] }
         let configured: String, shield: any Shield & ShieldAuthorizationProbe
         do { (configured, shield) = (try shields.configuredName(), try shields.configuredProbe()) } catch {
@@ -29,7 +49,11 @@ struct ShieldAccessHealth: HealthInspector {
             return found(.ok, "the hosts shield can write \(hosts.path)")
         case let system as SystemShield:
             guard system.client.isReachable() else {
-                return found(.warning, "the system service does not answer at \(system.client.socketPath), so a start fails; install it with \(install)")
+                guard shields.serviceInstalled else {
+                    return found(.warning, "the system service does not answer at \(system.client.socketPath), so a start fails; install it with \(install)")
+                }
+                return found(.error, "the system service is installed but does not answer at \(system.client.socketPath), so every start fails"
+                                 + " rather than block nothing; as root: 'systemctl status retime-shield' and 'journalctl -u retime-shield'")
             }
             return found(.ok, "the system service answers at \(system.client.socketPath)")
         default:

@@ -9,12 +9,18 @@ enum CSVTable {
     /// their group ran under (recorded before sessions kept it).
     static func sessions(_ sessions: [Session], names: [GroupID: String], now: Date) -> String {
         ([header] + sessions.map { session in
-            [session.id.description, (session.groupName ?? names[session.groupId]) ?? "", session.groupId.description,
+            [session.id.description, (names[session.groupId] ?? session.groupName) ?? "", session.groupId.description,
              text(Documents.time(session.startedAt)), text(Documents.time(session.plannedEnd)), text(Documents.time(session.endedAt)),
              session.outcome.rawValue, String(session.strict), JSONWriter.write(.double(session.focused(at: now))),
-             String(session.breaks.count), session.tags.joined(separator: ";"), session.note ?? "", session.origin.description]
+             String(session.breaks.count), Self.tags(session.tags), session.note ?? "", session.origin.description]
                 .map(field).joined(separator: ",")
         }).joined(separator: "\n")
+    }
+
+    /// Tags in one field, `;` between them; a `;` or `\` inside a tag is
+    /// escaped with `\`, so `a;b` (one tag) and `a`, `b` (two) differ.
+    static func tags(_ tags: [String]) -> String {
+        tags.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;") }.joined(separator: ";")
     }
 
     private static func text(_ value: JSONValue) -> String {

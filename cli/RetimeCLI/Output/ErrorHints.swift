@@ -14,8 +14,14 @@ enum ErrorHints {
         case "shield.failed": "'retime doctor' checks the files the shield uses"
         case "shield.notPermitted":
             "the system service blocks for users who may not: 'sudo retime system install', then 'retime config set shield auto'"
+        case "system.unreachable":
+            "'retime doctor' says whether the service is installed; as root, 'systemctl status retime-shield' shows why it does not answer"
         case "shield.notLifted":
             "retime tries again with every command: once the cause is fixed, 'retime status' lifts it; 'retime doctor' shows what is up"
+        case "history.notWritten":
+            "the session is kept and written to history by the first command after the cause is mended; 'retime doctor' shows what is up, 'retime doctor --repair' mends a damaged file"
+        case "store.notRegularFile":
+            "'retime doctor' names every such file; 'retime doctor --repair' moves it aside (a store file's newest backup is restored)"
         case "schedule.notFound": "'retime schedule list' shows your schedules"
         case "store.corrupted", "store.typeMismatch":
             "'retime doctor' checks every file; 'retime doctor --repair' moves a damaged one aside and restores its newest backup"

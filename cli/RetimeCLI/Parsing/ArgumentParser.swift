@@ -54,6 +54,14 @@ public struct ArgumentParser: Sendable {
                     // (write `--note=--text` for a value that starts with --).
                     value = tokens[index]
                     index += 1
+                    // `--from 2026-11-20 09:00` or `--from yesterday 14:00`
+                    // unquoted: a date and a time in two words are one
+                    // WHEN or DATE (nothing else of the command looks so).
+                    if ["WHEN", "DATE"].contains(spec.valueName), index < tokens.count, let first = value,
+                       Self.isDay(first), Self.isClockTime(tokens[index]) {
+                        value = first + " " + tokens[index]
+                        index += 1
+                    }
                 } else {
                     throw UsageError(.missingValue, "option '--\(name)' needs a value (\(spec.valueName ?? "VALUE"))",
                                      command: parsed.commandName)
@@ -140,5 +148,15 @@ public struct ArgumentParser: Sendable {
     /// `-5` or `-1.5` are values, not options.
     private static func isNumber(_ token: String) -> Bool {
         token.count > 1 && token.dropFirst().allSatisfy { $0.isNumber || $0 == "." }
+    }
+
+    /// `YYYY-MM-DD`, `today` or `yesterday`.
+    static func isDay(_ text: String) -> Bool {
+        ["today", "yesterday"].contains(text.lowercased()) || text.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil
+    }
+
+    /// `HH:MM` or `HH:MM:SS`.
+    static func isClockTime(_ text: String) -> Bool {
+        text.wholeMatch(of: /\d{1,2}:\d{2}(:\d{2})?/) != nil
     }
 }

@@ -12,7 +12,7 @@ enum HelpRenderer {
     static func help(for command: CommandSpec, path: [String]) -> String {
         let name = (["retime"] + path).joined(separator: " ")
         // Usage wraps under its first word after "Usage: retime".
-        let usageLines = wrap(usage(for: command, path: path), width: columns - 7)
+        let usageLines = wrap(usage(for: command, path: path), width: columns - 7, keepingBrackets: true)
         var text = wrap(command.summary, width: columns).joined(separator: "\n") + "\n\nUsage: " + usageLines.joined(separator: "\n       ") + "\n"
         if let discussion = command.discussion {
             text += "\n" + discussion.split(separator: "\n").map { wrap(String($0), width: columns).joined(separator: "\n") }.joined(separator: "\n") + "\n"
@@ -55,15 +55,32 @@ enum HelpRenderer {
 
     /// `text` in lines of at most `width` characters, broken between words
     /// (a word longer than a line stands alone).
-    static func wrap(_ text: String, width: Int) -> [String] {
+    /// With `keepingBrackets`, an option in brackets (`[--tag TAG...]`)
+    /// counts as one word: a usage line never breaks inside one.
+    static func wrap(_ text: String, width: Int, keepingBrackets: Bool = false) -> [String] {
         var lines: [String] = [], line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + 1 + word.count > width {
+        for word in keepingBrackets ? bracketedWords(text) : text.split(separator: " ").map(String.init) {
+            if !line.isEmpty, DisplayWidth.visible(line) + 1 + DisplayWidth.visible(word) > width {
                 lines.append(line)
                 line = ""
             }
             line += (line.isEmpty ? "" : " ") + word
         }
         return lines + (line.isEmpty ? [] : [line])
+    }
+
+    /// `text` split at spaces outside brackets.
+    private static func bracketedWords(_ text: String) -> [String] {
+        var words: [String] = [], word = "", depth = 0
+        for character in text {
+            if character == "[" { depth += 1 } else if character == "]" { depth = max(0, depth - 1) }
+            if character == " ", depth == 0 {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                word.append(character)
+            }
+        }
+        return words + (word.isEmpty ? [] : [word])
     }
 }

@@ -160,6 +160,6 @@ enum SystemRoot {
                                     enforcer: NoEnforcerPasscodes()),
             change: ChangePasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock, dataLock: lock,
                                           enforcer: NoEnforcerPasscodes()),
-            verify: VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock))
+            verify: VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock), state: state)
     }
 }

@@ -15,6 +15,11 @@ struct SystemRunner {
 
     func run() async throws {
         guard geteuid() == 0 else { throw SystemServiceError.notRoot }
+        // Checked before it is made 0700: a chmod would hide that another
+        // user could write it until now (and may have left files in it).
+        if let problem = RootOwnedStateDirectory.problem(options.stateDirectory) {
+            throw SystemServiceError.unsafeStateDirectory(options.stateDirectory, problem)
+        }
         try POSIXFiles.ensurePrivateDirectory(options.stateDirectory)
         // One service per state directory: a second would take the socket
         // and enforce from the same state at once.
@@ -64,6 +69,13 @@ struct SystemServiceError: RetimeCLIError {
     var exitCode: Int32
     var hint: String?
     var description: String { message }
+
+    /// A state directory another user could have written: its blocks and
+    /// passcodes would be that user's to make.
+    static func unsafeStateDirectory(_ path: String, _ problem: String) -> SystemServiceError {
+        SystemServiceError(code: "system.unsafeStateDirectory", message: "refusing the state directory \(path): \(problem)", exitCode: 1,
+                           hint: "make it root's and writable by root alone (chown root:root; chmod 700), or give --state-dir another")
+    }
 
     static let notRoot = SystemServiceError(code: "system.notRoot", message: "the system service runs as root only", exitCode: 1,
                                             hint: "install it with 'sudo retime system install'")

@@ -61,6 +61,17 @@ struct SystemServiceConsole: Sendable {
         try RootOwnedBinary().remove()
     }
 
+    /// The systemd unit `install` writes; its presence is what tells
+    /// clients the service is installed (`auto` then blocks through it).
+    static let unitPath = SystemServicePresence.unitPath
+
+    /// Removes the default socket a stopped service leaves: once uninstalled,
+    /// clients must not take it for a service that is only stalled.
+    static func removeSocket() {
+        var status = stat()
+        if lstat(ShieldClient.defaultSocket, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK { unlink(ShieldClient.defaultSocket) }
+    }
+
     /// An administrative action, into the system log beside the service's.
     static func audit(_ message: String) {
         AdministrativeLog.notice(message)

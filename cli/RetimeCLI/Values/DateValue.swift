@@ -48,6 +48,14 @@ struct DateValue {
     /// not after now), `today HH:MM`, `yesterday HH:MM`, a local date-time,
     /// or an ISO-8601 date-time.
     func past(_ text: String, option: String) throws(UsageError) -> Date {
+        // `10m ago`, `1h30m ago`, `10 minutes ago`, as Watson's and Timewarrior's `--at`.
+        if text.lowercased().hasSuffix(" ago") {
+            let amount = String(text.dropLast(4)).trimmedSpaces.lowercased()
+            let compact = amount.replacingOccurrences(of: #"\s*(minutes|minute|mins|min)$"#, with: "m", options: .regularExpression)
+                .replacingOccurrences(of: #"\s*(hours|hour|hrs|hr)$"#, with: "h", options: .regularExpression)
+                .replacingOccurrences(of: #"\s*(seconds|second|secs|sec)$"#, with: "s", options: .regularExpression)
+            return now.addingTimeInterval(-(try DurationValue.parse(compact, option: option)))
+        }
         let words = text.split(separator: " ", maxSplits: 1).map(String.init)
         let today = days.day(of: now)
         if words.count == 2, ["today", "yesterday"].contains(words[0].lowercased()), let time = timeOfDay(words[1]),
@@ -62,7 +70,15 @@ struct DateValue {
         }
         if let date = localDateTime(text) ?? Timestamp.parse(text) { return date }
         throw UsageError(.invalidValue, "invalid time '\(text)' for --\(option)",
-                         hint: "write HH:MM (today, or yesterday if later), yesterday 14:00, 2026-11-20 09:00 (local time) or an ISO-8601 date-time")
+                         hint: "write HH:MM (today, or yesterday if later), yesterday 14:00, 10m ago, 2026-11-20 09:00 (local time) or an ISO-8601 date-time")
+    }
+
+    /// How `past` read `text` when that may surprise: a bare time of day
+    /// later than now means yesterday's, which an error about the times
+    /// must say (a minute ahead is a day back).
+    func pastReading(_ text: String, option: String) -> String? {
+        guard timeOfDay(text) != nil, let date = try? past(text, option: option), days.day(of: date) < days.day(of: now) else { return nil }
+        return "--\(option) \(text) was read as yesterday's, \(LocalTime.dateTime(date)), since today's is later than now"
     }
 
     /// DATE: `YYYY-MM-DD` (local midnight), a local date-time, an ISO-8601

@@ -35,7 +35,8 @@ enum DurationValue {
 
     /// `25m`, `1h 30m`, `45s`: a duration as people read it.
     static func format(_ seconds: TimeInterval) -> String {
-        let total = Int(seconds.rounded(.down))
+        // To the nearest second: 39.997 s of focus is 40s, as it was meant.
+        let total = seconds.isFinite ? Int(max(0, min(seconds, 1e12)).rounded()) : 0
         let hours = total / 3_600, minutes = total / 60 % 60, secs = total % 60
         var parts: [String] = []
         if hours > 0 { parts.append("\(hours)h") }

@@ -11,14 +11,26 @@ public struct AuthState: Sendable, Equatable, Codable {
     /// Until when every attempt is refused unheard.
     public var lockedUntil: Date?
     public var shieldAuthorization: ShieldAuthorization
+    /// True when an enforcer outside the user's data (the system service)
+    /// holds the passcode: its hash is kept there only, never here, so it
+    /// cannot be cracked offline from the user's own files, and every check
+    /// goes through the enforcer's lockout. Absent in older data.
+    public var passcodeHeldByEnforcer: Bool?
 
     public init(passcodeHash: String? = nil, failedAttempts: Int = 0, lockedUntil: Date? = nil,
-                shieldAuthorization: ShieldAuthorization = .notDetermined) {
+                shieldAuthorization: ShieldAuthorization = .notDetermined, passcodeHeldByEnforcer: Bool? = nil) {
         self.passcodeHash = passcodeHash
+        self.passcodeHeldByEnforcer = passcodeHeldByEnforcer
         self.failedAttempts = failedAttempts
         self.lockedUntil = lockedUntil
         self.shieldAuthorization = shieldAuthorization
     }
+
+    /// Whether a passcode is set, here or with the enforcer.
+    public var isPasscodeSet: Bool { passcodeHash != nil || passcodeIsWithEnforcer }
+
+    /// Whether the enforcer holds the passcode (and this state no hash).
+    public var passcodeIsWithEnforcer: Bool { passcodeHeldByEnforcer == true }
 
     /// The end of the lock in force at `now`, if any.
     public func lockedOut(at now: Date) -> Date? {

@@ -14,7 +14,7 @@ public struct ChangePasscodeUseCase: Sendable {
                 dataLock: any DataLock, enforcer: any EnforcerPasscodes) {
         self.state = state
         self.hasher = hasher
-        self.verify = VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock)
+        self.verify = VerifyPasscodeUseCase(state: state, hasher: hasher, audit: audit, clock: clock, enforcer: enforcer)
         self.dataLock = dataLock
         self.enforcer = enforcer
     }
@@ -29,9 +29,19 @@ public struct ChangePasscodeUseCase: Sendable {
         try PasscodePolicy.check(new)
         try await dataLock.exclusively {
             try await verify.execute(current, action: "change-passcode")
-            try await enforcer.change(from: current, to: new)
-            let hash = try hasher.hash(new)
-            try await state.update { $0.passcodeHash = hash }
+            if try await state.state().passcodeIsWithEnforcer {
+                try await enforcer.change(from: current, to: new)
+            } else if try await enforcer.heldPasscode() == false {
+                // A passcode set before the enforcer kept passcodes moves there.
+                try await enforcer.set(new)
+                try await state.update { state in
+                    state.passcodeHash = nil
+                    state.passcodeHeldByEnforcer = true
+                }
+            } else {
+                let hash = try hasher.hash(new)
+                try await state.update { $0.passcodeHash = hash }
+            }
         }
     }
 
@@ -39,8 +49,11 @@ public struct ChangePasscodeUseCase: Sendable {
     public func remove(_ current: Passcode) async throws {
         try await dataLock.exclusively {
             try await verify.execute(current, action: "remove-passcode")
-            try await enforcer.remove(current)
-            try await state.update { $0.passcodeHash = nil }
+            if try await state.state().passcodeIsWithEnforcer { try await enforcer.remove(current) }
+            try await state.update { state in
+                state.passcodeHash = nil
+                state.passcodeHeldByEnforcer = nil
+            }
         }
     }
 }

@@ -23,18 +23,34 @@ public struct SetPasscodeUseCase: Sendable {
 
     public func execute(_ passcode: Passcode) async throws {
         try PasscodePolicy.check(passcode)
-        let hash = try hasher.hash(passcode)
         // A strict session starting meanwhile sees the passcode set or not,
         // never one set after it checked.
         try await dataLock.exclusively {
             if let until = try await strict.strictUntil() { throw AuthError.strictSession(until: until) }
-            guard try await state.state().passcodeHash == nil else { throw AuthError.passcodeAlreadySet }
-            // The enforcer first: a passcode it refused is not set here either.
-            try await enforcer.set(passcode)
-            try await state.update { state in
-                guard state.passcodeHash == nil else { throw AuthError.passcodeAlreadySet }
-                state.passcodeHash = hash
-                state.recordSuccess()
+            guard !(try await PasscodeHandover(state: state, enforcer: enforcer).settled().isPasscodeSet) else {
+                throw AuthError.passcodeAlreadySet
+            }
+            switch try await enforcer.heldPasscode() {
+            case nil:
+                // No enforcer keeps passcodes: the user's data holds the hash.
+                let hash = try hasher.hash(passcode)
+                try await state.update { state in
+                    guard !state.isPasscodeSet else { throw AuthError.passcodeAlreadySet }
+                    state.passcodeHash = hash
+                    state.recordSuccess()
+                }
+            case true?:
+                // The enforcer holds one this data forgot: it stands.
+                try await state.update { $0.passcodeHeldByEnforcer = true }
+                throw AuthError.passcodeAlreadySet
+            case false?:
+                // The enforcer alone keeps it; the user's data only notes that.
+                try await enforcer.set(passcode)
+                try await state.update { state in
+                    state.passcodeHash = nil
+                    state.passcodeHeldByEnforcer = true
+                    state.recordSuccess()
+                }
             }
         }
         try await audit.append(AuditEntry(action: "set-passcode", at: clock.now(), success: true))

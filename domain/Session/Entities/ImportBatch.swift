@@ -17,9 +17,14 @@ public struct ImportBatch: Sendable, Equatable {
         /// source has several.
         public var line: Int
         public var file: String?
+        /// The session's group was deleted where it was exported: it keeps
+        /// its group id and the name it ran under, and no group is made for
+        /// it (as it was: history remembers a deleted group by its id).
+        public var groupDeleted: Bool
 
         public init(session: Session, groupName: String, groupId: GroupID? = nil, groupTargets: [Target] = [],
-                    line: Int = 0, file: String? = nil) {
+                    line: Int = 0, file: String? = nil, groupDeleted: Bool = false) {
+            self.groupDeleted = groupDeleted
             self.session = session
             self.groupName = groupName
             self.groupId = groupId
@@ -70,7 +75,9 @@ public struct ImportBatch: Sendable, Equatable {
 
 /// What an import did.
 public struct ImportSummary: Sendable, Equatable {
-    /// Sessions read from the source.
+    /// Entries read from the source, whether they could be imported or not:
+    /// `imported + updated + alreadyPresent + problems.count` (each entry is
+    /// one of the four).
     public var read: Int
     /// Sessions added to history.
     public var imported: Int
@@ -80,6 +87,9 @@ public struct ImportSummary: Sendable, Equatable {
     public var groupsCreated: [String]
     /// Lines skipped, with why.
     public var problems: [ImportBatch.Problem]
+    /// Sessions of an earlier import whose entries were changed in their
+    /// tool since, updated in place.
+    public var updated = 0
     /// From a retime backup: schedules and settings added.
     public var schedulesRestored = 0
     public var settingsRestored = 0

@@ -51,6 +51,9 @@ public struct IntervalCalendar: Sendable {
                                         at: max(instance.start, instance.end - schedule.warnSeconds), interval: instance))
         }
         events.append(IntervalEvent(schedule: schedule, kind: .intervalDidEnd, at: instance.end, interval: instance))
+        // A pending removal or disabling takes effect at the end of the
+        // interval it waited for: nothing of the schedule comes after.
+        if let pending = schedule.pending { return events.filter { $0.at <= pending.effectiveAt } }
         return events
     }
 

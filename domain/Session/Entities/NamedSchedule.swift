@@ -3,9 +3,12 @@
 public struct NamedSchedule: Sendable, Equatable {
     public var schedule: Schedule
     public var groupName: String?
+    /// What `add` warns of (`ScheduleAdvice`); empty elsewhere.
+    public var warnings: [String]
 
-    public init(schedule: Schedule, groupName: String?) {
+    public init(schedule: Schedule, groupName: String?, warnings: [String] = []) {
         self.schedule = schedule
         self.groupName = groupName
+        self.warnings = warnings
     }
 }

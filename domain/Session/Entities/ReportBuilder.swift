@@ -52,11 +52,11 @@ public struct ReportBuilder {
         if grouping == .group || grouping == .tag {
             var sums: [String: Sum] = [:], stretches: [String: [(Date, Date)]] = [:]
             for span in spans {
-                // By group: the name it ran under, else the group's name now
-                // (a renamed group's earlier sessions keep their old name).
+                // By group: one row per group id, labelled by the caller
+                // (its name now, and the names it ran under before).
                 // By tag: each of its tags (a session with two counts in both).
                 let names = grouping == .tag ? (span.tags.isEmpty ? [ReportGrouping.untagged] : span.tags)
-                    : [span.groupName ?? groupNames[span.groupId] ?? "(deleted group)"]
+                    : [groupNames[span.groupId] ?? span.groupName ?? "(deleted group)"]
                 for name in names {
                     sums[name, default: Sum()].count(span)
                     forEachFocusedStretch(of: span, endingAt: span.endedAt) { stretches[name, default: []].append(($0, $1)) }

@@ -17,9 +17,14 @@ public struct Schedule: Identifiable, Hashable, Sendable, Codable {
     public var warnSeconds: TimeInterval
     public var strict: Bool
     public var enabled: Bool
+    /// A removal or disabling of this strict schedule that waits for the
+    /// end of its next interval (`PendingScheduleChange`); nil for none.
+    public var pending: PendingScheduleChange?
 
     public init(id: ScheduleID = ScheduleID(), name: String, groupId: GroupID, from: TimeOfDay, to: TimeOfDay,
-                weekdays: Set<Weekday>, warnSeconds: TimeInterval = 0, strict: Bool = false, enabled: Bool = true) {
+                weekdays: Set<Weekday>, warnSeconds: TimeInterval = 0, strict: Bool = false, enabled: Bool = true,
+                pending: PendingScheduleChange? = nil) {
+        self.pending = pending
         self.id = id
         self.name = name
         self.groupId = groupId
@@ -56,5 +61,6 @@ extension Schedule {
         try container.encode(warnSeconds, forKey: .warnSeconds)
         try container.encode(strict, forKey: .strict)
         try container.encode(enabled, forKey: .enabled)
+        try container.encodeIfPresent(pending, forKey: .pending)
     }
 }

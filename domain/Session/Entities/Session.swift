@@ -70,6 +70,10 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     }
 
     public var isActive: Bool { outcome == .active }
+    /// Whether it ended as planned: completed, or an open-ended session
+    /// stopped (recorded so before `stop` called those completed). `log`
+    /// and `report` agree on it.
+    public var endedAsPlanned: Bool { outcome == .completed || (outcome == .stopped && plannedEnd == nil) }
     /// Whether a break is going on.
     public var isPaused: Bool { breaks.last.map { $0.end == nil } ?? false }
 

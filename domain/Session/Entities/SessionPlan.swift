@@ -16,9 +16,13 @@ public struct SessionPlan: Sendable, Hashable {
     public var tags: [String]
     public var note: String?
     public var origin: SessionOrigin
+    /// When the session began, if not at the start itself: a schedule's
+    /// interval start, which the daemon reaches a few milliseconds late. A
+    /// time after the start is ignored (nothing begins in the future).
+    public var startAt: Date?
 
     public init(groupName: String, groupId: GroupID? = nil, length: SessionLength = .openEnded, strict: Bool = false,
-                tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual) {
+                tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual, startAt: Date? = nil) {
         self.groupName = groupName
         self.groupId = groupId
         self.length = length
@@ -26,6 +30,7 @@ public struct SessionPlan: Sendable, Hashable {
         self.tags = tags
         self.note = note
         self.origin = origin
+        self.startAt = startAt
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything that can go wrong with schedules.
 public enum ScheduleError: RetimeError, Equatable {
     case notFound(name: String)
@@ -8,6 +10,10 @@ public enum ScheduleError: RetimeError, Equatable {
     case invalidDays(String)
     case invalidWarning(String)
     case groupNotFound(name: String)
+    /// A strict schedule's removal or disabling waits for its next interval
+    /// to end; with `--passcode-stdin` and no passcode set, it cannot be
+    /// made sooner.
+    case strict(name: String, until: Date)
 
     public var code: String {
         switch self {
@@ -19,18 +25,25 @@ public enum ScheduleError: RetimeError, Equatable {
         case .invalidDays: "schedule.invalidDays"
         case .invalidWarning: "schedule.invalidWarning"
         case .groupNotFound: "group.notFound"
+        case .strict: "schedule.strict"
         }
     }
 
     public var kind: ErrorKind {
         switch self {
         case .notFound, .alreadyExists, .groupNotFound: .domain
+        case .strict: .authorization
         case .invalidName, .invalidTime, .emptyInterval, .invalidDays, .invalidWarning: .invalidInput
         }
     }
 
-    public var description: String {
+    public var description: String { message(writingInstants: utcInstant) }
+
+    public func message(writingInstants instant: (Date) -> String) -> String {
         switch self {
+        case .strict(let name, let until):
+            "'\(name)' is a strict schedule: it is removed or disabled only after its next interval ends (\(instant(until))),"
+                + " or at once with the passcode, and no passcode is set"
         case .notFound(let name): "no schedule named '\(name)'"
         case .alreadyExists(let name): "a schedule named '\(name)' already exists"
         case .invalidName(let name, let reason): "invalid schedule name '\(name)': \(reason)"

@@ -28,6 +28,10 @@ public enum SessionError: RetimeError, Equatable {
     /// lifted; the slot keeps the ended session so that the next command
     /// (or the daemon) tries again.
     case blockNotLifted(String)
+    /// A session ended (its block lifted), but history could not take it
+    /// (a segment that is not a regular file, a full disk): it waits in the
+    /// slot, and every later command tries again; the cause is kept.
+    case historyNotWritten(String)
     /// No ended session answers to this reference (id, prefix or `@N`).
     case sessionNotFound(String)
     /// A prefix names several ended sessions.
@@ -54,6 +58,7 @@ public enum SessionError: RetimeError, Equatable {
         case .shieldFailed: "shield.failed"
         case .shieldNotPermitted: "shield.notPermitted"
         case .blockNotLifted: "shield.notLifted"
+        case .historyNotWritten: "history.notWritten"
         case .sessionNotFound: "session.notFound"
         case .ambiguousSession: "session.ambiguous"
         case .invalidSessionReference: "session.invalidReference"
@@ -66,7 +71,7 @@ public enum SessionError: RetimeError, Equatable {
         case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote, .invalidSessionReference,
              .invalidTimes: .invalidInput
         case .strict: .authorization
-        case .shieldFailed, .shieldNotPermitted, .blockNotLifted: .storage
+        case .shieldFailed, .shieldNotPermitted, .blockNotLifted, .historyNotWritten: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
              .ambiguousSession: .domain
         }
@@ -93,6 +98,8 @@ public enum SessionError: RetimeError, Equatable {
         case .shieldFailed(let cause): "the shield failed: \(cause)"
         case .shieldNotPermitted(let why): "the shield cannot block here: \(why)"
         case .blockNotLifted(let cause): "the session ended and is in history, but its block could not be lifted: \(cause)"
+        case .historyNotWritten(let cause):
+            "the session ended, but history cannot take it: \(cause); it is kept and written by the first command after that is mended"
         case .sessionNotFound(let reference): "no ended session '\(reference)'"
         case .ambiguousSession(let prefix, let matches): "'\(prefix)' names \(matches) sessions; give more of the id"
         case .invalidSessionReference(let text):

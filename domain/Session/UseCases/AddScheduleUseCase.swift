@@ -29,11 +29,15 @@ public struct AddScheduleUseCase: Sendable {
     private let schedules: any ScheduleRepository
     private let groups: any SessionGroupLookup
     private let dataLock: any DataLock
+    /// Judges pending removals: a schedule whose removal has taken effect
+    /// no longer holds its name (nil: as stored).
+    private let clock: (any Clock)?
 
-    public init(schedules: any ScheduleRepository, groups: any SessionGroupLookup, dataLock: any DataLock) {
+    public init(schedules: any ScheduleRepository, groups: any SessionGroupLookup, dataLock: any DataLock, clock: (any Clock)? = nil) {
         self.schedules = schedules
         self.groups = groups
         self.dataLock = dataLock
+        self.clock = clock
     }
 
     /// Whether a schedule from elsewhere (a backup) keeps the rules `add`
@@ -67,8 +71,13 @@ public struct AddScheduleUseCase: Sendable {
             }
             let schedule = Schedule(name: name, groupId: group, from: from, to: to, weekdays: days,
                                     warnSeconds: request.warnSeconds, strict: request.strict)
+            if let clock, let holder = try await schedules.schedule(named: name), holder.effective(at: clock.now()) == nil {
+                try await schedules.delete(id: holder.id)
+            }
             try await schedules.insert(schedule)
-            return NamedSchedule(schedule: schedule, groupName: try await groups.groupName(id: group))
+            let others = try await schedules.all().filter { other in clock.map { other.effective(at: $0.now()) != nil } ?? true }
+            return NamedSchedule(schedule: schedule, groupName: try await groups.groupName(id: group),
+                                 warnings: ScheduleAdvice.warnings(for: schedule, among: others))
         }
     }
 }

@@ -86,6 +86,12 @@ public struct EditSessionUseCase: Sendable {
     }
 
     public func execute(_ reference: SessionReference, changes: Changes) async throws -> Session {
+        try await revise(reference, changes: changes).session
+    }
+
+    /// The session as it now is, and whether anything changed: an edit
+    /// that changes nothing writes nothing, and says so.
+    public func revise(_ reference: SessionReference, changes: Changes) async throws -> (session: Session, changed: Bool) {
         let session = try await FindEndedSessionUseCase(history: history).execute(reference)
         var groupId = session.groupId, groupName = session.groupName
         if let name = changes.group {
@@ -109,8 +115,9 @@ public struct EditSessionUseCase: Sendable {
         let revised = Session(id: session.id, groupId: groupId, startedAt: from, plannedEnd: plannedEnd, endedAt: to,
                               outcome: session.outcome, strict: session.strict, breaks: breaks, tags: try plan.validatedTags(),
                               note: try plan.validatedNote(), origin: session.origin, groupName: groupName)
+        guard revised != session else { return (session, false) }
         try await history.amend(.revise(revised, at: now))
-        return revised
+        return (revised, true)
     }
 }
 
@@ -159,6 +166,10 @@ public struct ContinueSessionUseCase: Sendable {
 /// The rules of a recorded session's times.
 enum SessionTimes {
     static func check(from: Date, to: Date, now: Date) throws(SessionError) {
+        guard HistoryWindow.instants.contains(from), HistoryWindow.instants.contains(to) else {
+            let which = HistoryWindow.instants.contains(from) ? "the end" : "the start"
+            throw .invalidTimes("\(HistoryWindow.description) (\(which) is not)")
+        }
         guard from < to else { throw .invalidTimes("the start must come before the end") }
         guard to <= now else { throw .invalidTimes("the end is in the future; start a session instead") }
         guard to.timeIntervalSince(from) <= SessionLength.allowed.upperBound else {

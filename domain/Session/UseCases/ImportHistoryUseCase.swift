@@ -2,7 +2,11 @@ import Foundation
 
 /// `retime import`: adds another tool's sessions to history. Idempotent:
 /// sessions whose ids history already holds are left alone, so importing
-/// the same data twice adds nothing. Nothing already in history is changed;
+/// the same data twice adds nothing. An entry of Watson or Timewarrior that
+/// was changed in its tool since (a tag, an annotation, its end) updates the
+/// session it became, never adds a second: Watson's frames are matched by
+/// their ids, Timewarrior's intervals (which have none) by their start,
+/// which no two of its intervals share. Nothing else in history is changed;
 /// groups are found by name and the missing ones created, all at once.
 ///
 /// Only sessions history can hold are imported: each has an end after its
@@ -17,12 +21,13 @@ public struct ImportHistoryUseCase: Sendable {
     /// Where a retime backup's schedules and settings go.
     private let schedules: (any ScheduleRepository)?
     private let settings: (any SettingsStore)?
-
-    /// The instants an imported session may have.
-    public static let plausible = Date(timeIntervalSince1970: 0)..<Date(timeIntervalSince1970: 7_258_118_400)   // 2200-01-01
+    /// When an update is made (the amendment's instant); without it,
+    /// changed entries are left as they are, as already present.
+    private let clock: (any Clock)?
 
     public init(history: any SessionHistory, directory: any ImportGroupDirectory, sessions: any SessionRepository,
-                schedules: (any ScheduleRepository)? = nil, settings: (any SettingsStore)? = nil) {
+                schedules: (any ScheduleRepository)? = nil, settings: (any SettingsStore)? = nil, clock: (any Clock)? = nil) {
+        self.clock = clock
         self.history = history
         self.directory = directory
         self.sessions = sessions
@@ -30,17 +35,28 @@ public struct ImportHistoryUseCase: Sendable {
         self.settings = settings
     }
 
-    public func execute(from source: any HistoryImportSource, path: String) async throws -> ImportSummary {
-        let batch = try await source.read(path)
-        var known = Set(try await history.spans(matching: .all).map(\.id))
+    /// `grouping`: which group a Timewarrior interval goes to.
+    public func execute(from source: any HistoryImportSource, path: String, grouping: ImportGrouping = .firstTag) async throws -> ImportSummary {
+        var batch = try await source.read(path)
+        batch.records = batch.records.map(grouping.apply)
         let current = try await sessions.current()?.id
         var problems = batch.problems
         var accepted: [ImportBatch.Record] = []
+        var changed: [(existing: Session, record: ImportBatch.Record)] = []
         var alreadyPresent = 0
+        let recorded = try await RecordedImports(history: history, updating: clock != nil && batch.records.contains(where: Self.updatable))
+        var known = recorded.ids
         for record in batch.records {
             let problem = record.session.id == current ? "it has the id of the session in progress" : Self.problem(with: record.session)
             if let problem {
                 problems.append(.init(line: record.line, message: (record.file.map { $0 + ": " } ?? "") + problem))
+            } else if Self.updatable(record), let existing = recorded.match(record.session), known.contains(existing.id) {
+                // The same entry again: changed in its tool since, or not.
+                if Self.differs(existing, record) && !changed.contains(where: { $0.existing.id == existing.id }) {
+                    changed.append((existing, record))
+                } else {
+                    alreadyPresent += 1
+                }
             } else if known.insert(record.session.id).inserted {
                 accepted.append(record)
             } else {
@@ -56,7 +72,7 @@ public struct ImportHistoryUseCase: Sendable {
             index[group.name.lowercased()] = requests.count
             requests.append(group)
         }
-        for record in accepted where index[record.groupName.lowercased()] == nil {
+        for record in accepted + changed.map(\.record) where !record.groupDeleted && index[record.groupName.lowercased()] == nil {
             index[record.groupName.lowercased()] = requests.count
             requests.append(ImportGroupRequest(name: record.groupName, preferredId: record.groupId, targets: record.groupTargets))
         }
@@ -66,6 +82,10 @@ public struct ImportHistoryUseCase: Sendable {
             if case .success(let found) = answer, found.created { created.append(request.name) }
         }
         for record in accepted {
+            if record.groupDeleted {
+                fresh.append(record.session)
+                continue
+            }
             switch answers[index[record.groupName.lowercased()]!] {
             case .success(let found): fresh.append(record.session.inGroup(found.id, named: record.session.groupName ?? record.groupName))
             case .failure(let error):
@@ -73,9 +93,25 @@ public struct ImportHistoryUseCase: Sendable {
                 problems.append(.init(line: record.line, message: "\(file)no group for '\(record.groupName)': \(error)"))
             }
         }
-        let recorded = try await history.append(contentsOf: fresh)
-        var summary = ImportSummary(read: batch.records.count, imported: recorded, alreadyPresent: alreadyPresent + fresh.count - recorded,
-                                    groupsCreated: created, problems: problems.sorted { $0.line < $1.line })
+        let appended = try await history.append(contentsOf: fresh)
+        var updated = 0
+        for (existing, record) in changed {
+            guard let now = clock?.now(), case .success(let found) = answers[index[record.groupName.lowercased()]!] else {
+                alreadyPresent += 1
+                continue
+            }
+            // The session keeps its id, origin and outcome; what the tool
+            // says of it now replaces the rest.
+            let revised = Session(id: existing.id, groupId: found.id, startedAt: record.session.startedAt, plannedEnd: record.session.endedAt,
+                                  endedAt: record.session.endedAt, outcome: existing.outcome, strict: existing.strict,
+                                  breaks: record.session.breaks, tags: record.session.tags, note: record.session.note, origin: existing.origin,
+                                  groupName: record.session.groupName ?? record.groupName)
+            try await history.amend(.revise(revised, at: now))
+            updated += 1
+        }
+        var summary = ImportSummary(read: batch.records.count + batch.problems.count, imported: appended,
+                                    alreadyPresent: alreadyPresent + fresh.count - appended,
+                                    groupsCreated: created, problems: problems.sorted { $0.line < $1.line }, updated: updated)
         if let backup = batch.backup {
             // A backup's group ids name the groups as the backup knew them; here they may have others.
             var ids: [GroupID: GroupID] = [:]
@@ -117,12 +153,25 @@ public struct ImportHistoryUseCase: Sendable {
         return restored
     }
 
+    /// Whether an entry may update the session it became: Watson's and
+    /// Timewarrior's, whose tools edit them in place.
+    static func updatable(_ record: ImportBatch.Record) -> Bool {
+        record.session.origin == .imported("watson") || record.session.origin == .imported("timewarrior")
+    }
+
+    /// Whether the entry says something else of the session than history does.
+    static func differs(_ existing: Session, _ record: ImportBatch.Record) -> Bool {
+        existing.startedAt != record.session.startedAt || existing.endedAt != record.session.endedAt
+            || existing.tags != record.session.tags || existing.note != record.session.note
+            || existing.groupName?.lowercased() != (record.session.groupName ?? record.groupName).lowercased()
+    }
+
     /// Why history cannot hold `session`, if it cannot.
     static func problem(with session: Session) -> String? {
         guard let end = session.endedAt else { return "the session has no end" }
         let instants = [session.startedAt, end] + (session.plannedEnd.map { [$0] } ?? [])
-        guard instants.allSatisfy(plausible.contains) else {
-            return "a time outside the years 1970-2199: a misread timestamp"
+        guard instants.allSatisfy(HistoryWindow.instants.contains) else {
+            return "a time outside the years \(HistoryWindow.years): a misread timestamp"
         }
         guard end > session.startedAt else { return "it ends before it starts, or when it starts" }
         guard end.timeIntervalSince(session.startedAt) <= SessionLength.allowed.upperBound else {

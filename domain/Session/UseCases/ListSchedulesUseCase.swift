@@ -3,15 +3,20 @@
 public struct ListSchedulesUseCase: Sendable {
     private let schedules: any ScheduleRepository
     private let groups: any SessionGroupLookup
+    /// What a pending change is judged by: one whose time has come shows as
+    /// made (nil: as stored).
+    private let clock: (any Clock)?
 
-    public init(schedules: any ScheduleRepository, groups: any SessionGroupLookup) {
+    public init(schedules: any ScheduleRepository, groups: any SessionGroupLookup, clock: (any Clock)? = nil) {
         self.schedules = schedules
         self.groups = groups
+        self.clock = clock
     }
 
-    /// Every schedule, in the repository's order.
+    /// Every schedule, in the repository's order, as it stands now.
     public func all() async throws -> [NamedSchedule] {
-        let schedules = try await schedules.all()
+        let now = clock?.now()
+        let schedules = try await schedules.all().compactMap { schedule in now.map { schedule.effective(at: $0) } ?? schedule }
         guard !schedules.isEmpty else { return [] }
         let names = try await groups.groupNames()
         return schedules.map { NamedSchedule(schedule: $0, groupName: names[$0.groupId]) }
@@ -19,7 +24,8 @@ public struct ListSchedulesUseCase: Sendable {
 
     /// The schedule named `name` (case-insensitively); `ScheduleError.notFound` if none.
     public func named(_ name: String) async throws -> NamedSchedule {
-        guard let schedule = try await schedules.schedule(named: name) else { throw ScheduleError.notFound(name: name) }
+        guard let stored = try await schedules.schedule(named: name),
+              let schedule = clock.map({ stored.effective(at: $0.now()) }) ?? stored else { throw ScheduleError.notFound(name: name) }
         return NamedSchedule(schedule: schedule, groupName: try await groups.groupName(id: schedule.groupId))
     }
 }

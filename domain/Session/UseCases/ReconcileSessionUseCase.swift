@@ -68,7 +68,12 @@ public struct ReconcileSessionUseCase: Sendable {
     }
 
     private func tolerating(_ tolerate: Bool, _ session: Session, _ work: () async throws -> Void) async throws {
-        do { try await work() } catch SessionError.blockNotLifted(let cause) where tolerate {
+        do { try await work() } catch SessionError.historyNotWritten(let cause) where tolerate {
+            // Not every command's business: `status`, `group` or `config`
+            // go on; `start` (which does not tolerate) and `log` say why.
+            logger.warning("the ended session could not be written to history; retime tries again with every command",
+                           metadata: ["session": "\(session.id)", "cause": "\(cause)"])
+        } catch SessionError.blockNotLifted(let cause) where tolerate {
             logger.warning("the ended session's block could not be lifted; retime tries again with every command",
                            metadata: ["session": "\(session.id)", "cause": "\(cause)"])
         } catch let error as SessionError where tolerate && session.isActive && error.isShieldFailure {

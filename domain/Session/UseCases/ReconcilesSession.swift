@@ -7,6 +7,7 @@ public protocol ReconcilesSession {}
 
 extension StartSessionUseCase: ReconcilesSession {}
 extension StopSessionUseCase: ReconcilesSession {}
+extension CancelSessionUseCase: ReconcilesSession {}
 extension PauseSessionUseCase: ReconcilesSession {}
 extension ResumeSessionUseCase: ReconcilesSession {}
 extension SessionStatusUseCase: ReconcilesSession {}

@@ -15,20 +15,20 @@ public struct ReportUseCase: Sendable {
     }
 
     /// `groupNamed` and `tag` keep only that group's or that tag's sessions:
-    /// `SessionError.groupNotFound` when no group has that name.
+    /// `SessionError.groupNotFound` when no group has that name now and no
+    /// session ran under it.
     public func execute(since: Date?, until: Date?, by grouping: ReportGrouping, groupNamed: String?, tag: String? = nil) async throws -> Report {
-        try await execute(since: since, until: until, by: grouping, group: try await groups.id(named: groupNamed), tag: tag)
+        try await execute(since: since, until: until, by: grouping,
+                          group: try await HistoryGroups(groups: groups, history: history).id(named: groupNamed), tag: tag)
     }
 
     /// `group` and `tag` keep only that group's (by id) or that tag's sessions.
     public func execute(since: Date?, until: Date?, by grouping: ReportGrouping, group: GroupID? = nil, tag: String? = nil) async throws -> Report {
         let spans = try await history.spans(matching: HistoryQuery(since: since, until: until, groupId: group, tag: tag,
                                                                     spansWithTags: grouping == .tag))
-        var names: [GroupID: String] = [:]
-        // Only sessions recorded before sessions kept their group's name need it looked up.
-        for id in grouping == .group ? Set(spans.filter { $0.groupName == nil }.map(\.groupId)) : [] {
-            if let name = try await groups.groupName(id: id) { names[id] = name }
-        }
+        // One row per group, by identity: a renamed group is one row under
+        // its name now, a deleted one keeps the name it last ran under.
+        let names = grouping == .group ? try await HistoryGroups(groups: groups, history: history).labels(of: spans) : [:]
         return ReportBuilder(grouping: grouping, timeZone: calendar.timeZone, groupNames: names).build(spans, since: since, until: until)
     }
 }

@@ -85,6 +85,12 @@ public struct RunDueEventsUseCase: Sendable {
         return events.sorted(by: IntervalEvent.precedes)
     }
 
+    /// How late an interval's start may be handled and still count as on
+    /// time: its session then begins at the interval's start, so a 40 s
+    /// interval is 40 s of focus, not 39.997. Later (the machine was
+    /// asleep), the session begins when it really did.
+    static let onTime: TimeInterval = 1
+
     private func handle(_ event: IntervalEvent, now: Date) async throws -> DaemonStep.Handled? {
         let schedule = event.schedule, interval = event.interval
         let late = now.timeIntervalSince(event.at)
@@ -116,7 +122,8 @@ public struct RunDueEventsUseCase: Sendable {
             do {
                 _ = try await start.execute(SessionPlan(groupName: schedule.name, groupId: schedule.groupId,
                                                         length: .until(interval.end), strict: schedule.strict,
-                                                        origin: .schedule(schedule.name)))
+                                                        origin: .schedule(schedule.name),
+                                                        startAt: late < Self.onTime ? interval.start : nil))
                 return record(.sessionStarted, "interval-started")
             } catch SessionError.alreadyActive {
                 await events.interval(.intervalSkipped, event, session: nil, at: now)

@@ -26,7 +26,12 @@ struct SessionArchiver: Sendable {
     /// `blockNotLifted` when the shield fails: the session is in history by
     /// then, and stays in the slot until a later finisher lifts its block.
     func finish(_ ended: Session, passcode: Passcode? = nil) async throws {
-        try await history.append(ended)
+        // A history that cannot take the session (a segment replaced by a
+        // directory or a FIFO) does not keep its block up: the ending is
+        // decided, and the ended session stays in the slot until history
+        // takes it, so nothing is lost.
+        var unwritten: (any Error)?
+        do { try await history.append(ended) } catch { unwritten = error }
         // Lift the block before emptying the slot: the ended session left in
         // the slot is what makes the next finisher try again, so a block the
         // shield could not lift (a full disk, a hosts file made read-only) is
@@ -34,6 +39,7 @@ struct SessionArchiver: Sendable {
         do { try await shields.shield(of: ended).lower(for: ended.id, passcode: passcode) } catch {
             throw SessionError.blockNotLifted((error as? SessionError)?.description ?? String(describing: error))
         }
+        if let unwritten { throw SessionError.historyNotWritten((unwritten as? any RetimeError)?.description ?? "\(unwritten)") }
         let emptied = try await sessions.replace(ended, with: nil)
         if emptied { await events.session(.sessionEnded, ended, at: ended.endedAt ?? ended.startedAt) }
     }

@@ -7,15 +7,26 @@ public struct SessionLogUseCase: Sendable {
     /// What `log` prints.
     public struct Log: Sendable {
         public var sessions: [Session]
-        /// The names of the groups, by id, for sessions that do not carry one.
+        /// The groups' names now, by id.
         public var groupNames: [GroupID: String]
         /// When the log was read: a running session's times are up to it.
         public var readAt: Date
 
-        /// The name the session's group had when it ran, else its name now.
+        /// The session's group by its name now; a deleted group by the name
+        /// the session ran under.
         public func groupName(of session: Session) -> String? {
-            session.groupName ?? groupNames[session.groupId]
+            groupNames[session.groupId] ?? session.groupName
         }
+
+        /// The name the session ran under, where it is not the group's name
+        /// now (renamed since), else nil.
+        public func formerGroupName(of session: Session) -> String? {
+            guard let then = session.groupName, let now = groupNames[session.groupId], then != now else { return nil }
+            return then
+        }
+
+        /// Whether the session's group has been deleted since.
+        public func groupDeleted(_ session: Session) -> Bool { groupNames[session.groupId] == nil }
     }
 
     private let history: any SessionHistory
@@ -28,14 +39,14 @@ public struct SessionLogUseCase: Sendable {
         self.clock = clock
     }
 
-    /// `groupNamed` keeps one group's sessions: `SessionError.groupNotFound`
-    /// when no group has that name.
+    /// `groupNamed` keeps one group's sessions, by its name now or a name it
+    /// ran under: `SessionError.groupNotFound` when neither is.
     public func execute(since: Date? = nil, until: Date? = nil, groupNamed: String? = nil, tag: String? = nil,
                         limit: Int? = nil) async throws -> Log {
-        let groupId = try await groups.id(named: groupNamed)
+        let groupId = try await HistoryGroups(groups: groups, history: history).id(named: groupNamed)
         let sessions = try await history.sessions(matching: HistoryQuery(since: since, until: until, groupId: groupId, tag: tag, limit: limit))
-        // Names are read only when a session does not carry its own.
-        let names = sessions.contains { $0.groupName == nil } ? try await groups.groupNames() : [:]
+        // Each session is shown under its group's name now (one read of the groups).
+        let names = try await groups.groupNames()
         return Log(sessions: sessions, groupNames: names, readAt: clock.now())
     }
 }

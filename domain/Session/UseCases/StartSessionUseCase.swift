@@ -69,7 +69,11 @@ public struct StartSessionUseCase: Sendable {
         // Both clocks read together: the boot-time deadline is the planned
         // end on that clock only if nothing happened between the readings.
         let now = clock.now(), boot = clock.bootTime()
-        let plannedEnd = try plan.length.plannedEnd(from: now)
+        let startedAt = plan.startAt.map { min($0, now) } ?? now
+        guard now.timeIntervalSince(startedAt) <= SessionLength.allowed.upperBound else {
+            throw SessionError.invalidTimes("a session starts at most 24 hours ago")
+        }
+        let plannedEnd = try plan.length.plannedEnd(from: startedAt)
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
         if plan.strict, case .untilTimeOfDay(let end) = plan.length, end.timeIntervalSince(now) > SessionLength.strictTimeOfDayHorizon {
             throw SessionError.strictUntilFarAhead(end)
@@ -81,7 +85,7 @@ public struct StartSessionUseCase: Sendable {
             BootTimeReading(bootID: boot.bootID, seconds: boot.seconds + end.timeIntervalSince(now))
         } : nil
         let shield = try shields.configured()
-        let session = Session(groupId: group.groupId, startedAt: now, plannedEnd: plannedEnd, strict: plan.strict,
+        let session = Session(groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
                               groupName: group.name)
         guard try await sessions.replace(nil, with: session) else {

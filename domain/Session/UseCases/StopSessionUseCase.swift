@@ -1,6 +1,7 @@
 import Foundation
 
-/// Ends the active session now, as stopped. A strict session refuses until
+/// Ends the active session now: stopped, or completed when it was
+/// open-ended (it had no end to fall short of). A strict session refuses until
 /// its planned end, unless the passcode overrides it.
 public struct StopSessionUseCase: Sendable {
     private let sessions: any SessionRepository
@@ -33,7 +34,9 @@ public struct StopSessionUseCase: Sendable {
     }
 
     /// Returns the session as it went to history, with its group's name.
-    public func execute(passcode: Passcode? = nil) async throws -> SessionReceipt {
+    /// `at`: when it ended, if earlier than now (`stop --at 10m ago`): not
+    /// before its start or its last break, never later than now.
+    public func execute(passcode: Passcode? = nil, at: Date? = nil) async throws -> SessionReceipt {
         try await reconcile.execute()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let ended = try await sessions.retryingActive { current in
@@ -43,7 +46,15 @@ public struct StopSessionUseCase: Sendable {
                 try await override.authorize("stop", passcode: passcode, otherwise: SessionError.strict(until: until))
                 authorized = true
             }
-            let ended = current.ending(at: now, outcome: .stopped)
+            // An open-ended session has no end to fall short of: `stop` is
+            // how it ends as planned, so it is completed, as report counts it.
+            let end = min(at ?? now, now)
+            let earliest = current.breaks.last.map { $0.end ?? $0.start } ?? current.startedAt
+            guard end >= earliest else {
+                throw SessionError.invalidTimes(current.breaks.isEmpty ? "the end comes before the session's start"
+                                                : "the end comes before the session's last break ended")
+            }
+            let ended = current.ending(at: end, outcome: current.plannedEnd.map { end >= $0 } ?? true ? .completed : .stopped)
             return try await archiver.archive(current, as: ended, passcode: passcode) ? ended : nil
         }
         return SessionReceipt(session: ended, groupName: try await groups.groupName(id: ended.groupId))

@@ -12,6 +12,10 @@ public enum StoreError: RetimeError, Equatable {
     case lockTimeout(path: String, seconds: Double)
     /// A symbolic link stands where a data file should be.
     case symlinkRefused(path: String)
+    /// Something other than a regular file (a FIFO, a socket, a device, a
+    /// directory) stands where a data file should be: refused at once,
+    /// never read or waited on. `kind` names what it is.
+    case notRegularFile(path: String, kind: String)
     case invalidSuiteName(String)
     /// A value could not be encoded or decoded as the type asked for.
     case typeMismatch(key: String, reason: String)
@@ -24,6 +28,7 @@ public enum StoreError: RetimeError, Equatable {
         case .notWritable: "store.notWritable"
         case .lockTimeout: "store.lockTimeout"
         case .symlinkRefused: "store.symlinkRefused"
+        case .notRegularFile: "store.notRegularFile"
         case .invalidSuiteName: "store.invalidSuiteName"
         case .typeMismatch: "store.typeMismatch"
         }
@@ -41,6 +46,9 @@ public enum StoreError: RetimeError, Equatable {
         case .lockTimeout(let path, let seconds):
             "\(path) stayed locked by another retime process for \(seconds) s; try again"
         case .symlinkRefused(let path): "\(path) is a symbolic link; retime does not follow links to data files"
+        case .notRegularFile(let path, let kind):
+            "\(path) is a \(kind), not a regular file; retime neither reads nor waits on it: move it aside"
+                + " ('retime doctor --repair' does, in a data directory)"
         case .invalidSuiteName(let name): "invalid suite name '\(name)'"
         case .typeMismatch(let key, let reason): "the value of '\(key)' has an unexpected shape: \(reason)"
         }

@@ -27,6 +27,10 @@ public protocol KeyValueStore: Sendable {
 
     /// Names of suites changed through this store, as they change (in-process).
     func changes() -> AsyncStream<String>
+
+    /// Forgets the earlier versions a store keeps of `suite` (its backups),
+    /// so a secret removed from it is gone from the disk too.
+    func discardBackups(of suite: String) throws
 }
 
 /// The rule for suite names, the same for every adapter: a plain file name
@@ -59,6 +63,9 @@ public enum WriteDurability: Sendable {
 
 /// Typed access, as `UserDefaults` offers it.
 extension KeyValueStore {
+    /// A store that keeps no earlier versions has nothing to forget.
+    public func discardBackups(of suite: String) throws {}
+
     /// A durable `update`.
     public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
         try update(suite, durability: .durable, body)

@@ -14,7 +14,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
 
     public var summary: String {
         switch self {
-        case .shield: "how blocks are enforced: auto (system when its service answers, else none), none (record only), hosts (the hosts file), system (the root service)"
+        case .shield: "how blocks are enforced: auto (system where its service is installed, else none), none (record only), hosts (the hosts file), system (the root service)"
         case .shieldHostsFile: "the hosts file the hosts shield edits"
         case .hooksDir: "where the event hooks live"
         case .defaultGroup: "the group `start` uses when none is named"

@@ -1,0 +1,66 @@
+@testable import RetimeCLI
+import Foundation
+import Testing
+
+/// Output fits 80 columns (or the terminal's width), and columns line up by
+/// what a terminal shows, not by characters: CJK and emoji take two
+/// (issue 29).
+@Suite("Output within the terminal's width")
+struct WidthTests {
+    let retime = RetimeProcess()
+
+    @Test("start and status never print a line wider than 80 columns when not on a terminal")
+    func eightyColumns() throws {
+        let name = "a rather long group name for the afternoon"
+        #expect(try retime.run("group", "create", name, "--block", "example.com", "--block", "example.org").status == 0)
+        let start = try retime.run("start", name, "--for", "50m", "--tag", "deep")
+        let status = try retime.run("status")
+        for line in (start.out + status.out).split(separator: "\n") {
+            #expect(DisplayWidth.visible(line) <= 80, "\(line)")
+        }
+        #expect(start.prose.contains("nothing is blocked (to block, install the system service: 'sudo retime system install')"))
+        #expect(try retime.run("cancel").status == 0)
+    }
+
+    @Test("log lines up its columns by display width: CJK and emoji group names take two columns a character")
+    func wideNames() throws {
+        for name in ["深度工作", "work 🚀", "plain"] {
+            #expect(try retime.run("group", "create", name).status == 0)
+            #expect(try retime.run("track", name, "--from", "2026-11-20T10:00:00Z", "--to", "2026-11-20T11:00:00Z").status == 0)
+        }
+        let lines = try retime.run("log", "--since", "2026-11-01").out.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(lines.count == 3)
+        let columns = lines.map { line in DisplayWidth.of(line[..<line.range(of: "completed")!.lowerBound]) }
+        #expect(Set(columns).count == 1, "the outcome starts in one column: \(lines)")
+    }
+
+    @Test("display width: CJK and emoji two columns, combining marks none, colour none")
+    func displayWidth() {
+        #expect(DisplayWidth.of("abc") == 3 && DisplayWidth.of("深度") == 4 && DisplayWidth.of("🚀") == 2 && DisplayWidth.of("é") == 1)
+        #expect(DisplayWidth.visible("\u{1B}[1mwork\u{1B}[0m") == 4)
+        #expect(DisplayWidth.truncate("深度工作 focus", to: 6) == "深度…" && DisplayWidth.truncate("short", to: 10) == "short")
+    }
+}
+
+/// `status --watch` on a real terminal narrower than its line: one line,
+/// redrawn in place, never a stack of wrapped copies.
+@Suite("status --watch on a narrow terminal", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3")))
+struct NarrowWatchTests {
+    let retime = RetimeProcess()
+
+    @Test("each redraw fits the terminal's width")
+    func watchFits() throws {
+        #expect(try retime.run("group", "create", "a group with quite a long name indeed").status == 0)
+        #expect(try retime.run("start", "a group with quite a long name indeed", "--for", "2s").status == 0)
+        var driver = retime
+        driver.environment["PTY_COLUMNS"] = "40"
+        driver.launcher = ["/usr/bin/python3", PasscodePromptTests.driver, "--"]
+        let watch = try driver.run(["status", "--watch"])
+        let redraws = watch.out.components(separatedBy: "\r\u{1B}[2K").dropFirst()
+        #expect(!redraws.isEmpty, "\(watch.out)")
+        for redraw in redraws {
+            let line = redraw.split(separator: "\r\n").first.map(String.init) ?? redraw
+            #expect(DisplayWidth.of(line) < 40, "\(line)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Adapters
+import Domain
+
+/// `doctor`'s "notifications" finding: with `notify on` (the default),
+/// whether a notification can be shown here. Without notify-send or a
+/// desktop bus, schedule warnings reach only the log; a user who counts on
+/// them must hear that from doctor, not find out at 08:55.
+struct NotificationHealth: HealthInspector {
+    let store: any KeyValueStore
+    let environment: [String: String]
+    let dataDirectory: String
+
+    func inspect(repairing: Bool) async -> [HealthCheck] {
+        let configured = ((try? store.value(String.self, forKey: SettingKey.notify.rawValue, in: StoreSettings.suite)) ?? nil)
+            ?? SettingKey.notify.defaultValue(dataDirectory: dataDirectory)
+        guard configured == "on" else { return [HealthCheck(name: "notifications", status: .ok, detail: "off ('notify off')")] }
+        guard let why = NotifySendNotifier.unavailability(environment) else {
+            return [HealthCheck(name: "notifications", status: .ok, detail: "shown through notify-send")]
+        }
+        return [HealthCheck(name: "notifications", status: .warning,
+                            detail: "on, but none can be shown: \(why); schedule warnings and session ends reach only the log"
+                                + " ('retime config set notify off' says you know)")]
+    }
+}
