@@ -97,7 +97,7 @@ fi
 # --- Apps, on the kernel's process events: the host's namespaces, no firewall.
 rm -f "$work/shield.sock"
 "$retime" system run --socket "$work/shield.sock" --state-dir "$work/state-apps" --hosts-file "$work/hosts-apps" \
-  --firewall off --apps on 2>/dev/null & pids+=($!)
+  --firewall off --apps on --names hosts 2>/dev/null & pids+=($!)
 service=$!
 until [ -S "$work/shield.sock" ]; do sleep 0.02; done
 mkdir -p "$work/apps" && chmod 755 "$work/apps" && cp /bin/sleep "$work/apps/rtbenchapp" && chmod 755 "$work/apps/rtbenchapp"

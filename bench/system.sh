@@ -23,7 +23,7 @@ printf '127.0.0.1 localhost\n' > "$work/hosts-direct"
 # The hosts layer alone: this benchmark runs on the host's network, whose
 # firewall it must not touch (bench/layers.sh measures the other layers).
 "$retime" system run --socket "$work/run/shield.sock" --state-dir "$work/state" --hosts-file "$work/hosts" \
-  --firewall off --apps off 2>/dev/null &
+  --firewall off --apps off --names hosts 2>/dev/null &
 service=$!
 until [ -S "$work/run/shield.sock" ]; do sleep 0.05; done
 export RETIME_SHIELD_SOCKET="$work/run/shield.sock"

@@ -2,7 +2,7 @@ import Domain
 import Foundation
 
 /// The rules every `BlockLayer` keeps: a user's block is enforced for that
-/// user, another user's targets are not, enforcing none lifts everything,
+/// user, another user's targets are not (nor told of), enforcing none lifts everything,
 /// and the layer reports itself under its name. Each layer is given a
 /// target of the kind it enforces (a domain for the hosts file and the
 /// firewall, an app for the app layer).
@@ -61,6 +61,13 @@ public enum BlockLayerContract {
             }
             try requireEqual(batch[1]?.blocked, true, "\(first) for its user")
             try requireEqual(await subject.layer.checks([], for: 1_000).count, 0, "no targets, no answers")
+        },
+        ContractCheck("another user learns nothing of a block: its check reads as when nobody blocks (issue 28)") { make in
+            let subject = try await make()
+            let target = subject.targets[0]
+            let before = await subject.layer.check(target, for: 1_001)
+            _ = try await subject.layer.enforce([block(1_000, [target])])
+            try requireEqual(await subject.layer.check(target, for: 1_001), before, "\(target) asked by another user during the block")
         },
         ContractCheck("it reports itself under its name") { make in
             let subject = try await make()

@@ -61,7 +61,7 @@ struct AppLayerEndToEndTests {
     func terminates() throws {
         let (path, name) = try Self.app()
         let system = try SystemServiceHarness()
-        let service = try system.start(layers: ["--firewall", "off", "--apps", "on"])
+        let service = try system.start(layers: ["--firewall", "off", "--apps", "on", "--names", "hosts"])
         defer { system.stop(service) }
         let user = system.client(), other = system.client(uid: 65_533)
         let status = try user.run("system", "status")
@@ -121,7 +121,7 @@ struct AppLayerEndToEndTests {
     func renamedAndStubborn() throws {
         let (_, name) = try Self.app()
         let system = try SystemServiceHarness()
-        let service = try system.start(layers: ["--firewall", "off", "--apps", "on"])
+        let service = try system.start(layers: ["--firewall", "off", "--apps", "on", "--names", "hosts"])
         defer { system.stop(service) }
         let user = system.client()
         #expect(try user.run("group", "create", "games", "--block", "app:\(name)").status == 0)
@@ -156,7 +156,7 @@ struct AppLayerEndToEndTests {
         defer { sandbox.stop() }
         let (path, name) = try Self.app()
         let system = try SystemServiceHarness()
-        let service = try system.start(launcher: sandbox.launcher, hostsFile: "/etc/hosts", layers: ["--firewall", "off", "--apps", "on"])
+        let service = try system.start(launcher: sandbox.launcher, hostsFile: "/etc/hosts", layers: ["--firewall", "off", "--apps", "on", "--names", "hosts"])
         defer { system.stop(service) }
         let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
         let status = try user.run("system", "status")

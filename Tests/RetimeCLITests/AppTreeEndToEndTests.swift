@@ -171,7 +171,7 @@ struct AppTreeEndToEndTests {
     @Test("on the kernel's process events: python by its real name, a hard link or exec -a, its fork, its child, a fork chain and a job forked before it all end")
     func events() throws {
         let system = try SystemServiceHarness()
-        let service = try system.start(layers: ["--firewall", "off", "--apps", "on"])
+        let service = try system.start(layers: ["--firewall", "off", "--apps", "on", "--names", "hosts"])
         defer { system.stop(service) }
         let users = Users(base: 65_500)
         let status = try system.client(uid: users.fork).run("system", "status")
@@ -198,7 +198,7 @@ struct AppTreeEndToEndTests {
         let sandbox = try NetworkSandbox()
         defer { sandbox.stop() }
         let system = try SystemServiceHarness()
-        let service = try system.start(launcher: sandbox.launcher, hostsFile: "/etc/hosts", layers: ["--firewall", "off", "--apps", "on"])
+        let service = try system.start(launcher: sandbox.launcher, hostsFile: "/etc/hosts", layers: ["--firewall", "off", "--apps", "on", "--names", "hosts"])
         defer { system.stop(service) }
         let users = Users(base: 65_510)
         #expect(try FirewallLayerEndToEndTests.user(system, in: sandbox, uid: users.fork).run("system", "status").out
@@ -211,7 +211,7 @@ struct AppTreeEndToEndTests {
     func forkBomb() throws {
         let system = try SystemServiceHarness()
         // 300 descriptors: the service's own and fewer pidfds than children.
-        let service = try system.start(launcher: ["/usr/bin/prlimit", "--nofile=300:300", "--"], layers: ["--firewall", "off", "--apps", "on"])
+        let service = try system.start(launcher: ["/usr/bin/prlimit", "--nofile=300:300", "--"], layers: ["--firewall", "off", "--apps", "on", "--names", "hosts"])
         defer { system.stop(service) }
         let uid: UInt32 = 65_530
         defer { Self.cleanUp([uid]) }

@@ -131,7 +131,7 @@ struct SystemStateDirectoryTests {
             if make == "owned by nobody" { #expect(chown(system.state, 65_534, 65_534) == 0) } else { #expect(chmod(system.state, 0o777) == 0) }
             let outcome = try #require(try runWithin(15, RetimeProcess(),
                                                      ["system", "run", "--socket", system.socket, "--state-dir", system.state,
-                                                      "--hosts-file", system.hosts, "--firewall", "off", "--apps", "off"], withDataDir: false))
+                                                      "--hosts-file", system.hosts, "--firewall", "off", "--apps", "off", "--names", "hosts"], withDataDir: false))
             #expect(outcome.status == 1, "\(make): \(outcome.err)")
             #expect(outcome.err.contains("refusing the state directory") && outcome.err.contains(system.state), "\(make): \(outcome.err)")
             #expect(!FileManager.default.fileExists(atPath: system.socket))

@@ -37,11 +37,12 @@ struct SystemServiceHarness {
 
     /// Starts `retime system run` and waits until it answers; `launcher`
     /// runs it inside something (a namespace that looks like another boot,
-    /// or a network of its own). The firewall and app layers are off unless
-    /// `layers` turns them on: outside a network namespace of its own a
-    /// test must never touch the host's firewall.
+    /// or a network of its own). The firewall and app layers are off, and
+    /// names blocked by the hosts file, unless `layers` says otherwise:
+    /// outside a network namespace of its own a test must never touch the
+    /// host's firewall (which the name layer's redirect is part of).
     func start(launcher: [String] = [], environment: [String: String] = [:], hostsFile: String? = nil,
-               layers: [String] = ["--firewall", "off", "--apps", "off"], keepingSocket: Bool = false) throws -> RetimeProcess.Running {
+               layers: [String] = ["--firewall", "off", "--apps", "off", "--names", "hosts"], keepingSocket: Bool = false) throws -> RetimeProcess.Running {
         var process = RetimeProcess()
         process.launcher = launcher
         // A socket left by a service stopped before must not pass for this

@@ -14,7 +14,7 @@ struct SystemUninstallEndToEndTests {
         let sandbox = try NetworkSandbox()
         defer { sandbox.stop() }
         let system = try SystemServiceHarness()
-        let service = try FirewallLayerEndToEndTests.service(system, in: sandbox)
+        let service = try FirewallLayerEndToEndTests.service(system, in: sandbox, names: "resolver")
         let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
         #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
         #expect(try user.run("start", "work", "--for", "30m").status == 0)
@@ -27,6 +27,7 @@ struct SystemUninstallEndToEndTests {
         let uninstall = try root.run(["system", "uninstall", "--state-dir", system.state], withDataDir: false)
         #expect(uninstall.status == 0 && uninstall.out.contains("Lifted 1 block"), "\(uninstall.out) \(uninstall.err)")
         #expect(try sandbox.table() == nil, "no firewall table is left")
+        #expect(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).status != 0, "no name layer table is left")
         #expect(!(try String(contentsOfFile: sandbox.hosts, encoding: .utf8)).contains("blocked.test"), "no hosts block is left")
         #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "connected")
 

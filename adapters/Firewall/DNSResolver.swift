@@ -31,17 +31,23 @@ public struct DNSResolver: AddressResolver {
     public func servers() -> [String] {
         var stubOnly: [String] = []
         for path in configurations {
-            guard let bytes = try? POSIXFiles.read(path, limit: 1 << 20) else { continue }
-            let servers = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
-                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-                guard words.count >= 2, words[0] == "nameserver", !words[1].contains("%") else { return nil }
-                return String(words[1])
-            }
+            guard let servers = Self.nameservers(in: path) else { continue }
             let upstream = servers.filter { $0 != "127.0.0.53" && $0 != "127.0.0.54" }
             if !upstream.isEmpty { return upstream }
             if stubOnly.isEmpty { stubOnly = servers }
         }
         return stubOnly
+    }
+
+    /// The `nameserver` lines of a resolv.conf, in order; nil when it
+    /// cannot be read.
+    static func nameservers(in path: String) -> [String]? {
+        guard let bytes = try? POSIXFiles.read(path, limit: 1 << 20) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count >= 2, words[0] == "nameserver", !words[1].contains("%") else { return nil }
+            return String(words[1])
+        }
     }
 
     public func resolve(_ names: [String]) async -> [String: Resolution] {

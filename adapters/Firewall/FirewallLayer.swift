@@ -33,6 +33,9 @@ public final class FirewallLayer: BlockLayer, Sendable {
         /// What the table holds, as this layer last made it; nil before the
         /// first enforcement (a table left by an earlier run is replaced).
         var applied: FirewallRules?
+        /// Each blocking user's blocked domains: `check` answers a user
+        /// about its own, never whether another user blocks a name.
+        var domains: [UInt32: BlockedNames] = [:]
     }
 
     private let state = Mutex(State())
@@ -51,7 +54,10 @@ public final class FirewallLayer: BlockLayer, Sendable {
         let now = clock.now()
         let wanted = Self.names(of: blocks)
         let all = Set(wanted.values.joined())
+        var domains: [UInt32: BlockedNames] = [:]
+        for block in blocks { domains[block.uid] = BlockedNames((domains[block.uid]?.domains ?? []).union(BlockedNames(targets: block.targets).domains)) }
         let (due, expired) = state.withLock { state in
+            state.domains = domains
             state.answers = state.answers.filter { all.contains($0.key) }
             let due = all.filter { state.answers[$0].map { $0.expires <= now } ?? true }
             return (due, due.contains { state.answers[$0] != nil })
@@ -109,40 +115,67 @@ public final class FirewallLayer: BlockLayer, Sendable {
     }
 
     /// Whether the kernel's table refuses every address the domain (and its
-    /// `www.`) resolved to, for `uid`.
+    /// `www.`) resolved to, for `uid`: only `uid`'s own blocked domains are
+    /// looked at. A name below one (other than its `www.`) is not resolved
+    /// by this layer, so it says so (the name layer refuses the name).
     public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? {
         await checks([target], for: uid)[0]
+    }
+
+    /// What a target comes to before the table is read.
+    private enum Finding {
+        case none
+        case found(LayerCheck)
+        case answers([Answer])
     }
 
     /// Each target against the kernel's table, read once for them all (a
     /// read runs `nft`: tens of milliseconds), and only when some target
     /// has addresses to look for.
     public func checks(_ targets: [Target], for uid: UInt32) async -> [LayerCheck?] {
-        let known: [[Answer]?] = state.withLock { state in
+        let findings: [Finding] = state.withLock { state in
             targets.map { target in
-                guard case .domain(let domain) = target else { return nil }
-                return [domain.ascii, "www." + domain.ascii].compactMap { state.answers[$0] }
+                guard case .domain(let domain) = target else { return .none }
+                var ascii = domain.ascii
+                if !(state.domains[uid]?.domains.contains(ascii) ?? false) {
+                    let covering = state.domains[uid]?.covering(ascii)
+                    if let covering, "www." + covering != ascii {
+                        return .found(LayerCheck(layer: name, blocked: false, detail: "below \(covering): only the addresses of \(covering) and "
+                                                     + "www.\(covering) are refused, not this name's"))
+                    }
+                    // Its `www.`: as the domain it belongs to.
+                    guard let covering else { return .found(LayerCheck(layer: name, blocked: false, detail: "not among your blocks' domains")) }
+                    ascii = covering
+                }
+                let answers = [ascii, "www." + ascii].compactMap { state.answers[$0] }
+                guard !answers.isEmpty else { return .found(LayerCheck(layer: name, blocked: false, detail: "not among your blocks' domains")) }
+                return .answers(answers)
             }
         }
-        let needsTable = known.contains { answers in answers?.contains { !$0.addresses.isEmpty } ?? false }
+        let needsTable = findings.contains { finding in
+            if case .answers(let answers) = finding { answers.contains { !$0.addresses.isEmpty } } else { false }
+        }
         let table: Result<Set<IPAddress>, any Error> = needsTable ? Result { try filter.current()?.blocked[uid] ?? [] } : .success([])
-        return known.map { answers -> LayerCheck? in
-            guard let answers else { return nil }
-            guard !answers.isEmpty else { return LayerCheck(layer: name, blocked: false, detail: "not among your blocks' domains") }
-            let addresses = answers.reduce(into: Set<IPAddress>()) { $0.formUnion($1.addresses) }
-            guard !addresses.isEmpty else {
-                return LayerCheck(layer: name, blocked: false, detail: "the DNS gave no address for it to refuse")
+        return findings.map { finding -> LayerCheck? in
+            switch finding {
+            case .none: return nil
+            case .found(let check): return check
+            case .answers(let answers):
+                let addresses = answers.reduce(into: Set<IPAddress>()) { $0.formUnion($1.addresses) }
+                guard !addresses.isEmpty else {
+                    return LayerCheck(layer: name, blocked: false, detail: "the DNS gave no address for it to refuse")
+                }
+                let held: Set<IPAddress>
+                switch table {
+                case .success(let set): held = set
+                case .failure(let error): return LayerCheck(layer: name, blocked: false, detail: "the table cannot be read: \(error)")
+                }
+                let missing = addresses.subtracting(held)
+                let list = addresses.sorted().map(\.description).joined(separator: ", ")
+                return missing.isEmpty
+                    ? LayerCheck(layer: name, blocked: true, detail: "refuses \(list)")
+                    : LayerCheck(layer: name, blocked: false, detail: "does not refuse \(missing.sorted().map(\.description).joined(separator: ", "))")
             }
-            let held: Set<IPAddress>
-            switch table {
-            case .success(let set): held = set
-            case .failure(let error): return LayerCheck(layer: name, blocked: false, detail: "the table cannot be read: \(error)")
-            }
-            let missing = addresses.subtracting(held)
-            let list = addresses.sorted().map(\.description).joined(separator: ", ")
-            return missing.isEmpty
-                ? LayerCheck(layer: name, blocked: true, detail: "refuses \(list)")
-                : LayerCheck(layer: name, blocked: false, detail: "does not refuse \(missing.sorted().map(\.description).joined(separator: ", "))")
         }
     }
 

@@ -75,8 +75,16 @@ public struct LiveShieldInspector: ShieldInspector {
             case .domain(let name):
                 let answer = answers[domainIndex]
                 domainIndex += 1
-                let realReach = ShieldPathFindings.realAddresses(real[name.ascii], outcome)
-                rows.append(ShieldPathFindings.resolver(answer, outcome))
+                // The name layer answers the caller's own DNS: "no such
+                // name" is then the block itself, and the real addresses
+                // are the service's to know (its firewall row says whether
+                // it refuses them).
+                let names = rows.first { $0.layer == "names" && $0.kind == .layer && $0.verdict == .blocked }
+                let firewall = rows.first { $0.layer == "firewall" && $0.kind == .layer }
+                let realReach = names != nil && real[name.ascii].map({ $0.addresses.isEmpty }) ?? true
+                    ? ShieldPathFindings.behindNameLayer(firewall: firewall)
+                    : ShieldPathFindings.realAddresses(real[name.ascii], outcome)
+                rows.append(ShieldPathFindings.resolver(answer, outcome, nameLayer: names != nil))
                 rows.append(ShieldPathFindings.connect(realReach))
                 rows.append(ShieldPathFindings.dnsOverHTTPS(probes: dohOutcomes, real: realReach))
             case .app(let app):

@@ -31,11 +31,16 @@ enum ShieldPathFindings {
 
     /// A path: a program that asks the system resolver (the hosts file,
     /// then the DNS), and connects to what it answers.
-    static func resolver(_ answer: SystemResolver.Answer, _ outcome: Outcomes) -> LayerCheck {
+    /// `nameLayer`: the service's name layer answers the caller's lookups
+    /// of this name "no such name", so no address is the block.
+    static func resolver(_ answer: SystemResolver.Answer, _ outcome: Outcomes, nameLayer: Bool = false) -> LayerCheck {
         func row(_ verdict: ShieldVerdict, _ detail: String) -> LayerCheck {
             LayerCheck(layer: "resolver", verdict: verdict, detail: detail, kind: .path)
         }
         guard case .addresses(let addresses) = answer else {
+            if nameLayer, case .none(let reason) = answer {
+                return row(.blocked, "no address (\(reason.lowercased())): the service's resolver refuses the name to you")
+            }
             if case .none(let reason) = answer { return row(.unknown, "no address (\(reason.lowercased())): where it leads is not known") }
             return row(.unknown, "no address")
         }
@@ -59,6 +64,17 @@ enum ShieldPathFindings {
         guard !real.isEmpty else { return (.unknown, "the DNS gives no address for it") }
         let (verdict, words) = reach(real, outcome)
         return (verdict, (verdict == .open || real.count == 1 ? "its real address " : "its real addresses ") + words)
+    }
+
+    /// The real addresses when the name layer keeps the caller's own DNS
+    /// from giving them: refused when the service's firewall row says it
+    /// refuses every address its own lookups found, else not known.
+    static func behindNameLayer(firewall: LayerCheck?) -> (verdict: ShieldVerdict, words: String) {
+        if let firewall, firewall.verdict == .blocked {
+            return (.blocked, "the firewall layer \(firewall.detail) (the addresses the service's own lookups found)")
+        }
+        return (.unknown, "the name layer refuses your lookups, so the real addresses are not known here, and the firewall layer does not "
+                    + "refuse them")
     }
 
     /// Evidence, not a path by itself (a program must know the address).

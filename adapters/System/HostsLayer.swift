@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,23 +11,33 @@ import Glibc
 /// of the file stays as it was. Written by rename where the file can be
 /// replaced, in place where it cannot (a bind-mounted `/etc/hosts` answers
 /// `EBUSY`); its owner and mode are kept, and no temp copy is left behind.
+/// Every user reads the file, and every user's names resolve through it:
+/// so it is used only where the name layer cannot run. Beside that layer it
+/// is `retired`: it holds nothing, and removes a block an earlier run left.
 public struct HostsLayer: BlockLayer {
     public let path: String
+    /// Why the layer holds nothing (the name layer blocks names instead), or nil.
+    public let retired: String?
     public var name: String { "hosts" }
+    /// Each blocking user's blocked domains: `check` answers a user about
+    /// its own blocks, never whether another user blocks a name.
+    private let owners = BlockOwners()
 
     /// Room for every user's blocks (10,000 targets a block, four lines a domain).
     static let readLimit = 128 << 20
     static let begin = "# retime-shield begin (added by the retime system service; do not edit)"
     static let end = "# retime-shield end"
 
-    public init(path: String) {
+    public init(path: String, retired: String? = nil) {
         self.path = path
+        self.retired = retired
     }
 
     public func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
         let current = try POSIXFiles.read(path, limit: Self.readLimit) ?? []
         var domains = Set<String>()
-        for block in blocks {
+        owners.set(blocks)
+        for block in blocks where retired == nil {
             for case .domain(let name) in block.targets { domains.insert(name.ascii) }
         }
         let wanted = Self.render(userBytes: Self.userBytes(of: current), domains: domains.sorted())
@@ -36,7 +47,8 @@ public struct HostsLayer: BlockLayer {
     }
 
     public func report() async -> LayerReport {
-        LayerReport(name: name, active: true, detail: "a marked block in \(path)")
+        if let retired { return LayerReport(name: name, active: false, detail: "not used: \(retired); \(path) holds no block of the service's") }
+        return LayerReport(name: name, active: true, detail: "a marked block in \(path), machine-wide: every user's blocked names, for every user")
     }
 
     /// Whether the block holds the domain (or a domain that covers it).
@@ -45,26 +57,30 @@ public struct HostsLayer: BlockLayer {
     }
 
     /// Each target looked up in the block as the file holds it, read and
-    /// parsed once for them all.
+    /// parsed once for them all; only `uid`'s own blocked names are looked
+    /// at (a user learns nothing of another's).
     public func checks(_ targets: [Target], for uid: UInt32) async -> [LayerCheck?] {
-        guard targets.contains(where: { if case .domain = $0 { true } else { false } }) else { return targets.map { _ in nil } }
-        let held: Set<String>
-        do { held = Set(try blockedDomains()) } catch {
-            return targets.map { target in
-                guard case .domain = target else { return nil }
-                return LayerCheck(layer: name, blocked: false, detail: "\(path) cannot be read: \(error)")
-            }
-        }
-        return targets.map { target in
+        guard retired == nil else { return targets.map { _ in nil } }
+        let mine = owners.domains(of: uid)
+        var file: Result<Set<String>, any Error>?
+        return targets.map { target -> LayerCheck? in
             guard case .domain(let domain) = target else { return nil }
-            // A hosts file has no wildcards: the name itself or its `www.`.
-            let ascii = domain.ascii
-            let covering = held.contains(ascii) ? ascii : ascii.hasPrefix("www.") && held.contains(String(ascii.dropFirst(4)))
-                ? String(ascii.dropFirst(4)) : nil
-            if let covering {
-                return LayerCheck(layer: name, blocked: true, detail: "\(path) sends \(covering) to 0.0.0.0 and ::")
+            guard let mine, mine.covering(domain.ascii) != nil else {
+                return LayerCheck(layer: name, blocked: false, detail: "not among your blocks' names")
             }
-            return LayerCheck(layer: name, blocked: false, detail: "\(path) does not hold it")
+            if file == nil { file = Result { Set(try blockedDomains()) } }
+            switch file! {
+            case .failure(let error):
+                return LayerCheck(layer: name, blocked: false, detail: "\(path) cannot be read: \(error)")
+            case .success(let held):
+                // A hosts file has no wildcards: the name itself or its `www.`.
+                let ascii = domain.ascii
+                let candidates = [ascii] + (ascii.hasPrefix("www.") ? [String(ascii.dropFirst(4))] : [])
+                if let covering = candidates.first(where: { held.contains($0) && mine.domains.contains($0) }) {
+                    return LayerCheck(layer: name, blocked: true, detail: "\(path) sends \(covering) to 0.0.0.0 and ::")
+                }
+                return LayerCheck(layer: name, blocked: false, detail: "\(path) does not hold it")
+            }
         }
     }
 
@@ -104,5 +120,21 @@ public struct HostsLayer: BlockLayer {
         lines.append(end)
         for line in lines { bytes += Array(line.utf8) + [0x0A] }
         return bytes
+    }
+}
+
+/// The blocked domains of each user whose blocks a machine-wide layer was
+/// last given.
+final class BlockOwners: Sendable {
+    private let domains = Mutex<[UInt32: BlockedNames]>([:])
+
+    func set(_ blocks: [HeldBlock]) {
+        var byUser: [UInt32: BlockedNames] = [:]
+        for block in blocks { byUser[block.uid] = BlockedNames((byUser[block.uid]?.domains ?? []).union(BlockedNames(targets: block.targets).domains)) }
+        domains.withLock { $0 = byUser }
+    }
+
+    func domains(of uid: UInt32) -> BlockedNames? {
+        domains.withLock { $0[uid] }
     }
 }

@@ -66,3 +66,32 @@ struct DNSMessageTests {
         }
     }
 }
+
+/// What the name layer's resolver reads of a query and answers itself.
+@Suite("DNS queries as the name layer reads them")
+struct DNSQueryTests {
+    @Test("a query's question name is read label by label; answers, truncations and compressed names are not questions")
+    func question() throws {
+        let query = try #require(DNSMessage.query(id: 0x0102, name: "Sub.Blocked.TEST", type: DNSMessage.typeA))
+        let (labels, end) = try #require(DNSMessage.question(of: query))
+        #expect(labels == ["Sub", "Blocked", "TEST"] && end == query.count)
+        #expect(DNSMessage.question(of: DNSMessageTests.answer(records: [])) == nil, "an answer")
+        #expect(DNSMessage.question(of: Array(query.dropLast(3))) == nil, "cut short")
+        #expect(DNSMessage.question(of: Array(query[0..<12]) + [0xC0, 0x0C, 0, 1, 0, 1]) == nil, "a compression pointer")
+        var two = query
+        two[5] = 2
+        #expect(DNSMessage.question(of: two + Array(query[12...])) == nil, "two questions: the second would go unread")
+        for length in 0..<query.count { _ = DNSMessage.question(of: Array(query[0..<length])) }
+    }
+
+    @Test("the refusal is 'no such name' to the same id and question, with no records")
+    func refusal() throws {
+        let query = try #require(DNSMessage.query(id: 0xBEEF, name: "blocked.test", type: DNSMessage.typeAAAA))
+        let (_, end) = try #require(DNSMessage.question(of: query))
+        let answer = DNSMessage.refusal(to: query, questionEnd: end)
+        #expect(Array(answer[0..<2]) == [0xBE, 0xEF] && answer[2] & 0x80 != 0 && answer[2] & 0x01 != 0, "a response, recursion desired kept")
+        #expect(answer[3] & 0x0F == 3 && Array(answer[4..<12]) == [0, 1, 0, 0, 0, 0, 0, 0])
+        #expect(Array(answer[12...]) == Array(query[12...]))
+        #expect(DNSMessage.parse(answer)?.addresses == [], "a resolver reads it as no such name")
+    }
+}

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Adapters
 import Domain
 import Foundation
@@ -40,6 +43,28 @@ struct BlockLayerContractTests {
             let names = (0..<2).map { _ in "rtcontract" + String(UUID().uuidString.prefix(5)).lowercased() }
             let layer = AppLayer(logger: Logger(label: "t", handler: InMemoryLogHandler()), eventsReachUs: false, reason: "reads /proc")
             return .init(layer: layer, targets: try names.map { try Target(parsing: "app:" + $0) })
+        }
+    }
+}
+
+/// The name layer against the same verifier: its redirect written by nft
+/// in a network namespace of the test's own (never the host's), its
+/// resolver on this machine's loopback.
+@Suite("The name layer keeps the BlockLayer contract")
+struct NameLayerContractTests {
+    @Test(.enabled(if: FirewallContractTests.canNamespace, "needs root, unshare and nftables"), arguments: BlockLayerContract.checks)
+    func nameLayer(_ check: ContractCheck<BlockLayerContract.Factory>) async throws {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        holder.arguments = ["--net", "sleep", "600"]
+        try holder.run()
+        defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
+        let pid = holder.processIdentifier
+        #expect(polled { (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("sleep") == true })
+        try await check.run {
+            let redirect = NameRedirect(command: ["/usr/bin/nsenter", "-t", "\(pid)", "-n", FirewallContractTests.nft!])
+            let layer = try NameLayer(redirect: redirect, logger: Logger(label: "t", handler: InMemoryLogHandler()))
+            return .init(layer: layer, targets: BlockLayerContractTests.domains)
         }
     }
 }

@@ -73,4 +73,5 @@ void *retime_memmem(const void *haystack, size_t length, const void *needle, siz
 
 #include "CRetimeSpawn.h"
 #include "CRetimeNet.h"
+#include "CRetimeEpoll.h"
 #endif

@@ -19,6 +19,9 @@ enum SystemCommands {
             .value("firewall", "MODE", help: "The firewall layer: auto (nftables where it works), nftables or off.",
                    choices: ["auto", "nftables", "off"]),
             .value("apps", "MODE", help: "The app layer, which terminates blocked apps: on (default) or off.", choices: ["on", "off"]),
+            .value("names", "MODE", help: "How names are blocked: auto (the service's resolver for the blocking user alone where nftables "
+                   + "can redirect its DNS, else the hosts file), resolver, or hosts (the hosts file, for every user).",
+                   choices: ["auto", "resolver", "hosts"]),
         ])
         static let reconciliation = Reconciliation.never
         let options: SystemOptions
@@ -33,6 +36,7 @@ enum SystemCommands {
             }
             if let firewall = parsed.value("firewall").flatMap(SystemOptions.Firewall.init(rawValue:)) { options.firewall = firewall }
             if let apps = parsed.value("apps") { options.apps = apps == "on" }
+            if let names = parsed.value("names").flatMap(SystemOptions.Names.init(rawValue:)) { options.names = names }
             self.options = options
         }
         func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {

@@ -9,9 +9,16 @@ struct SystemOptions: Sendable {
     var hostsFile = "/etc/hosts"
     var firewall = Firewall.auto
     var apps = true
+    var names = Names.auto
 
     enum Firewall: String, Sendable {
         case auto, nftables, off
+    }
+
+    /// How names are blocked: the name layer (the service's resolver, for
+    /// the blocking user alone), or the machine-wide hosts file.
+    enum Names: String, Sendable {
+        case auto, resolver, hosts
     }
 }
 
@@ -28,7 +35,7 @@ enum SystemRoot {
         registry.register((any KeyValueStore).self, lifetime: .singleton) { _ in JSONFileStore(directory: options.stateDirectory) }
         registry.register((any HeldBlockStore).self, lifetime: .singleton) { StoreHeldBlockStore(store: try $0.resolve()) }
         registry.register([any BlockLayer].self, lifetime: .singleton) { resolver in
-            [HostsLayer(path: options.hostsFile),
+            try nameLayers(options, logger: try resolver.resolve(), environment: context.environment) + [
              try firewallLayer(options, clock: try resolver.resolve(), logger: try resolver.resolve(), environment: context.environment),
              appLayer(options, logger: try resolver.resolve())]
         }
@@ -89,6 +96,38 @@ enum SystemRoot {
         }
         logger.warning("the firewall layer is off: \(reason)")
         return UnavailableLayer(name: "firewall", reason: "unavailable: \(reason)")
+    }
+
+    /// The name layer and the hosts layer as `--names` asks: the service's
+    /// resolver for each blocking user where nftables can redirect DNS by
+    /// socket owner, the hosts file left without a block of the service's;
+    /// else (`auto` says why, `resolver` refuses to start) the hosts file,
+    /// which blocks every user's names for everyone.
+    /// `RETIME_NAMES_UPSTREAM_PORT` is the resolvers' port (a test's own).
+    static func nameLayers(_ options: SystemOptions, logger: Logger, environment: [String: String]) throws -> [any BlockLayer] {
+        var reason = "turned off (--names hosts)"
+        if options.names != .hosts {
+            if let redirect = NameRedirect.system() {
+                if let refusal = redirect.probe() { reason = "unavailable: \(refusal)" } else {
+                    let port = environment["RETIME_NAMES_UPSTREAM_PORT"].flatMap(UInt16.init) ?? 53
+                    do {
+                        let names = try NameLayer(redirect: redirect, logger: logger, upstreamPort: port)
+                        return [names, HostsLayer(path: options.hostsFile, retired: "the names layer blocks names for the blocking user alone")]
+                    } catch {
+                        reason = "unavailable: \(error)"
+                    }
+                }
+            } else {
+                reason = "unavailable: the nft command is not installed (Debian: apt-get install nftables)"
+            }
+            guard options.names == .auto else {
+                throw SystemServiceError(code: "system.namesUnavailable", message: "the name layer cannot run: \(reason)", exitCode: 1,
+                                         hint: "install nftables, or run with --names auto or hosts")
+            }
+            logger.warning("the name layer is off; the hosts file blocks names for every user: \(reason)")
+        }
+        return [UnavailableLayer(name: "names", reason: reason + "; the hosts file blocks names instead, for every user"),
+                HostsLayer(path: options.hostsFile)]
     }
 
     /// The app layer as `--apps` asks, on process events where they reach

@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// The name layer for real, each test in a network namespace of its own
+/// (issue 28, item 8): one user's block refuses that user's lookups of the
+/// blocked names and every name below them, in any case and with a
+/// trailing dot, and nobody else's; the hosts file is not touched; nobody
+/// can learn what another user blocks; where the layer cannot run, the
+/// hosts file blocks names instead and `system status` says so.
+@Suite("The name layer end to end", .enabled(if: NetworkSandbox.available, "needs root, nftables, iproute2 and python3"))
+struct NameLayerEndToEndTests {
+    static let records = NetworkSandbox.defaultRecords.merging(["sub.blocked.test": ["10.0.0.2"]]) { $1 }
+    static let query = NetworkSandbox.helpers + "/dns_query.py"
+
+    static func service(_ system: SystemServiceHarness, in sandbox: NetworkSandbox, names: String = "resolver",
+                        firewall: String = "off") throws -> RetimeProcess.Running {
+        try system.start(launcher: sandbox.launcher, hostsFile: "/etc/hosts", layers: ["--firewall", firewall, "--apps", "off", "--names", names])
+    }
+
+    /// Whether `name` resolves through getaddrinfo for `uid` (root when
+    /// nil), and to which addresses.
+    static func resolves(_ name: String, in sandbox: NetworkSandbox, uid: UInt32?) throws -> Set<String>? {
+        let (status, out) = try sandbox.run(["getent", "ahosts", name], uid: uid)
+        return status == 0 ? Set(out.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }) : nil
+    }
+
+    /// One DNS question for `uid`, over `proto`, to `server`:`port`.
+    static func ask(_ name: String, proto: String = "udp", server: String = "127.0.0.1", port: Int = 53, in sandbox: NetworkSandbox,
+                    uid: UInt32?) throws -> String {
+        try sandbox.run([NetworkSandbox.python, query, proto, server, "\(port)", name], uid: uid).out
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func layers(_ status: RetimeProcess.Outcome) -> [String: [String: Any]] {
+        Dictionary(uniqueKeysWithValues: (status.json["layers"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0) })
+    }
+
+    @Test("a user's block refuses that user's lookups of the name, its subdomains, any case, a trailing dot; nobody else's; the hosts file untouched")
+    func perUser() throws {
+        let sandbox = try NetworkSandbox(records: Self.records)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
+        let other = FirewallLayerEndToEndTests.user(system, in: sandbox, uid: 65_533)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try other.run("group", "create", "work", "--block", "plain.test").status == 0)
+        let before = try other.run("shield", "test", "blocked.test", "--json").out
+        #expect(try Self.resolves("blocked.test", in: sandbox, uid: 65_534)?.contains("10.0.0.2") == true, "resolves before the block")
+
+        let start = try user.run("start", "work", "--for", "30m")
+        #expect(start.status == 0, "\(start.err)")
+        for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test.", "www.Blocked.Test"] {
+            #expect(try Self.resolves(name, in: sandbox, uid: 65_534) == nil, "\(name) does not resolve for the blocking user")
+        }
+        #expect(try Self.resolves("open.test", in: sandbox, uid: 65_534)?.contains("10.0.0.3") == true, "an unblocked name resolves as before")
+        for uid: UInt32? in [65_533, nil] {
+            for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test."] {
+                #expect(try Self.resolves(name, in: sandbox, uid: uid)?.contains("10.0.0.2") == true, "\(name) resolves as before for \(uid.map(String.init) ?? "root")")
+            }
+        }
+        // Over TCP and at any server on port 53, as over UDP.
+        #expect(try Self.ask("sub.BLOCKED.test", proto: "tcp", in: sandbox, uid: 65_534) == "NXDOMAIN")
+        #expect(try Self.ask("open.test", proto: "tcp", in: sandbox, uid: 65_534) == "NOERROR 10.0.0.3", "forwarded over TCP")
+        #expect(try Self.ask("blocked.test", server: "10.0.0.4", in: sandbox, uid: 65_534) == "NXDOMAIN", "any destination on port 53")
+        #expect(try Self.ask("blocked.test", in: sandbox, uid: 65_533) == "NOERROR 10.0.0.2")
+        #expect(try String(contentsOfFile: sandbox.hosts, encoding: .utf8) == SystemServiceHarness.original, "the hosts file is untouched")
+
+        // Nobody can ask the blocking user's resolver directly, nor learn
+        // from the service what it blocks.
+        let table = try #require(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).out as String?)
+        let port = try #require(table.split(separator: "\n").first { $0.contains("ipv4") && $0.contains("udp dport 53") }
+            .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(table)")
+        #expect(try Self.ask("blocked.test", port: port, in: sandbox, uid: 65_533) != "NXDOMAIN", "another user cannot ask it")
+        let during = try other.run("shield", "test", "blocked.test", "--json").out
+        #expect(during == before, "another user's shield test reads the same during the block as before it:\n\(before)\n\(during)")
+        let rows = ((try user.run("shield", "test", "sub.blocked.test", "--json").json["targets"] as? [[String: Any]])?.first?["layers"]
+            as? [[String: Any]]) ?? []
+        let names = rows.first { $0["layer"] as? String == "names" }, resolver = rows.first { $0["layer"] as? String == "resolver" }
+        #expect(names?["verdict"] as? String == "blocked" && resolver?["verdict"] as? String == "blocked", "\(rows)")
+        #expect(!rows.contains { $0["layer"] as? String == "hosts" }, "no hosts row while the name layer is in force: \(rows)")
+
+        let status = Self.layers(try user.run("system", "status", "--json"))
+        #expect(status["names"]?["active"] as? Bool == true && status["hosts"]?["active"] as? Bool == false, "\(status)")
+
+        #expect(try user.run("stop").status == 0)
+        for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test."] {
+            #expect(try Self.resolves(name, in: sandbox, uid: 65_534)?.contains("10.0.0.2") == true, "\(name) resolves again after stop")
+        }
+        #expect(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).status != 0, "the table goes with the last block")
+    }
+
+    @Test("beside the firewall layer, shield test shows the block: the name refused to you, its addresses refused by the firewall")
+    func shieldTest() throws {
+        let sandbox = try NetworkSandbox(records: Self.records)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox, firewall: "nftables")
+        defer { system.stop(service) }
+        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try user.run("start", "work").status == 0)
+        let tested = try user.run("shield", "test", "--json")
+        #expect(tested.status == 0, "\(tested.out) \(tested.err)")
+        let target = try #require((tested.json["targets"] as? [[String: Any]])?.first, "\(tested.out)")
+        let rows = Dictionary(uniqueKeysWithValues: (target["layers"] as? [[String: Any]] ?? []).map { ($0["layer"] as? String ?? "", $0) })
+        #expect(target["verdict"] as? String == "blocked", "\(tested.out)")
+        for row in ["names", "firewall", "resolver", "doh"] {
+            #expect(rows[row]?["verdict"] as? String == "blocked", "\(row): \(rows[row] ?? [:])")
+        }
+        let status = Self.layers(try user.run("system", "status", "--json"))
+        #expect(status.keys.sorted() == ["apps", "firewall", "hosts", "names"] && status["names"]?["active"] as? Bool == true, "\(status)")
+    }
+
+    @Test("without the name layer the hosts file blocks names, for everyone, and status says why; the name layer removes that block")
+    func fallback() throws {
+        let sandbox = try NetworkSandbox(records: Self.records)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        var service = try Self.service(system, in: sandbox, names: "hosts")
+        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try user.run("start", "work", "--for", "30m").status == 0)
+        let status = Self.layers(try user.run("system", "status", "--json"))
+        #expect(status["names"]?["active"] as? Bool == false && (status["names"]?["detail"] as? String ?? "").contains("--names hosts")
+                && (status["names"]?["detail"] as? String ?? "").contains("the hosts file blocks names instead, for every user"), "\(status)")
+        #expect(status["hosts"]?["active"] as? Bool == true && (status["hosts"]?["detail"] as? String ?? "").contains("for every user"))
+        #expect(try String(contentsOfFile: sandbox.hosts, encoding: .utf8).contains("0.0.0.0 blocked.test"))
+        #expect(try Self.resolves("blocked.test", in: sandbox, uid: 65_533)?.contains("0.0.0.0") == true, "machine-wide: another user's lookups too")
+        // Asked by another user, the hosts layer says nothing of the block.
+        let rows = ((try FirewallLayerEndToEndTests.user(system, in: sandbox, uid: 65_533).run("shield", "test", "blocked.test", "--json")
+            .json["targets"] as? [[String: Any]])?.first?["layers"] as? [[String: Any]]) ?? []
+        #expect(rows.first { $0["layer"] as? String == "hosts" }?["detail"] as? String == "not among your blocks' names", "\(rows)")
+
+        system.stop(service)
+        service = try Self.service(system, in: sandbox, names: "resolver")
+        defer { system.stop(service) }
+        #expect(try String(contentsOfFile: sandbox.hosts, encoding: .utf8) == SystemServiceHarness.original,
+                "the name layer in force, the hosts file's block is gone")
+        #expect(try Self.resolves("blocked.test", in: sandbox, uid: 65_533)?.contains("10.0.0.2") == true)
+        #expect(try Self.resolves("blocked.test", in: sandbox, uid: 65_534) == nil, "the block held, by the name layer now")
+    }
+
+    @Test("a user's flood of lookups delays neither another user's block nor its lookups")
+    func flood() throws {
+        let sandbox = try NetworkSandbox(records: Self.records)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        let flooder = FirewallLayerEndToEndTests.user(system, in: sandbox)
+        let other = FirewallLayerEndToEndTests.user(system, in: sandbox, uid: 65_533)
+        #expect(try flooder.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try other.run("group", "create", "work", "--block", "open.test").status == 0)
+        #expect(try flooder.run("start", "work", "--for", "30m").status == 0)
+        // Floods of refused and forwarded questions, several at once.
+        let floods = try (0..<4).map { index in
+            try sandbox.start([NetworkSandbox.python, Self.query, "udp", "127.0.0.1", "53", index % 2 == 0 ? "blocked.test" : "open.test", "20000"],
+                              uid: 65_534)
+        }
+        let begun = Date()
+        let start = try other.run("start", "work", "--for", "30m")
+        let took = Date().timeIntervalSince(begun)
+        #expect(start.status == 0 && took < 5, "the other user's block is raised at once (\(took) s): \(start.err)")
+        #expect(try Self.ask("open.test", in: sandbox, uid: 65_533) == "NXDOMAIN", "and refuses its lookups")
+        #expect(try Self.ask("blocked.test", in: sandbox, uid: 65_533) == "NOERROR 10.0.0.2", "and forwards the rest")
+        for (process, out) in floods {
+            process.waitUntilExit()
+            let answered = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(answered.hasPrefix("answered"), "\(answered)")
+        }
+        #expect(service.process.isRunning)
+    }
+}
