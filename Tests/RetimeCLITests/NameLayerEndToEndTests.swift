@@ -54,6 +54,7 @@ struct NameLayerEndToEndTests {
 
         let start = try user.run("start", "work", "--for", "30m")
         #expect(start.status == 0, "\(start.err)")
+        #expect(start.prose.contains("Blocking 1 site, each with its subdomains."), "start says what the name layer blocks: \(start.out)")
         for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test.", "www.Blocked.Test"] {
             #expect(try Self.resolves(name, in: sandbox, uid: 65_534) == nil, "\(name) does not resolve for the blocking user")
         }

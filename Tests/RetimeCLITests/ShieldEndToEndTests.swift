@@ -83,7 +83,7 @@ struct ShieldEndToEndTests {
     @Test("with shield hosts, a session's targets go into the hosts file and come out on stop")
     func hostsShield() throws {
         let (hosts, original) = try useHostsShield()
-        #expect(try retime.run("start", "work").out == "Started an open-ended session on work. Blocking 1 site.\n")
+        #expect(try retime.run("start", "work").prose == "Started an open-ended session on work. Blocking 1 site, each with its www. (not its other subdomains).")
         #expect(try retime.run("status").out.contains("· shield: hosts\n"))
         #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("0.0.0.0 www.example.com"))
         try retime.run("stop")

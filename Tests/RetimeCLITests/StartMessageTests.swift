@@ -8,8 +8,10 @@ struct StartMessageTests {
     let targets = try! ["slack.com", "news.example.org", "app:Mail"].map { try Target(parsing: $0) }
     /// What each shield says it blocks (`Shield.reach`).
     static let hosts = ShieldReach(sites: true, apps: .unsupported)
-    static let system = ShieldReach(sites: true, apps: .blocked)
-    static let systemWithoutApps = ShieldReach(sites: true, apps: .layerOff)
+    static let system = ShieldReach(sites: true, apps: .blocked, subdomains: true)
+    static let systemWithoutApps = ShieldReach(sites: true, apps: .layerOff, subdomains: true)
+    /// The service where its name layer cannot run (the hosts file instead).
+    static let systemWithHostsFile = ShieldReach(sites: true, apps: .blocked)
 
     @Test("the 'none' shield blocks nothing, and start says so and how to change it")
     func noneShield() {
@@ -20,13 +22,17 @@ struct StartMessageTests {
     @Test("the hosts shield blocks sites, not apps, and start counts them apart")
     func hostsShield() {
         #expect(SessionCommands.Start.blocking(targets, group: "work", reach: Self.hosts)
-            == " Blocking 2 sites; the hosts shield cannot block 1 app (the system service's app layer can: 'sudo retime system install').")
-        #expect(SessionCommands.Start.blocking(Array(targets.prefix(1)), group: "work", reach: Self.hosts) == " Blocking 1 site.")
+            == " Blocking 2 sites (each with its www., not its other subdomains); the hosts shield cannot block 1 app (the system service's app layer can: 'sudo retime system install').")
+        #expect(SessionCommands.Start.blocking(Array(targets.prefix(1)), group: "work", reach: Self.hosts)
+            == " Blocking 1 site, each with its www. (not its other subdomains).", "a hosts file has no wildcards (issue 29)")
     }
 
     @Test("the system shield counts apps as blocked only while the service's app layer is on")
     func systemShield() {
-        #expect(SessionCommands.Start.blocking(targets, group: "work", reach: Self.system) == " Blocking 3 targets.")
+        #expect(SessionCommands.Start.blocking(targets, group: "work", reach: Self.system) == " Blocking 3 targets (its sites with their subdomains).")
+        #expect(SessionCommands.Start.blocking(Array(targets.prefix(2)), group: "work", reach: Self.system) == " Blocking 2 sites, each with its subdomains.")
+        #expect(SessionCommands.Start.blocking(Array(targets.prefix(1)), group: "work", reach: Self.systemWithHostsFile)
+            == " Blocking 1 site, each with its www. (not its other subdomains).")
         #expect(SessionCommands.Start.blocking(targets, group: "work", reach: Self.systemWithoutApps)
             == " Blocking 2 sites; the system service's app layer is off, so 1 app stays open.")
     }

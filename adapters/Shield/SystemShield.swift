@@ -23,7 +23,8 @@ public struct SystemShield: Shield {
         let layers = ((try? client.send(.init(op: .status)))?.layers ?? []).map(\.report)
         let apps = layers.contains { $0.name == "apps" && $0.active }
         return ShieldReach(sites: true, apps: askingAboutApps ? (apps ? .blocked : .layerOff) : nil,
-                           failing: layers.compactMap { layer in layer.failure.map { "\(layer.name): \($0)" } })
+                           failing: layers.compactMap { layer in layer.failure.map { "\(layer.name): \($0)" } },
+                           subdomains: layers.contains { $0.name == "names" && $0.active })
     }
 
     public func raise(_ targets: [Target], for session: Session) async throws {

@@ -38,7 +38,7 @@ enum GroupCommands {
 
     struct Create: RetimeCommand {
         static let spec = CommandSpec("create", summary: "Create a group.",
-                                      options: [.value("block", "TARGET", help: "A domain (subdomains included) or app:NAME to block.", repeatable: true)],
+                                      options: [.value("block", "TARGET", help: "A domain or app:NAME to block. A domain's www. is blocked too; its other subdomains where the system service's name layer runs (docs/shields.md).", repeatable: true)],
                                       arguments: [ArgumentSpec("NAME", help: "1-64 characters, no '/'; unique ignoring case.")])
         let name: String, targets: [String]
         init(_ parsed: ParsedCommand, values: DateValue) {

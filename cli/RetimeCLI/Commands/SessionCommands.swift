@@ -110,12 +110,17 @@ enum SessionCommands {
             }
             switch reach.apps {
             case .unsupported where apps > 0:
-                return " Blocking \(count(sites, "site")); the hosts shield cannot block \(count(apps, "app"))"
+                return " Blocking \(count(sites, "site")) (each with its www., not its other subdomains); the hosts shield cannot block \(count(apps, "app"))"
                     + " (the system service's app layer can: 'sudo retime system install')."
             case .layerOff where apps > 0:
                 return " Blocking \(count(sites, "site")); the system service's app layer is off, so \(count(apps, "app")) \(apps == 1 ? "stays" : "stay") open."
             default:
-                return " Blocking \(count(targets.count, sites == targets.count ? "site" : "target"))."
+                // What a site's block covers, as the shield in force does it.
+                let all = sites == targets.count
+                let covers = sites == 0 ? ""
+                    : reach.subdomains ? (all ? ", each with its subdomains" : " (its sites with their subdomains)")
+                    : all ? ", each with its www. (not its other subdomains)" : " (its sites with their www., not their other subdomains)"
+                return " Blocking \(count(targets.count, sites == targets.count ? "site" : "target"))\(covers)."
             }
         }
     }

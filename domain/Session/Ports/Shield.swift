@@ -49,11 +49,16 @@ public struct ShieldReach: Sendable, Equatable {
     /// with why (the system service's hosts layer, when /etc cannot be
     /// written): the block is held and retried, but a user must be told.
     public var failing: [String]
+    /// Whether a blocked domain's subdomains are blocked too (the system
+    /// service's name layer answers them), or only the domain and its
+    /// `www.` (a hosts file has no wildcards).
+    public var subdomains: Bool
 
-    public init(sites: Bool, apps: Apps?, failing: [String] = []) {
+    public init(sites: Bool, apps: Apps?, failing: [String] = [], subdomains: Bool = false) {
         self.sites = sites
         self.apps = apps
         self.failing = failing
+        self.subdomains = subdomains
     }
 
     /// A shield that only records what it would block.
