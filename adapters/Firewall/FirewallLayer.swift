@@ -12,6 +12,12 @@ import Synchronization
 /// between `minimumTTL` and `maximumTTL`: no busy loop on a zero TTL, no
 /// stale address for hours); a lookup that fails keeps the addresses it
 /// had. Connections already open to an address are cut when it is added.
+///
+/// Lookups run off the service's loop: a pass waits for them at most
+/// `patience` (a local resolver answers in milliseconds, so the block is
+/// in the table before `start` is answered), and a lookup still out then
+/// is taken up by a later pass, a tenth of a second on, while the loop
+/// serves everyone else: names whose DNS does not answer never stall it.
 public final class FirewallLayer: BlockLayer, Sendable {
     public var name: String { "firewall" }
     let resolver: any AddressResolver
@@ -36,9 +42,40 @@ public final class FirewallLayer: BlockLayer, Sendable {
         /// Each blocking user's blocked domains: `check` answers a user
         /// about its own, never whether another user blocks a name.
         var domains: [UInt32: BlockedNames] = [:]
+        /// The lookups a pass did not wait out, taken up by a later one: at
+        /// most one a blocking user, so one user's names that the DNS does
+        /// not answer never hold up another user's.
+        var lookups: [UInt32: Lookup] = [:]
     }
 
     private let state = Mutex(State())
+
+    /// How long a pass waits for its lookups before it goes on without them.
+    public static let patience: TimeInterval = 0.25
+    /// How soon a pass comes back for a lookup still out.
+    public static let lookupPoll: TimeInterval = 0.1
+
+    /// One lookup of names, answered on another thread.
+    private final class Lookup: Sendable {
+        let names: Set<String>
+        private let result = Mutex<[String: Resolution]?>(nil)
+
+        init(names: Set<String>) { self.names = names }
+
+        func finish(_ found: [String: Resolution]) {
+            result.withLock { $0 = found }
+        }
+
+        /// Its answers, if they have come.
+        var answers: [String: Resolution]? { result.withLock { $0 } }
+
+        /// Its answers, waiting for them until `deadline`: suspended, never
+        /// holding a thread the lookup itself may need.
+        func wait(until deadline: Date) async -> [String: Resolution]? {
+            while answers == nil, Date() < deadline { try? await Task.sleep(for: .milliseconds(2)) }
+            return answers
+        }
+    }
 
     public init(resolver: any AddressResolver, filter: any PacketFilter, clock: any Domain.Clock, logger: Logger,
                 minimumTTL: TimeInterval = 60, maximumTTL: TimeInterval = 900) {
@@ -56,29 +93,38 @@ public final class FirewallLayer: BlockLayer, Sendable {
         let all = Set(wanted.values.joined())
         var domains: [UInt32: BlockedNames] = [:]
         for block in blocks { domains[block.uid] = BlockedNames((domains[block.uid]?.domains ?? []).union(BlockedNames(targets: block.targets).domains)) }
-        let (due, expired) = state.withLock { state in
+        let (due, expired, outstanding) = state.withLock { state in
             state.domains = domains
             state.answers = state.answers.filter { all.contains($0.key) }
-            let due = all.filter { state.answers[$0].map { $0.expires <= now } ?? true }
-            return (due, due.contains { state.answers[$0] != nil })
+            state.lookups = state.lookups.filter { wanted[$0.key] != nil }
+            // Names being looked up already wait for that lookup.
+            let asked = state.lookups.values.reduce(into: Set<String>()) { $0.formUnion($1.names) }
+            let due = all.filter { !asked.contains($0) && (state.answers[$0].map { $0.expires <= now } ?? true) }
+            return (due, due.contains { state.answers[$0] != nil }, state.lookups)
         }
-        if !due.isEmpty {
-            let found = await resolver.resolve(due.sorted())
-            state.withLock { state in
-                for name in due {
-                    if let resolution = found[name] {
-                        let ttl = min(max(resolution.timeToLive, minimumTTL), maximumTTL)
-                        state.answers[name] = Answer(addresses: resolution.addresses.filter { !$0.isLocal }, expires: now.addingTimeInterval(ttl),
-                                                     failure: false)
-                    } else {
-                        // Kept, and asked again at the shortest interval.
-                        let kept = state.answers[name]?.addresses ?? []
-                        state.answers[name] = Answer(addresses: kept, expires: now.addingTimeInterval(minimumTTL), failure: true)
-                    }
-                }
-            }
+        var pending = outstanding
+        for (uid, lookup) in outstanding {
+            guard let found = lookup.answers else { continue }
+            record(found, for: lookup.names, at: clock.now())
+            pending[uid] = nil
         }
-        let (rules, applied, again) = state.withLock { state in
+        // Each user's due names in a lookup of its own, unless one of its
+        // lookups is still out (they wait for the next pass).
+        var started: [UInt32: Lookup] = [:], claimed = Set<String>()
+        for (uid, names) in wanted.sorted(by: { $0.key < $1.key }) where pending[uid] == nil {
+            let mine = names.intersection(due).subtracting(claimed)
+            guard !mine.isEmpty else { continue }
+            claimed.formUnion(mine)
+            let lookup = Lookup(names: mine), resolver = self.resolver
+            Task.detached { lookup.finish(await resolver.resolve(mine.sorted())) }
+            started[uid] = lookup
+        }
+        let deadline = Date().addingTimeInterval(Self.patience)
+        for (uid, lookup) in started {
+            if let found = await lookup.wait(until: deadline) { record(found, for: lookup.names, at: now) } else { pending[uid] = lookup }
+        }
+        state.withLock { $0.lookups = pending }
+        let (rules, applied, expiry) = state.withLock { state in
             var rules = FirewallRules()
             for (uid, names) in wanted {
                 let addresses = names.reduce(into: Set<IPAddress>()) { $0.formUnion(state.answers[$1]?.addresses ?? []) }
@@ -86,6 +132,8 @@ public final class FirewallLayer: BlockLayer, Sendable {
             }
             return (rules, state.applied, state.answers.values.map(\.expires).min())
         }
+        // A lookup still out brings the next pass soon; its answers then.
+        let again = pending.isEmpty ? expiry : min(expiry ?? .distantFuture, clock.now().addingTimeInterval(Self.lookupPoll))
         // At a re-resolution (not at a raise: a new name costs no read of
         // the table), what the kernel holds is checked too: a table removed
         // by hand comes back within the interval.
@@ -103,6 +151,23 @@ public final class FirewallLayer: BlockLayer, Sendable {
                                                                "connectionsCut": "\(cut)"])
         }
         return again
+    }
+
+    /// Keeps what a lookup found for `names`.
+    private func record(_ found: [String: Resolution], for names: Set<String>, at now: Date) {
+        state.withLock { state in
+            for name in names {
+                if let resolution = found[name] {
+                    let ttl = min(max(resolution.timeToLive, minimumTTL), maximumTTL)
+                    state.answers[name] = Answer(addresses: resolution.addresses.filter { !$0.isLocal }, expires: now.addingTimeInterval(ttl),
+                                                 failure: false)
+                } else {
+                    // Kept, and asked again at the shortest interval.
+                    let kept = state.answers[name]?.addresses ?? []
+                    state.answers[name] = Answer(addresses: kept, expires: now.addingTimeInterval(minimumTTL), failure: true)
+                }
+            }
+        }
     }
 
     public func report() async -> LayerReport {

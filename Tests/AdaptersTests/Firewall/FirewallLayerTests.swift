@@ -1,6 +1,7 @@
 import Adapters
 import Domain
 import Foundation
+import Synchronization
 import Testing
 
 /// The firewall layer's rules and timing, on the manual clock with the
@@ -35,6 +36,24 @@ struct FirewallLayerTests {
         #expect(await layer.check(try Target(parsing: "a.test"), for: 1_000)?.blocked == true)
         #expect(await layer.check(try Target(parsing: "a.test"), for: 2_000)?.blocked == false, "another user's connections are not refused")
         #expect(await layer.check(try Target(parsing: "app:steam"), for: 1_000) == nil, "apps are not the firewall's")
+    }
+
+    @Test("a DNS that does not answer never holds the pass: it goes on without those names, comes back for them, and another user's names are not held up (issue 28)")
+    func lookupsOffTheLoop() async throws {
+        let gate = GatedResolver(open: ["b.test": answer(["10.0.0.9"], ttl: 300)], held: ["slow.test": answer(["10.0.0.7"], ttl: 300)])
+        let layer = FirewallLayer(resolver: gate, filter: filter, clock: clock, logger: Logger(label: "t", handler: InMemoryLogHandler()))
+        let attacker = block(1_000, ["slow.test"]), victim = block(2_000, ["b.test"])
+        let again = try await layer.enforce([attacker])
+        #expect(again.map { abs($0.timeIntervalSince(clock.now()) - FirewallLayer.lookupPoll) < 0.001 } == true, "comes back soon for the lookup still out")
+        #expect(try filter.current()?.blocked[1_000] == nil, "not in the table yet: the pass did not wait for it")
+        // Meanwhile another user's block: its names in a lookup of their own, answered at once.
+        _ = try await layer.enforce([attacker, victim])
+        #expect(try filter.current()?.blocked[2_000] == [Self.address("10.0.0.9")])
+        gate.release()
+        #expect(await eventuallyAsync { gate.answered })
+        clock.advance(by: FirewallLayer.lookupPoll)
+        _ = try await layer.enforce([attacker, victim])
+        #expect(try filter.current()?.blocked[1_000] == [Self.address("10.0.0.7")], "taken up by the next pass")
     }
 
     @Test("checks of 1,000 blocked domains read the kernel's table once, not once a domain (issue 28: one request stalled every user)")
@@ -118,4 +137,38 @@ struct FirewallLayerTests {
         #expect(try await layer.enforce([block(1_000, ["app:steam"])]) == nil, "apps only: nothing to resolve")
         #expect(try filter.current() == nil)
     }
+}
+
+/// A DNS whose answers for `held` names wait until it is released (a
+/// server that does not answer); the others come at once.
+final class GatedResolver: AddressResolver, Sendable {
+    private let open: [String: Resolution]
+    private let held: [String: Resolution]
+    private let gate = DispatchSemaphore(value: 0)
+    private let done = Mutex(false)
+
+    init(open: [String: Resolution], held: [String: Resolution]) {
+        self.open = open
+        self.held = held
+    }
+
+    func resolve(_ names: [String]) async -> [String: Resolution] {
+        guard names.contains(where: { held[$0] != nil }) else { return open.filter { names.contains($0.key) } }
+        gate.wait()
+        done.withLock { $0 = true }
+        return held.filter { names.contains($0.key) }
+    }
+
+    func release() { gate.signal() }
+    var answered: Bool { done.withLock { $0 } }
+}
+
+/// Whether `condition` holds within `seconds`, asked every 10 ms.
+func eventuallyAsync(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
 }
