@@ -1,4 +1,5 @@
 @testable import RetimeCLI
+import Domain
 import Foundation
 import Testing
 
@@ -62,5 +63,37 @@ struct NarrowWatchTests {
             let line = redraw.split(separator: "\r\n").first.map(String.init) ?? redraw
             #expect(DisplayWidth.of(line) < 40, "\(line)")
         }
+    }
+}
+
+/// A log longer than the terminal goes through `$PAGER`, as git's does
+/// (issue 29); a short one, a script's and `--json` are printed as they are.
+@Suite("log through the pager", .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3")))
+struct PagerTests {
+    let retime = RetimeProcess()
+
+    func onTerminal(rows: Int, _ arguments: String...) throws -> RetimeProcess.Outcome {
+        var driver = retime
+        driver.environment["PTY_ROWS"] = "\(rows)"
+        driver.environment["PAGER"] = "sed s/^/paged:/"
+        driver.launcher = ["/usr/bin/python3", PasscodePromptTests.driver, "--"]
+        return try driver.run(arguments)
+    }
+
+    @Test("longer than the terminal: through $PAGER; shorter, or --json, or not a terminal: printed")
+    func pages() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        for hour in 1...12 {
+            let from = Date().addingTimeInterval(-Double(hour) * 3_600)
+            #expect(try retime.run("track", "work", "--from", Timestamp.format(from, fractionDigits: 0),
+                                   "--to", Timestamp.format(from.addingTimeInterval(600), fractionDigits: 0)).status == 0)
+        }
+        let long = try onTerminal(rows: 8, "log")
+        let lines = long.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("paged:") }, "\(long.out)")
+        let short = try onTerminal(rows: 60, "log")
+        #expect(!short.out.contains("paged:") && short.out.contains("work"), "\(short.out)")
+        #expect(!(try onTerminal(rows: 8, "log", "--json").out.contains("paged:")))
+        #expect(!(try retime.run("log").out.contains("paged:")), "not a terminal")
     }
 }

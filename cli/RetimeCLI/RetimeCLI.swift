@@ -31,6 +31,8 @@ public enum RetimeCLI {
                 try stream(console.writeOut)
             } else if let exported = result.exported {
                 console.writeOut(exported)
+            } else if result.pageable, !json, ConsolePaging.show(result.human, console: console, environment: environment) {
+                // Shown a screen at a time.
             } else {
                 emit(result.json, human: result.human, json: json, console: console)
             }

@@ -37,8 +37,11 @@ func processEnvironment() -> [String: String] {
 }
 
 var size = winsize()
-let width = ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
-let console = Console(writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: width)
+let sized = ioctl(1, UInt(TIOCGWINSZ), &size) == 0
+let width = sized && size.ws_col > 0 ? Int(size.ws_col) : 80
+let height = sized && size.ws_row > 0 ? Int(size.ws_row) : 24
+let console = Console(writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: width,
+                      height: height)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = processEnvironment()
 

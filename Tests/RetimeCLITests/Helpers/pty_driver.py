@@ -3,7 +3,7 @@ waits for each prompt, then types its answer. Prints everything the
 terminal showed and exits with the command's status.
 
 Usage: pty_driver.py 'PROMPT=ANSWER' ... -- COMMAND ARGS...
-(with PTY_COLUMNS=N in the environment, the terminal is N columns wide)
+(with PTY_COLUMNS=N or PTY_ROWS=N in the environment, the terminal is that wide or tall)
 (answers may use \\r, \\x03 and \\x7f escapes)."""
 import os
 import pty
@@ -16,9 +16,10 @@ command = sys.argv[split + 1:]
 pid, fd = pty.fork()
 if pid == 0:
     # PTY_COLUMNS: the terminal's width, as a narrow window has it.
-    if os.environ.get("PTY_COLUMNS"):
+    if os.environ.get("PTY_COLUMNS") or os.environ.get("PTY_ROWS"):
         import fcntl, struct, termios
-        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, int(os.environ["PTY_COLUMNS"]), 0, 0))
+        rows, columns = int(os.environ.get("PTY_ROWS") or 24), int(os.environ.get("PTY_COLUMNS") or 80)
+        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     os.execv(command[0], command)
 
 shown = b""

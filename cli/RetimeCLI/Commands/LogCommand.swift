@@ -56,7 +56,9 @@ struct LogCommand: RetimeCommand {
             human = log.sessions.isEmpty ? "No sessions in the last \(Self.windowDays) days ('retime log --since 2026-01-01' or '--limit 20' shows older ones)."
                 : human + "\n" + io.style.dim("The last \(Self.windowDays) days; --since DATE or --limit N shows more.")
         }
-        return CommandResult(json: json, human: human)
+        var result = CommandResult(json: json, human: human)
+        result.pageable = !csv
+        return result
     }
 
     /// Days, newest first, each with its total focused time, then its

@@ -77,6 +77,9 @@ struct CommandResult {
     /// Output that is the same with or without `--json` (an export file),
     /// written as it is instead of `json` or `human`.
     var exported: String? = nil
+    /// Whether the human text, when longer than the terminal, goes through
+    /// the pager (`log`).
+    var pageable = false
     /// Like `exported`, but written in pieces as they are made, so that a
     /// large export is never held whole.
     var stream: (@Sendable (_ write: (String) -> Void) throws -> Void)? = nil

@@ -8,13 +8,16 @@ public struct Console: Sendable {
     /// Whether standard output is a terminal (progress bars, colour, tables).
     public var isTerminal: Bool
     public var width: Int
+    /// The terminal's rows (a longer `log` goes through the pager).
+    public var height: Int
 
     public init(writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
-                isTerminal: Bool = false, width: Int = 80) {
+                isTerminal: Bool = false, width: Int = 80, height: Int = 24) {
         self.writeOut = writeOut
         self.writeErr = writeErr
         self.isTerminal = isTerminal
         self.width = width
+        self.height = height
     }
 
     public func out(_ text: String) { writeOut(text.hasSuffix("\n") ? text : text + "\n") }
