@@ -220,6 +220,22 @@ struct HistoryAmendmentEndToEndTests {
         #expect(try retime.run("report", "--json").json["totalSessions"] as? Int == 4)
     }
 
+    @Test("report --by group,tag: each group's time by tag in one table (issue 29)")
+    func groupByTag() throws {
+        for name in ["work", "play"] { #expect(try retime.run("group", "create", name).status == 0) }
+        #expect(try retime.run("track", "work", "--from", Self.ago(6), "--to", Self.ago(5), "--tag", "deep", "--tag", "writing").status == 0)
+        #expect(try retime.run("track", "work", "--from", Self.ago(4), "--to", Self.ago(3.5), "--tag", "deep").status == 0)
+        #expect(try retime.run("track", "play", "--from", Self.ago(3), "--to", Self.ago(2.75)).status == 0)
+        let report = try retime.run("report", "--by", "group,tag", "--json")
+        #expect(report.status == 0, "\(report.err)")
+        let buckets = Dictionary(uniqueKeysWithValues: (report.json["buckets"] as? [[String: Any]] ?? []).map {
+            ($0["key"] as? String ?? "", $0["focusedSeconds"] as? Double ?? -1)
+        })
+        #expect(buckets == ["work / deep": 5_400, "work / writing": 3_600, "play / (no tag)": 900], "\(buckets)")
+        #expect(report.json["totalFocusedSeconds"] as? Double == 6_300, "each session counted once in the total")
+        #expect(try retime.run("report", "--by", "group,tag").out.hasPrefix("group,tag"))
+    }
+
     @Test("CSV: a tag holding ';' is escaped, so it cannot be told for two tags (issue 29)")
     func csvTags() throws {
         #expect(try retime.run("group", "create", "work").status == 0)

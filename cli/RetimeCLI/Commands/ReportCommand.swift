@@ -11,7 +11,8 @@ struct ReportCommand: RetimeCommand {
                                   options: [
         .value("since", "DATE", help: "From this date: YYYY-MM-DD, a date-time, today, yesterday or -Nd."),
         .value("until", "DATE", help: "Before this date (same forms)."),
-        .value("by", "BUCKET", help: "day (default), week (ISO weeks), group or tag.", choices: ["day", "week", "group", "tag"]),
+        .value("by", "BUCKET", help: "day (default), week (ISO weeks), group, tag, or group,tag (each group's time by tag).",
+               choices: ["day", "week", "group", "tag", "group,tag"]),
         .value("group", "NAME", help: "Only this group's sessions.", names: .groups),
         .value("tag", "TAG", help: "Only sessions with this tag."),
         .flag("csv", help: "Comma-separated values with a header line."),
@@ -25,7 +26,8 @@ struct ReportCommand: RetimeCommand {
         (since, until) = try values.range(parsed)
         let by = parsed.value("by") ?? "day"
         guard let grouping = ReportGrouping(rawValue: by.lowercased()) else {
-            throw UsageError(.invalidValue, "invalid value '\(by)' for --by", hint: "give day, week, group or tag", command: parsed.commandName)
+            throw UsageError(.invalidValue, "invalid value '\(by)' for --by", hint: "give day, week, group, tag or group,tag",
+                             command: parsed.commandName)
         }
         self.grouping = grouping
         csv = parsed.flag("csv")
@@ -87,7 +89,7 @@ enum ReportChart {
         }
         var buckets = report.buckets
         var trimmed = 0
-        if report.grouping != .group {
+        if !report.grouping.byName {
             let used = { (bucket: Report.Bucket) in bucket.sessions > 0 || bucket.focusedSeconds > 0 }
             let first = buckets.firstIndex(where: used) ?? 0, last = buckets.lastIndex(where: used) ?? buckets.count - 1
             trimmed = buckets.count - (last - first + 1)

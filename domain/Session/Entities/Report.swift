@@ -3,6 +3,13 @@ import Foundation
 /// How a report groups history.
 public enum ReportGrouping: String, Sendable, CaseIterable {
     case day, week, group, tag
+    /// Each group's time by tag, in one table (`work / deep`).
+    case groupTag = "group,tag"
+
+    /// Whether its buckets are names (groups, tags), not days or weeks.
+    public var byName: Bool { self == .group || self == .tag || self == .groupTag }
+    /// Whether its buckets need the sessions' tags.
+    public var byTag: Bool { self == .tag || self == .groupTag }
 
     /// What a session without tags is filed under in a report by tag.
     public static let untagged = "(no tag)"

@@ -34,7 +34,7 @@ public struct ReportBuilder {
 
     /// A report of ended sessions; sessions still running are left out.
     public func build(_ sessions: [Session], since: Date?, until: Date?) -> Report {
-        build(sessions.compactMap { SessionSpan($0, withTags: grouping == .tag) }, since: since, until: until)
+        build(sessions.compactMap { SessionSpan($0, withTags: grouping.byTag) }, since: since, until: until)
     }
 
     /// Sessions that overlap (imports, tracked sessions) are counted once:
@@ -49,14 +49,15 @@ public struct ReportBuilder {
         let union = Self.union(everything)
         overall.focused = union.reduce(0) { $0 + $1.1.timeIntervalSince($1.0) }
         let total = Self.bucket("total", overall)
-        if grouping == .group || grouping == .tag {
+        if grouping.byName {
             var sums: [String: Sum] = [:], stretches: [String: [(Date, Date)]] = [:]
             for span in spans {
                 // By group: one row per group id, labelled by the caller
                 // (its name now, and the names it ran under before).
                 // By tag: each of its tags (a session with two counts in both).
-                let names = grouping == .tag ? (span.tags.isEmpty ? [ReportGrouping.untagged] : span.tags)
-                    : [groupNames[span.groupId] ?? span.groupName ?? "(deleted group)"]
+                let group = groupNames[span.groupId] ?? span.groupName ?? "(deleted group)"
+                let tags = span.tags.isEmpty ? [ReportGrouping.untagged] : span.tags
+                let names = grouping == .tag ? tags : grouping == .groupTag ? tags.map { "\(group) / \($0)" } : [group]
                 for name in names {
                     sums[name, default: Sum()].count(span)
                     forEachFocusedStretch(of: span, endingAt: span.endedAt) { stretches[name, default: []].append(($0, $1)) }

@@ -25,10 +25,10 @@ public struct ReportUseCase: Sendable {
     /// `group` and `tag` keep only that group's (by id) or that tag's sessions.
     public func execute(since: Date?, until: Date?, by grouping: ReportGrouping, group: GroupID? = nil, tag: String? = nil) async throws -> Report {
         let spans = try await history.spans(matching: HistoryQuery(since: since, until: until, groupId: group, tag: tag,
-                                                                    spansWithTags: grouping == .tag))
+                                                                    spansWithTags: grouping.byTag))
         // One row per group, by identity: a renamed group is one row under
         // its name now, a deleted one keeps the name it last ran under.
-        let names = grouping == .group ? try await HistoryGroups(groups: groups, history: history).labels(of: spans) : [:]
+        let names = grouping == .group || grouping == .groupTag ? try await HistoryGroups(groups: groups, history: history).labels(of: spans) : [:]
         return ReportBuilder(grouping: grouping, timeZone: calendar.timeZone, groupNames: names).build(spans, since: since, until: until)
     }
 }
