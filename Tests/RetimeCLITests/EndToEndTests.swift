@@ -128,6 +128,18 @@ struct EndToEndTests {
 
     private func zip2(_ a: Date?, _ b: Date?) -> (Date, Date)? { a.flatMap { a in b.map { (a, $0) } } }
 
+    @Test("a session running while its group is renamed is recorded under the new name (issue 29)")
+    func renamedWhileRunning() throws {
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("start", "work").status == 0)
+        #expect(try retime.run("group", "rename", "work", "deepwork").status == 0)
+        #expect(try retime.run("stop").status == 0)
+        let sessions = try retime.run("log", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(sessions.first?["group"] as? String == "deepwork")
+        let log = try retime.run("log").out
+        #expect(log.contains(" deepwork ") && !log.contains("was work"), "\(log)")
+    }
+
     @Test("an open-ended session ended by stop is completed in log, JSON and report alike; one stopped before its end is stopped (issue 29)")
     func stoppedOrCompleted() throws {
         try retime.run("group", "create", "work")

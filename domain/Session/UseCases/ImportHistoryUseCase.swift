@@ -182,7 +182,7 @@ public struct ImportHistoryUseCase: Sendable {
     }
 }
 
-private extension Session {
+extension Session {
     /// The same session, filed under `group`, with the name it ran under.
     func inGroup(_ group: GroupID, named name: String) -> Session {
         Session(id: id, groupId: group, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt, outcome: outcome,

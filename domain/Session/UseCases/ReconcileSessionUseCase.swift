@@ -17,7 +17,7 @@ public struct ReconcileSessionUseCase: Sendable {
         self.groups = groups
         self.shields = shields
         self.clock = clock
-        self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events)
+        self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events, groups: groups)
         self.logger = logger
     }
 

@@ -13,6 +13,9 @@ struct SessionArchiver: Sendable {
     let history: any SessionHistory
     let shields: any ShieldDirectory
     let events: SessionEventPublisher
+    /// The group's name as the session ends: one renamed while the session
+    /// ran is recorded under its new name (nil: the name it started with).
+    var groups: (any SessionGroupLookup)? = nil
 
     /// Moves `current` to history as `ended`; false if another process
     /// changed the session first (it then owns the ending).
@@ -31,7 +34,8 @@ struct SessionArchiver: Sendable {
         // decided, and the ended session stays in the slot until history
         // takes it, so nothing is lost.
         var unwritten: (any Error)?
-        do { try await history.append(ended) } catch { unwritten = error }
+        let named = ((try? await groups?.groupName(id: ended.groupId)) ?? nil).map { ended.inGroup(ended.groupId, named: $0) } ?? ended
+        do { try await history.append(named) } catch { unwritten = error }
         // Lift the block before emptying the slot: the ended session left in
         // the slot is what makes the next finisher try again, so a block the
         // shield could not lift (a full disk, a hosts file made read-only) is

@@ -18,7 +18,7 @@ public struct StopSessionUseCase: Sendable {
         self.groups = groups
         self.override = override
         self.clock = clock
-        self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events)
+        self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events, groups: groups)
         self.reconcile = reconcile
     }
 
