@@ -51,12 +51,19 @@ check() { local name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else b
 figure() { figures+=("figure $1 $2"); echo "figure $1 $2"; }
 kv() { sed -n "s/^$1=//p" <<<"$2" | head -1; }   # a key=value line's value
 
-hosts_holds()  { bx grep -q "$NAME" /etc/hosts; }
 hosts_clear()  { ! bx grep -qi retime /etc/hosts; }
+# The service's name layer (issue 28): alice's lookups of the name are
+# refused by its resolver (nftables sends her port-53 traffic there); the
+# hosts file holds nothing of it, and root's lookups are untouched.
+names_hold()   { alice python3 -c "
+import socket, sys
+try: socket.gethostbyname('$NAME'); sys.exit(1)
+except OSError: pass"; }
+names_table()  { bx nft list table inet retime_names >/dev/null 2>&1; }
 table_holds()  { bx nft list table inet retime 2>/dev/null | grep "$ADDR" >/dev/null; }   # no -q: nft must not die of SIGPIPE
 table_absent() { ! bx nft list table inet retime >/dev/null 2>&1; }
 unit_active()  { [ "$(bx systemctl is-active retime-shield.service)" = active ]; }
-block_held()   { hosts_holds && table_holds; }
+block_held()   { names_hold && table_holds; }
 
 echo "== box"
 "$BOX" up "$DIR" || { bad "the box boots" "see $DIR/boot.log"; echo "$pass passed, $failed failed"; exit 1; }
@@ -132,7 +139,11 @@ alice $R group create g --block $NAME >/dev/null 2>&1
 out=$(alice $R start g --for 10m 2>&1); rc=$?
 [ $rc = 0 ] && ok "alice: retime start g --for 10m (exit 0)" || bad "alice: retime start g --for 10m" "exit $rc: $out"
 for i in $(seq 1 50); do block_held && break; sleep 0.1; done
-hosts_holds && ok "the service's hosts block holds $NAME" || bad "the service's hosts block holds $NAME" "$(bx cat /etc/hosts | tail -5; bx journalctl -u retime-shield.service --no-pager | tail -5)"
+names_hold && ok "the service's name layer refuses $NAME to alice" || bad "the service's name layer refuses $NAME to alice" "$(bx nft list table inet retime_names 2>&1 | head -8; bx journalctl -u retime-shield.service --no-pager | tail -5)"
+check "root still resolves $NAME (the block is alice's alone)" bx /usr/bin/python3 -c "import socket; assert socket.gethostbyname('$NAME') == '$ADDR'"
+check "/etc/hosts holds no block (the name layer, not the hosts file)" hosts_clear
+st=$(bx $R system status 2>&1)
+grep -q "names" <<<"$st" && ok "system status names the name layer" || bad "system status names the name layer" "$st"
 table_holds && ok "nft table inet retime refuses $ADDR" || bad "nft table inet retime refuses $ADDR" "$(bx nft list table inet retime 2>&1 | head -5)"
 check "alice can no longer connect to $ADDR:443" alice python3 -c "
 import socket,sys
@@ -151,7 +162,7 @@ for kind in restart kill; do
     && ok "$kind: the socket answers again within 2 s (${gap} s)" || bad "$kind: the socket answers again within 2 s" "$res"
   [ -n "$leaked" ] && [ "$leaked" = 0 ] && [ "${attempts:-0}" -gt 0 ] \
     && ok "$kind: no connection of alice's got through ($attempts attempted)" || bad "$kind: no connection of alice's got through" "$res"
-  [ "${real:-1}" = 0 ] && ok "$kind: the name never resolved past the hosts block" || bad "$kind: the name never resolved past the hosts block" "${real:-?} lookups gave $ADDR"
+  [ "${real:-1}" = 0 ] && ok "$kind: the name never resolved for alice past the block" || bad "$kind: the name never resolved for alice past the block" "${real:-?} lookups gave $ADDR"
   block_held && unit_active && ok "$kind: the block is held and the unit active after it" || bad "$kind: the block is held and the unit active after it"
 done
 
@@ -193,12 +204,12 @@ attempts=$(kv attempts "$client"); leaked=$(kv leaked "$client"); real=$(kv reso
 figure reboot.connections_attempted "${attempts:-?}"; figure reboot.connections_leaked "${leaked:-?}"; figure reboot.lookups_past_hosts "${real:-?}"
 [ "${leaked:-x}" = 0 ] && [ "${attempts:-0}" -gt 0 ] && ok "reboot: no connection of alice's got through from when users may log in ($attempts attempted)" \
   || bad "reboot: no connection of alice's got through" "${client:-no probe output}"
-[ "${real:-1}" = 0 ] && ok "reboot: the name never resolved past the hosts block" || bad "reboot: the name never resolved past the hosts block" "${real:-?}"
+[ "${real:-1}" = 0 ] && ok "reboot: the name never resolved for alice past the block" || bad "reboot: the name never resolved for alice past the block" "${real:-?}"
 state=$(bx systemctl is-active retime-shield.service)
 [ "$state" = active ] && ok "reboot: the unit is active" || bad "reboot: the unit is active" "$state"
 j=$(bx journalctl -b -u retime-shield.service --no-pager 2>&1)
 ! grep -q "repeated too quickly" <<<"$j" && ok "reboot: no 'Start request repeated too quickly'" || bad "reboot: no 'Start request repeated too quickly'"
-block_held && ok "reboot: the block is still held (hosts and nft)" || bad "reboot: the block is still held (hosts and nft)"
+block_held && ok "reboot: the block is still held (names and nft)" || bad "reboot: the block is still held (names and nft)"
 bx systemctl disable retime-box-sockwatch.service retime-box-client.service >/dev/null 2>&1
 
 echo "== 5. a strict block"
@@ -223,8 +234,8 @@ j=$(bx journalctl -u retime-shield.service --since "$since" --no-pager -o cat 2>
 grep -qi 'releas' <<<"$j" && ok "the release is in the service's journal at the default level" || bad "the release is in the service's journal" "$j"
 st=$(alice $R status 2>&1)
 sleep 0.3
-[ $held = yes ] && hosts_clear && ok "after alice's next status, no retime block in /etc/hosts" \
-  || bad "after alice's next status, no retime block in /etc/hosts" "held before the release: $held; $(bx grep -i -A3 retime /etc/hosts)"
+[ $held = yes ] && ! names_hold && ok "after alice's next status, alice resolves $NAME again" \
+  || bad "after alice's next status, alice resolves $NAME again" "held before the release: $held"
 [ $held = yes ] && ! table_holds && ok "after alice's next status, nft no longer refuses $ADDR" \
   || bad "after alice's next status, nft no longer refuses $ADDR" "held before the release: $held"
 grep -qi 'releas' <<<"$st" && ok "alice's status says the block was released" || bad "alice's status says the block was released" "$st"
@@ -234,6 +245,8 @@ out=$(bx $R system uninstall 2>&1); rc=$?
 [ $rc = 0 ] && ok "root: retime system uninstall (exit 0)" || bad "root: retime system uninstall" "exit $rc: $out"
 check "no nft table inet retime" table_absent
 check "no retime block in /etc/hosts" hosts_clear
+! names_table && ok "no nft table inet retime_names" || bad "no nft table inet retime_names" "$(bx nft list table inet retime_names 2>&1 | head -5)"
+check "alice resolves $NAME again" alice python3 -c "import socket; assert socket.gethostbyname('$NAME') == '$ADDR'"
 leftover=$(bx sh -c "ls -d /usr/local/libexec/retime 2>/dev/null; case '$exec_bin' in /home/*|'') ;; *) ls '$exec_bin' 2>/dev/null;; esac")
 [ -z "$leftover" ] && ok "no installed binary left" || bad "no installed binary left" "$leftover"
 ! bx test -e /etc/systemd/system/retime-shield.service && ! bx systemctl cat retime-shield.service >/dev/null 2>&1 \
