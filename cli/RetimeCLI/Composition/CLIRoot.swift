@@ -22,8 +22,12 @@ enum CLIRoot {
             let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit))
             // Built even when the configured shield cannot be: doctor must
             // report on damaged settings, not fail on them.
-            return DoctorUseCase(inspectors: [files, CompositionHealth(runtime: context), ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
-                                               NotificationHealth(store: try resolver.resolve(), environment: context.environment, dataDirectory: layout.root)],
+            let inspectors: [any HealthInspector] = [
+                files, CompositionHealth(runtime: context),
+                ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
+                NotificationHealth(store: try resolver.resolve(), environment: context.environment, dataDirectory: layout.root),
+            ]
+            return DoctorUseCase(inspectors: inspectors,
                                  daemon: try resolver.resolve(),
                                  blocks: try resolver.resolve(), test: try? resolver.resolve(TestShieldUseCase.self), sessions: try resolver.resolve())
         }
