@@ -53,7 +53,7 @@ struct LogCommand: RetimeCommand {
         })])
         var human = csv ? CSVTable.sessions(log.sessions, names: log.groupNames, now: log.readAt) : table(log, style: io.style)
         if windowed {
-            human = log.sessions.isEmpty ? "No sessions in the last \(Self.windowDays) days ('retime log --since 2026-01-01' or '--limit 20' shows older ones)."
+            human = log.sessions.isEmpty ? "No sessions in the last \(Self.windowDays) days; --since DATE or --limit N shows older ones."
                 : human + "\n" + io.style.dim("The last \(Self.windowDays) days; --since DATE or --limit N shows more.")
         }
         var result = CommandResult(json: json, human: human)
