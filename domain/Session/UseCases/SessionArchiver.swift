@@ -34,7 +34,8 @@ struct SessionArchiver: Sendable {
         // decided, and the ended session stays in the slot until history
         // takes it, so nothing is lost.
         var unwritten: (any Error)?
-        let named = ((try? await groups?.groupName(id: ended.groupId)) ?? nil).map { ended.inGroup(ended.groupId, named: $0) } ?? ended
+        let now = (try? await groups?.groupName(id: ended.groupId)) ?? nil
+        let named = now.flatMap { $0 == ended.groupName ? nil : ended.renamed($0) } ?? ended
         do { try await history.append(named) } catch { unwritten = error }
         // Lift the block before emptying the slot: the ended session left in
         // the slot is what makes the next finisher try again, so a block the
@@ -83,5 +84,14 @@ extension TrackedEvent {
         ]
         if let plannedEnd = session.plannedEnd { properties["plannedEnd"] = .date(plannedEnd) }
         return TrackedEvent(name: name, at: instant, properties: properties)
+    }
+}
+
+extension Session {
+    /// The same session under another group name, everything else kept.
+    func renamed(_ name: String) -> Session {
+        Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt, outcome: outcome,
+                strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, shield: shield,
+                groupName: name)
     }
 }
