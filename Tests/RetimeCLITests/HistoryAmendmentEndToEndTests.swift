@@ -166,31 +166,31 @@ struct HistoryAmendmentEndToEndTests {
         #expect(try sessions(desktop).isEmpty && sessions(laptop).isEmpty)
     }
 
-    @Test("history follows a group by identity: after a rename one group under its new name, the old name still finds it; after a delete, its last name (issue 29)")
+    @Test("history follows a group by identity: each session keeps the name it ran under, the name now beside it; one report row per group; old names still find it (issue 29)")
     func groupByIdentity() throws {
         #expect(try retime.run("group", "create", "writing").status == 0)
         #expect(try retime.run("track", "writing", "--from", Self.ago(5), "--to", Self.ago(4)).status == 0)
         #expect(try retime.run("group", "rename", "writing", "thesis").status == 0)
         #expect(try retime.run("track", "thesis", "--from", Self.ago(3), "--to", Self.ago(2.5)).status == 0)
-        #expect(try sessions(retime).map { $0["group"] as? String } == ["thesis", "thesis"], "its sessions follow it")
+        #expect(try sessions(retime).map { $0["group"] as? String } == ["thesis", "writing"], "the name each ran under")
         let log = try retime.run("log").out
-        #expect(log.contains("thesis (was writing)") && log.components(separatedBy: "thesis").count == 3, "\(log)")
+        #expect(log.contains("writing (now thesis)") && log.components(separatedBy: "thesis").count == 3, "\(log)")
         func buckets() throws -> [String] {
             (try retime.run("report", "--by", "group", "--json").json["buckets"] as? [[String: Any]])?.compactMap { $0["key"] as? String } ?? []
         }
-        #expect(try buckets() == ["thesis (was writing)"], "one row for one group")
+        #expect(try buckets() == ["thesis"], "one row for one group, under its name now")
         for name in ["thesis", "writing", "WRITING"] {
             let found = try retime.run("log", "--group", name, "--json")
             #expect(found.status == 0 && (found.json["sessions"] as? [Any])?.count == 2, "\(name): \(found.err)")
         }
         #expect(try retime.run("report", "--group", "writing", "--json").json["totalSessions"] as? Int == 2)
         let csv = try retime.run("log", "--csv").out
-        #expect(csv.components(separatedBy: ",thesis,").count == 3, "\(csv)")
+        #expect(csv.contains(",thesis,") && csv.contains(",writing,"), "\(csv)")
 
         #expect(try retime.run("group", "delete", "thesis").status == 0)
         let after = try retime.run("log").out
         #expect(after.contains("thesis (deleted)") && after.contains("writing (deleted)") && !after.contains("deleted group"), "\(after)")
-        #expect(try buckets() == ["thesis (deleted; was writing)"])
+        #expect(try buckets() == ["thesis"], "a deleted group under the last name it ran under")
         #expect(try retime.run("log", "--group", "thesis", "--json").json["sessions"] as? [Any] != nil, "a deleted group's name still finds its sessions")
         #expect(try retime.run("log", "--group", "nothing").status == 1)
     }

@@ -16,7 +16,7 @@ struct ListingUseCaseTests {
     var log: SessionLogUseCase { SessionLogUseCase(history: history, groups: GroupRepositoryLookup(groups: groups), clock: clock) }
     var listing: ListSchedulesUseCase { ListSchedulesUseCase(schedules: schedules, groups: GroupRepositoryLookup(groups: groups)) }
 
-    @Test("log names each session by its group's name now, and the name it ran under where that differs; a deleted group by the name it ran under")
+    @Test("log names each session by the name its group ran under, the name now beside it where that differs; deleted groups have none")
     func logNames() async throws {
         let work = Fixtures.group("Work"), play = Fixtures.group("Play")
         try await groups.insert(work)
@@ -30,8 +30,8 @@ struct ListingUseCaseTests {
 
         let read = try await log.execute()
         #expect(read.sessions.map(\.id) == [orphan.id, unnamed.id, renamed.id])
-        #expect(read.sessions.map { read.groupName(of: $0) } == [nil, "Play", "Work"])
-        #expect(read.sessions.map { read.formerGroupName(of: $0) } == [nil, nil, "Old Work"])
+        #expect(read.sessions.map { read.groupName(of: $0) } == [nil, "Play", "Old Work"])
+        #expect(read.sessions.map { read.currentGroupName(of: $0) } == [nil, nil, "Work"])
         #expect(read.readAt == clock.now())
     }
 

@@ -67,12 +67,12 @@ struct LogCommand: RetimeCommand {
     private func table(_ log: SessionLogUseCase.Log, style: Style) -> String {
         let sessions = log.sessions, now = log.readAt
         guard !sessions.isEmpty else { return "No sessions." }
-        // Its group by its name now, with the name it ran under where that
-        // differs; a deleted group by its last name.
+        // The name its group had when it ran, with the name it has now
+        // beside it where that differs (cli.md, "History").
         let name = { (session: Session) -> String in
             let base = log.groupName(of: session) ?? "(deleted group)"
             if log.groupDeleted(session), log.groupName(of: session) != nil { return base + " (deleted)" }
-            return log.formerGroupName(of: session).map { base + " (was \($0))" } ?? base
+            return log.currentGroupName(of: session).map { base + " (now \($0))" } ?? base
         }
         // Group names differ in length: pad them so the outcomes line up.
         let width = sessions.lazy.map { DisplayWidth.of(name($0)) }.max() ?? 0

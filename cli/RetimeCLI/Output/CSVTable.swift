@@ -9,7 +9,7 @@ enum CSVTable {
     /// their group ran under (recorded before sessions kept it).
     static func sessions(_ sessions: [Session], names: [GroupID: String], now: Date) -> String {
         ([header] + sessions.map { session in
-            [session.id.description, (names[session.groupId] ?? session.groupName) ?? "", session.groupId.description,
+            [session.id.description, (session.groupName ?? names[session.groupId]) ?? "", session.groupId.description,
              text(Documents.time(session.startedAt)), text(Documents.time(session.plannedEnd)), text(Documents.time(session.endedAt)),
              session.outcome.rawValue, String(session.strict), JSONWriter.write(.double(session.focused(at: now))),
              String(session.breaks.count), Self.tags(session.tags), session.note ?? "", session.origin.description]

@@ -19,26 +19,14 @@ struct HistoryGroups {
         return latest.groupId
     }
 
-    /// What to call each group of `spans`: its name now; for a deleted
-    /// group, the last name it ran under, marked deleted; and where its
-    /// sessions ran under other names, those too ("deepwork (was work)",
-    /// "thesis (deleted; was writing)").
+    /// What to call each group of `spans` (cli.md, "History"): its name
+    /// now, or, deleted, the last name it ran under.
     func labels(of spans: [SessionSpan]) async throws -> [GroupID: String] {
         let current = try await groups.groupNames()
-        var byGroup: [GroupID: [SessionSpan]] = [:]
-        for span in spans { byGroup[span.groupId, default: []].append(span) }
-        var labels: [GroupID: String] = [:]
-        for (id, runs) in byGroup {
-            let latest = runs.max { $0.startedAt < $1.startedAt }?.groupName
-            let name = current[id] ?? latest ?? "(deleted group)"
-            var former: [String] = []
-            for run in runs.sorted(by: { $0.startedAt < $1.startedAt }) {
-                if let then = run.groupName, then != name, !former.contains(then) { former.append(then) }
-            }
-            let notes = [current[id] == nil && latest != nil ? "deleted" : nil,
-                         former.isEmpty ? nil : "was " + former.joined(separator: ", ")].compactMap { $0 }
-            labels[id] = name + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")")
+        var labels: [GroupID: (name: String?, at: Date)] = [:]
+        for span in spans where current[span.groupId] == nil && (labels[span.groupId].map { span.startedAt > $0.at } ?? true) {
+            labels[span.groupId] = (span.groupName, span.startedAt)
         }
-        return labels
+        return current.merging(labels.compactMapValues(\.name)) { now, _ in now }
     }
 }

@@ -12,17 +12,18 @@ public struct SessionLogUseCase: Sendable {
         /// When the log was read: a running session's times are up to it.
         public var readAt: Date
 
-        /// The session's group by its name now; a deleted group by the name
-        /// the session ran under.
+        /// The name the session's group had when it ran (semantics.md:
+        /// history keeps it), else, for a session recorded before sessions
+        /// kept it, the group's name now.
         public func groupName(of session: Session) -> String? {
-            groupNames[session.groupId] ?? session.groupName
+            session.groupName ?? groupNames[session.groupId]
         }
 
-        /// The name the session ran under, where it is not the group's name
-        /// now (renamed since), else nil.
-        public func formerGroupName(of session: Session) -> String? {
+        /// The group's name now, where it is not the name the session ran
+        /// under (renamed since), else nil: shown beside it.
+        public func currentGroupName(of session: Session) -> String? {
             guard let then = session.groupName, let now = groupNames[session.groupId], then != now else { return nil }
-            return then
+            return now
         }
 
         /// Whether the session's group has been deleted since.
