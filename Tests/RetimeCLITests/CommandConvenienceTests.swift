@@ -21,6 +21,7 @@ struct CommandConvenienceTests {
         #expect((late.json["warnings"] as? [String])?.first?.contains("overlaps 'mornings' on mon") == true, "\(late.out)")
         let tiny = try retime.run("schedule", "add", "tiny", "--group", "work", "--from", "14:00", "--to", "14:03", "--warn", "5m")
         #expect(tiny.prose.contains("Warning: its warning lead (5m) is as long as its interval (3m) or longer"), "\(tiny.out)")
+        #expect(tiny.out.split(separator: "\n").allSatisfy { $0.count <= 80 }, "within 80 columns: \(tiny.out)")
         let show = try retime.run("schedule", "show", "mornings")
         #expect(show.out.contains("next: Wed 2026-11-25 09:00 to 12:00"), "\(show.out)")
         let json = try retime.run("schedule", "show", "mornings", "--json").json["schedule"] as? [String: Any]
