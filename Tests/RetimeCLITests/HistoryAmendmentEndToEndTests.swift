@@ -136,6 +136,25 @@ struct HistoryAmendmentEndToEndTests {
         #expect(abs(end.timeIntervalSince(start) - 3_000) < 1)
     }
 
+    @Test("an edit corrects when a session ran, not what was planned: continue plans the length asked for at its start")
+    func continueAfterEditedTimes() throws {
+        #expect(try retime.run("group", "create", "work").status == 0)
+        #expect(try retime.run("track", "work", "--from", Self.ago(4), "--to", Self.ago(3)).status == 0)
+        // It really began half an hour later, and ran on a quarter of an hour.
+        #expect(try retime.run("edit", "@1", "--from", Self.ago(3.5), "--to", Self.ago(2.75)).status == 0)
+        let edited = try #require(try sessions(retime).first)
+        let editedStart = try #require((edited["startedAt"] as? String).flatMap(Timestamp.parse))
+        let editedEnd = try #require((edited["endedAt"] as? String).flatMap(Timestamp.parse))
+        #expect(abs(editedEnd.timeIntervalSince(editedStart) - 2_700) < 1, "the edit took")
+        #expect(edited["outcome"] as? String == "completed")
+        let continued = try retime.run("continue", "--json")
+        #expect(continued.status == 0, "\(continued.err)")
+        let session = try #require(continued.json["session"] as? [String: Any])
+        let planned = try #require((session["plannedEnd"] as? String).flatMap(Timestamp.parse))
+        let started = try #require((session["startedAt"] as? String).flatMap(Timestamp.parse))
+        #expect(abs(planned.timeIntervalSince(started) - 3_600) < 1, "the hour it was planned for, not the 45 minutes it ran")
+    }
+
     @Test("two devices editing one session: the edit made last wins, whichever folder was copied first")
     func twoDevices() throws {
         let laptop = RetimeProcess(), desktop = RetimeProcess()

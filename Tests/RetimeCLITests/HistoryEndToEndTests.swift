@@ -175,6 +175,25 @@ struct HistoryEndToEndTests {
         #expect(sessions.contains { $0["tags"] as? [String] == ["extra"] } && sessions.contains { $0["note"] as? String == "chapter 3" }, "\(sessions)")
         #expect(try retime.run("import", "--from", "timewarrior", directory, "--json").json["alreadyPresent"] as? Int == 2, "a third time: nothing")
 
+        // `timew modify start @1 06:15`: the interval that replaced the old one is over its time.
+        try "inc 20250105T060000Z - 20250105T063000Z # deep extra\ninc 20250106T061500Z - 20250106T070000Z # deep # \"chapter 3\"\n"
+            .write(toFile: month, atomically: true, encoding: .utf8)
+        let moved = try retime.run("import", "--from", "timewarrior", directory, "--json")
+        #expect(moved.status == 0 && moved.json["updated"] as? Int == 1 && moved.json["imported"] as? Int == 0, "\(moved.out) \(moved.err)")
+        var log = try retime.run("log", "--since", "2025-01-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(log.count == 2 && log.contains { $0["startedAt"] as? String == "2025-01-06T06:15:00Z" }, "moved, not copied: \(log)")
+
+        // `timew move @2 2025-01-07T06:00`: nothing ties the new interval to the old one; the old is counted, not hidden.
+        try "inc 20250106T061500Z - 20250106T070000Z # deep # \"chapter 3\"\ninc 20250107T060000Z - 20250107T063000Z # deep extra\n"
+            .write(toFile: month, atomically: true, encoding: .utf8)
+        let away = try retime.run("import", "--from", "timewarrior", directory)
+        #expect(away.status == 0 && away.out.contains("1 session imported earlier from timewarrior is no longer in its data"), "\(away.out)")
+        #expect(try retime.run("import", "--from", "timewarrior", directory, "--json").json["goneFromSource"] as? Int == 1)
+        #expect(try retime.run("delete", "@3").status == 0, "the user removes the old one")
+        log = try retime.run("log", "--since", "2025-01-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(log.count == 2)
+        #expect(try retime.run("import", "--from", "timewarrior", directory, "--json").json["goneFromSource"] as? Int == 0)
+
         // Watson: the frame keeps its id; its tags and end changed.
         let frames = try watsonFile([("2026-11-19T08:00:00Z", "2026-11-19T09:00:00Z", "writing", Self.hex(42))], name: "edit-frames")
         #expect(try retime.run("import", "--from", "watson", frames).status == 0)
@@ -184,6 +203,21 @@ struct HistoryEndToEndTests {
         #expect(watson.status == 0 && watson.out.contains("Imported 0 of 1 entry from watson (1 updated, changed in watson since)."), "\(watson.out)")
         let edited = try retime.run("log", "--since", "2026-11-19", "--until", "2026-11-20", "--json").json["sessions"] as? [[String: Any]] ?? []
         #expect(edited.count == 1 && edited.first?["tags"] as? [String] == ["t", "book"], "\(edited)")
+    }
+
+    @Test("a Timewarrior interval over two intervals gone from its data is refused, not guessed at (exit 1), and nothing is lost")
+    func reimportAmbiguous() throws {
+        let directory = retime.dataDirectory + "-timew-join"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let month = directory + "/2025-03.data"
+        try "inc 20250303T060000Z - 20250303T063000Z # deep\ninc 20250303T070000Z - 20250303T073000Z # deep\n"
+            .write(toFile: month, atomically: true, encoding: .utf8)
+        #expect(try retime.run("import", "--from", "timewarrior", directory).status == 0)
+        try "inc 20250303T061500Z - 20250303T071500Z # deep\n".write(toFile: month, atomically: true, encoding: .utf8)
+        let joined = try retime.run("import", "--from", "timewarrior", directory)
+        #expect(joined.status == 1 && joined.out.contains("overlaps 2 intervals imported earlier"), "\(joined.out) \(joined.err)")
+        let log = try retime.run("log", "--since", "2025-03-01", "--until", "2025-04-01", "--json").json["sessions"] as? [[String: Any]] ?? []
+        #expect(log.count == 2, "the two sessions stay, no third: \(log)")
     }
 
     @Test("import from Timewarrior: a data directory of month files; open intervals are reported")

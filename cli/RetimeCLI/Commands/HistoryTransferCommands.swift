@@ -134,6 +134,11 @@ struct ImportCommand: RetimeCommand {
             lines.append("Restored \(summary.schedulesRestored) schedule\(summary.schedulesRestored == 1 ? "" : "s") and "
                          + "\(summary.settingsRestored) setting\(summary.settingsRestored == 1 ? "" : "s").")
         }
+        if summary.gone > 0 {
+            let sessions = summary.gone == 1 ? "1 session" : "\(summary.gone) sessions"
+            lines.append("\(sessions) imported earlier from \(source.rawValue) \(summary.gone == 1 ? "is" : "are") no longer in its data "
+                         + "(deleted or moved there): they stay in history; 'retime delete' removes one.")
+        }
         if !summary.problems.isEmpty {
             lines.append("Skipped \(summary.problems.count):")
             lines += summary.problems.prefix(50).map { "  " + $0.description }
@@ -142,6 +147,7 @@ struct ImportCommand: RetimeCommand {
         let json = Documents.document([
             "read": .int(Int64(summary.read)), "imported": .int(Int64(summary.imported)),
             "alreadyPresent": .int(Int64(summary.alreadyPresent)), "updated": .int(Int64(summary.updated)),
+            "goneFromSource": .int(Int64(summary.gone)),
             "groupsCreated": .array(summary.groupsCreated.map(JSONValue.string)),
             "schedulesRestored": .int(Int64(summary.schedulesRestored)), "settingsRestored": .int(Int64(summary.settingsRestored)),
             "skipped": .array(summary.problems.map { .object(["line": .int(Int64($0.line)), "message": .string($0.message)]) }),

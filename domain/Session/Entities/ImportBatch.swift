@@ -90,6 +90,11 @@ public struct ImportSummary: Sendable, Equatable {
     /// Sessions of an earlier import whose entries were changed in their
     /// tool since, updated in place.
     public var updated = 0
+    /// Sessions imported earlier from the same tool, within the time this
+    /// import's entries span, that no entry matched: deleted in the tool
+    /// since, or moved where nothing tells which they became. Left in
+    /// history, and counted so the user can look.
+    public var gone = 0
     /// From a retime backup: schedules and settings added.
     public var schedulesRestored = 0
     public var settingsRestored = 0

@@ -110,8 +110,10 @@ public struct EditSessionUseCase: Sendable {
             let start = max(pause.start, from), end = min(pause.end ?? to, to)
             return start < end ? Break(start: start, end: end) : nil
         }
-        // A completed session ran to its planned end: it still does.
-        let plannedEnd = session.outcome == .completed ? to : session.plannedEnd.map { max($0, from) }
+        // The plan is the length asked for at the start (`--for 50m`); an
+        // edit corrects when the session ran, not what was planned, so the
+        // planned end moves with the start and `continue` plans as before.
+        let plannedEnd = session.plannedEnd.map { from + $0.timeIntervalSince(session.startedAt) }
         let revised = Session(id: session.id, groupId: groupId, startedAt: from, plannedEnd: plannedEnd, endedAt: to,
                               outcome: session.outcome, strict: session.strict, breaks: breaks, tags: try plan.validatedTags(),
                               note: try plan.validatedNote(), origin: session.origin, groupName: groupName)

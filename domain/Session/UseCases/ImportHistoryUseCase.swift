@@ -6,7 +6,8 @@ import Foundation
 /// was changed in its tool since (a tag, an annotation, its end) updates the
 /// session it became, never adds a second: Watson's frames are matched by
 /// their ids, Timewarrior's intervals (which have none) by their start,
-/// which no two of its intervals share. Nothing else in history is changed;
+/// which no two of its intervals share, or, when the start was moved, by the
+/// one earlier interval, gone from the data, that it overlaps. Nothing else in history is changed;
 /// groups are found by name and the missing ones created, all at once.
 ///
 /// Only sessions history can hold are imported: each has an end after its
@@ -46,11 +47,27 @@ public struct ImportHistoryUseCase: Sendable {
         var alreadyPresent = 0
         let recorded = try await RecordedImports(history: history, updating: clock != nil && batch.records.contains(where: Self.updatable))
         var known = recorded.ids
+        // The sessions entries find by id or start; an interval moved in
+        // Timewarrior since is looked for among the others.
+        let matched = Set(batch.records.filter(Self.updatable).compactMap { recorded.match($0.session)?.id })
+        var claimed: Set<SessionID> = []
         for record in batch.records {
-            let problem = record.session.id == current ? "it has the id of the session in progress" : Self.problem(with: record.session)
+            var problem = record.session.id == current ? "it has the id of the session in progress" : Self.problem(with: record.session)
+            var existing = Self.updatable(record) ? recorded.match(record.session) : nil
+            if problem == nil, existing == nil, Self.updatable(record) {
+                switch recorded.moved(record.session, matched: matched) {
+                case .none: break
+                // Two intervals over one earlier one (it was split or
+                // replaced): the first takes its place, the next is new.
+                case .found(let session): existing = claimed.insert(session.id).inserted ? session : nil
+                case .ambiguous(let count):
+                    problem = "it overlaps \(count) intervals imported earlier and no longer in timewarrior; "
+                        + "which one it became is unclear (fix them with 'retime edit' or 'retime delete', then import again)"
+                }
+            }
             if let problem {
                 problems.append(.init(line: record.line, message: (record.file.map { $0 + ": " } ?? "") + problem))
-            } else if Self.updatable(record), let existing = recorded.match(record.session), known.contains(existing.id) {
+            } else if let existing, known.contains(existing.id) {
                 // The same entry again: changed in its tool since, or not.
                 if Self.differs(existing, record) && !changed.contains(where: { $0.existing.id == existing.id }) {
                     changed.append((existing, record))
@@ -62,6 +79,16 @@ public struct ImportHistoryUseCase: Sendable {
             } else {
                 alreadyPresent += 1
             }
+        }
+
+        // Intervals deleted in Timewarrior since, or moved out of reach:
+        // its data keeps a file per month, so the months it holds are
+        // months it knows all of (another machine's database holds others).
+        let starts = batch.records.map(\.session).filter { $0.origin == .imported("timewarrior") }.map(\.startedAt)
+        var gone = 0
+        if let first = starts.min(), let last = starts.max() {
+            gone = recorded.unmatched(from: .imported("timewarrior"), within: Timestamp.utcMonths(from: first, through: last),
+                                      matched: matched.union(claimed))
         }
 
         // A backup's groups come first, with or without sessions; then the
@@ -111,7 +138,7 @@ public struct ImportHistoryUseCase: Sendable {
         }
         var summary = ImportSummary(read: batch.records.count + batch.problems.count, imported: appended,
                                     alreadyPresent: alreadyPresent + fresh.count - appended,
-                                    groupsCreated: created, problems: problems.sorted { $0.line < $1.line }, updated: updated)
+                                    groupsCreated: created, problems: problems.sorted { $0.line < $1.line }, updated: updated, gone: gone)
         if let backup = batch.backup {
             // A backup's group ids name the groups as the backup knew them; here they may have others.
             var ids: [GroupID: GroupID] = [:]

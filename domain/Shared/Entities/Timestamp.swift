@@ -127,6 +127,19 @@ public enum Timestamp {
         return era * 146_097 + doe - 719_468
     }
 
+    /// From the start of `first`'s month to the start of the month after
+    /// `last`'s, in UTC: the months Timewarrior files them under.
+    static func utcMonths(from first: Date, through last: Date) -> Range<Date> {
+        func monthStart(_ date: Date, plus months: Int64) -> Date {
+            let day = Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
+            let (year, month, _) = civil(fromDays: day)
+            let index = year * 12 + (month - 1) + months
+            let start = days(fromCivil: index >= 0 ? index / 12 : (index - 11) / 12, (index % 12 + 12) % 12 + 1, 1)
+            return Date(timeIntervalSince1970: Double(start * 86_400))
+        }
+        return monthStart(first, plus: 0)..<monthStart(max(first, last), plus: 1)
+    }
+
     static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
