@@ -50,6 +50,21 @@ struct DaemonWorld {
 
 @Suite("The daemon's pass, on a test clock")
 struct DaemonStepTests {
+    @Test("what a pass handles is recorded once and logged once, in the same order, by the publisher alone (issue 30)")
+    func oneOwnerOfEvents() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")
+        try await daemon.add("m", "09:00", "10:00", warn: 300)
+        _ = try await daemon.run(until: "2026-11-23T11:00:00Z")
+        let tracked = daemon.world.tracker.events.map(\.name)
+        #expect(tracked.filter { $0 == "interval-started" }.count == 1 && tracked.contains("session-started"), "\(tracked)")
+        // Every log line of an event is the publisher's; none is written twice.
+        let logged = daemon.world.logs.entries.filter { $0.label == "test.events" }.map(\.message)
+        #expect(logged == tracked, "logged: \(logged)")
+        #expect(!daemon.world.logs.entries.contains { $0.label != "test.events" && tracked.contains($0.message) }, "logged elsewhere too")
+        let started = try #require(daemon.world.logs.entries.first { $0.message == "interval-started" })
+        #expect(started.metadata["schedule"] == "m" && started.metadata["lateMs"] == "0", "\(started.metadata)")
+    }
+
     @Test("an interval's events fire in order on their instants; its session ends exactly at the interval's end")
     func fullInterval() async throws {
         let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")

@@ -44,7 +44,8 @@ struct SessionReceiptTests {
     func targetsOnlyForListeners() async throws {
         let world = try await SessionWorld()
         let lookup = GroupRepositoryLookup(groups: world.groups)
-        let events = SessionEventPublisher(tracker: world.tracker, hooks: DeafHooks(), notifier: world.notifications, groups: lookup)
+        let events = SessionEventPublisher(tracker: world.tracker, hooks: DeafHooks(), notifier: world.notifications, groups: lookup,
+                                           logger: Logger(label: "test.events", handler: world.logs))
         let reconcile = ReconcileSessionUseCase(sessions: world.sessions, groups: lookup, history: world.history, shields: world.shields,
                                                 clock: world.clock, events: events, logger: Logger(label: "test", handler: world.logs))
         let stop = StopSessionUseCase(sessions: world.sessions, groups: lookup, history: world.history, shields: world.shields,

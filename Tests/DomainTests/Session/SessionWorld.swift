@@ -32,7 +32,8 @@ struct SessionWorld {
     }
 
     var events: SessionEventPublisher {
-        SessionEventPublisher(tracker: tracker, hooks: hooks, notifier: notifications, groups: GroupRepositoryLookup(groups: groups))
+        SessionEventPublisher(tracker: tracker, hooks: hooks, notifier: notifications, groups: GroupRepositoryLookup(groups: groups),
+                              logger: Logger(label: "test.events", handler: logs))
     }
     var reconcile: ReconcileSessionUseCase {
         ReconcileSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, events: events,

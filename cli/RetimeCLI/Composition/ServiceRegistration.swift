@@ -88,7 +88,7 @@ public enum ServiceRegistration {
         }
         registry.register(SessionEventPublisher.self) {
             SessionEventPublisher(tracker: try $0.resolve(), hooks: try $0.resolve(), notifier: try $0.resolve((any Notifier)?.self),
-                                  groups: try $0.resolve())
+                                  groups: try $0.resolve(), logger: try $0.resolve(Logger.self).labelled("retime.events"))
         }
     }
 

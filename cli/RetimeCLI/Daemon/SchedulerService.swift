@@ -67,14 +67,9 @@ struct SchedulerService: DaemonService {
     /// Runs what is due; returns when to look again (nil: nothing is due).
     private func pass(_ logger: Logger) async -> Date? {
         do {
-            let step = try await services.resolve(RunDueEventsUseCase.self).execute()
-            for entry in step.handled {
-                logger.info("handled \(entry.action.rawValue)", metadata: [
-                    "schedule": "\(entry.schedule ?? "-")", "due": "\(Timestamp.format(entry.due))",
-                    "lateMs": "\(Int((entry.lateness * 1_000).rounded()))",
-                ])
-            }
-            return step.nextDeadline
+            // What the pass handled was recorded and logged as it happened
+            // (`SessionEventPublisher`).
+            return try await services.resolve(RunDueEventsUseCase.self).execute().nextDeadline
         } catch {
             // Unreadable data (say, a damaged file) must not kill the
             // daemon: say so, and look again when the data changes

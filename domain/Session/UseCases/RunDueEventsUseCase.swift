@@ -99,7 +99,6 @@ public struct RunDueEventsUseCase: Sendable {
                 "schedule": .string(schedule.name), "event": .string(event.kind.rawValue),
                 "due": .date(event.at), "lateMs": .int(Int((late * 1_000).rounded())),
             ]))
-            logger.info("\(name)", metadata: ["schedule": "\(schedule.name)", "due": "\(Timestamp.format(event.at))", "lateMs": "\(Int(late * 1_000))"])
             return .init(action: action, schedule: schedule.name, due: event.at, lateness: late)
         }
         switch event.kind {

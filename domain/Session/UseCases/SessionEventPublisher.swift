@@ -1,11 +1,13 @@
 import Foundation
 
-/// Tells the world what happened: every event is recorded (`Tracker`), the
-/// hook events run the user's hooks, and interval warnings and session ends
-/// also go to the desktop. The one place that decides who hears what; the
-/// use cases only say what happened.
+/// Tells the world what happened: every event is recorded (`Tracker`) and
+/// logged, once each, the hook events run the user's hooks, and interval
+/// warnings and session ends also go to the desktop. The one place that
+/// decides who hears what; the use cases and the daemon's loop only say
+/// what happened, and log nothing of it themselves.
 public struct SessionEventPublisher: Sendable {
     private let tracker: any Tracker
+    private let logger: Logger
     private let hooks: any EventHooks
     private let notifier: (any Notifier)?
     private let groups: any SessionGroupLookup
@@ -15,8 +17,9 @@ public struct SessionEventPublisher: Sendable {
 
     /// With no `notifier`, nothing goes to the desktop (`notify off`, or no
     /// desktop to show it on).
-    public init(tracker: any Tracker, hooks: any EventHooks, notifier: (any Notifier)?, groups: any SessionGroupLookup) {
+    public init(tracker: any Tracker, hooks: any EventHooks, notifier: (any Notifier)?, groups: any SessionGroupLookup, logger: Logger) {
         self.tracker = tracker
+        self.logger = logger
         self.hooks = hooks
         self.notifier = notifier
         self.groups = groups
@@ -25,13 +28,14 @@ public struct SessionEventPublisher: Sendable {
     /// Records an event that no hook hears (`interval-started`, `session-completed`, ...).
     public func record(_ event: TrackedEvent) {
         tracker.track(event)
+        logger.info("\(event.name)", metadata: event.properties.mapValues { .string($0.description) })
     }
 
     /// A session started, ended, paused or resumed. `group` is the session's
     /// group when the caller has just read it; otherwise its name is looked
     /// up, and its targets only if a hook hears this event.
     func session(_ kind: SessionEvent.Kind, _ session: Session, at instant: Date, group known: BlockList? = nil) async {
-        tracker.track(.sessionEvent(kind.rawValue, session, at: instant))
+        record(.sessionEvent(kind.rawValue, session, at: instant))
         let group: BlockList? = if let known { known } else if hooks.listens(to: kind) { await blockList(session.groupId) } else {
             ((try? await groups.groupName(id: session.groupId)) ?? nil).map { BlockList(groupId: session.groupId, name: $0, targets: []) }
         }
