@@ -18,6 +18,13 @@ struct DaemonEndToEndTests {
         return daemon
     }
 
+    /// How late (ms) a handled event may be here. The daemon's precision is
+    /// measured by bench/daemon.sh (docs/performance.md: a few ms); here a
+    /// whole parallel suite shares two cores, and a wake can wait over a
+    /// second for one. The bound catches a missed or mis-armed deadline,
+    /// which is late by the next pass (a minute) or never handled.
+    static let lateBound = 5_000
+
     func stop(_ daemon: RetimeProcess.Running) {
         kill(daemon.process.processIdentifier, SIGTERM)
         daemon.process.waitUntilExit()
@@ -43,7 +50,7 @@ struct DaemonEndToEndTests {
         try retime.run("start", "--for", "2s")
         #expect(eventually(within: 6) { !events(retime, named: "session-completed").isEmpty })
         let late = try #require(events(retime, named: "session-completed").first.flatMap(lateness))
-        #expect(late >= 0 && late < 1_000, "completed \(late) ms after the planned end")
+        #expect(late >= 0 && late < Self.lateBound, "completed \(late) ms after the planned end")
         let ended = (try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first
         #expect(ended?["outcome"] as? String == "completed")
         // Its log names the instants as every other record does, in ISO 8601.
@@ -74,7 +81,7 @@ struct DaemonEndToEndTests {
         let started = try #require((session["startedAt"] as? String).flatMap { Timestamp.parse($0) })
         #expect(started.timeIntervalSince1970 >= from && started.timeIntervalSince1970 - from < 1, "started on the interval's start")
         #expect(session["endedAt"] as? String == Timestamp.format(Date(timeIntervalSince1970: to), fractionDigits: 3))
-        #expect(events(retime, named: "interval-started").compactMap(lateness).allSatisfy { $0 < 1_000 })
+        #expect(events(retime, named: "interval-started").compactMap(lateness).allSatisfy { $0 < Self.lateBound })
     }
 
     @Test("interval warnings and skips from the daemon reach the hooks, and warnings the desktop")
@@ -162,7 +169,9 @@ struct DaemonEndToEndTests {
     }
 
     @Test("a real change of the wall clock wakes the daemon at once; it looks again and still ends the session on time",
-          .enabled(if: geteuid() == 0, "setting the clock needs CAP_SYS_TIME"))
+          .enabled(if: geteuid() == 0 && ProcessInfo.processInfo.environment["RETIME_TEST_SET_HOST_CLOCK"] == "1",
+                   "sets the host's wall clock (to its own reading, a step of nanoseconds; no namespace moves CLOCK_REALTIME): "
+                       + "opt in with RETIME_TEST_SET_HOST_CLOCK=1 as root, never in CI; the scripted wake signals cover the rest"))
     func wallClockChange() throws {
         let retime = RetimeProcess()
         let daemon = try startDaemon(retime)
@@ -181,7 +190,7 @@ struct DaemonEndToEndTests {
         #expect(noticedChange, "the daemon woke for the clock change, without waiting for its deadline")
         #expect(eventually(within: 8) { !events(retime, named: "session-completed").isEmpty })
         let late = try #require(events(retime, named: "session-completed").first.flatMap(lateness))
-        #expect(late >= 0 && late < 1_000, "completed \(late) ms after the planned end")
+        #expect(late >= 0 && late < Self.lateBound, "completed \(late) ms after the planned end")
     }
 
     /// Whether this process may give a child an `/etc` of its own (a private
@@ -232,7 +241,7 @@ struct DaemonEndToEndTests {
         }, "the daemon noticed the new zone")
         #expect(eventually(within: 10) { !events(retime, named: "interval-started").isEmpty }, "the interval started on Tokyo's clock")
         let late = try #require(events(retime, named: "interval-started").first.flatMap(lateness))
-        #expect(late >= 0 && late < 1_000, "started \(late) ms after the interval's start")
+        #expect(late >= 0 && late < Self.lateBound, "started \(late) ms after the interval's start")
     }
 
     @Test("daemon status tells the pid, the uptime and what is next; SIGHUP reloads and it keeps running")
