@@ -141,7 +141,7 @@ struct DaemonEndToEndTests {
         #expect(session?["endedAt"] as? String == Timestamp.format(Date(timeIntervalSince1970: to), fractionDigits: 3))
     }
 
-    @Test("a second daemon refuses to start, naming the first; SIGTERM ends the first within a second, exit 0")
+    @Test("a second daemon refuses to start, naming the first; SIGTERM ends the first promptly, exit 0")
     func singleInstanceAndShutdown() throws {
         let retime = RetimeProcess()
         let daemon = try startDaemon(retime)
@@ -151,7 +151,7 @@ struct DaemonEndToEndTests {
         let sent = Date()
         kill(daemon.process.processIdentifier, SIGTERM)
         daemon.process.waitUntilExit()
-        #expect(Date().timeIntervalSince(sent) < 1)
+        #expect(Date().timeIntervalSince(sent) < promptly)
         #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
         try retime.run("start", "--for", "1h")
         let stopped = try retime.run("daemon", "status")
@@ -170,8 +170,7 @@ struct DaemonEndToEndTests {
 
     @Test("a real change of the wall clock wakes the daemon at once; it looks again and still ends the session on time",
           .enabled(if: geteuid() == 0 && ProcessInfo.processInfo.environment["RETIME_TEST_SET_HOST_CLOCK"] == "1",
-                   "sets the host's wall clock (to its own reading, a step of nanoseconds; no namespace moves CLOCK_REALTIME): "
-                       + "opt in with RETIME_TEST_SET_HOST_CLOCK=1 as root, never in CI; the scripted wake signals cover the rest"))
+                   "sets the host's wall clock (no namespace moves CLOCK_REALTIME): opt in with RETIME_TEST_SET_HOST_CLOCK=1, never in CI"))
     func wallClockChange() throws {
         let retime = RetimeProcess()
         let daemon = try startDaemon(retime)

@@ -24,7 +24,7 @@ struct DaemonSignalTests {
         return line.flatMap { UInt64($0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
     }
 
-    @Test("started with TERM and HUP blocked, the daemon reloads on HUP and stops on TERM within a second, exit 0")
+    @Test("started with TERM and HUP blocked, the daemon reloads on HUP and stops on TERM promptly, exit 0")
     func blockedSignals() throws {
         var retime = RetimeProcess()
         retime.launcher = Self.blockingLauncher
@@ -45,7 +45,7 @@ struct DaemonSignalTests {
         let ended = try eventually(within: 10) { !daemon.process.isRunning }
         if !ended { kill(pid, SIGKILL) }
         daemon.process.waitUntilExit()
-        #expect(ended && Date().timeIntervalSince(sent) < 1, "TERM ended it in \(Date().timeIntervalSince(sent)) s")
+        #expect(ended && Date().timeIntervalSince(sent) < promptly, "TERM ended it in \(Date().timeIntervalSince(sent)) s")
         #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
     }
 }

@@ -35,7 +35,7 @@ struct ShieldVerdictEndToEndTests {
         #expect(verdict == "open", "\(idle.out)")
         #expect(rows["resolver"]?["verdict"] as? String == "open" && Self.detail(rows["resolver"]).contains("10.0.0.5:80 accepts a connection"),
                 "\(idle.out)")
-        #expect(rows["hosts"]?["verdict"] as? String == "open" && rows["firewall"]?["verdict"] as? String == "open", "nothing holds it")
+        #expect(rows["hosts"]?["verdict"] as? String == "open" && rows["firewall"]?["verdict"] as? String == "open", "nothing holds it: \(idle.out)")
 
         #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
         #expect(try user.run("start", "work").status == 0)
