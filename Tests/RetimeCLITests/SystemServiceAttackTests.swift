@@ -67,9 +67,11 @@ struct SystemServiceAttackTests {
         let user = system.client(uid: victim)
         try user.run("config", "set", "shield", "system")
         try user.run("group", "create", "work", "--block", "victim.example")
-        let start = try user.run("start", "work", "--for", "2s", "--strict")
+        // Long enough that the block is still up when a start slowed by the
+        // attack (and a parallel suite on two cores) returns.
+        let start = try user.run("start", "work", "--for", "5s", "--strict")
         #expect(start.status == 0 && system.blocked.contains("victim.example"), "\(label): the victim's block raised: \(start.err)")
-        #expect(eventually(within: 8) { !system.blocked.contains("victim.example") }, "\(label): the victim's strict block lifted at its end")
+        #expect(eventually(within: 12) { !system.blocked.contains("victim.example") }, "\(label): the victim's strict block lifted at its end")
         _ = try user.run("status")
         let again = try user.run("start", "work", "--for", "10m")
         #expect(again.status == 0 && system.blocked.contains("victim.example"), "\(label): raised again: \(again.err)")
