@@ -46,7 +46,7 @@ extension DataDirectoryHealth {
 
     /// A setting as stored, if it can be read.
     private func setting(_ key: SettingKey) -> String {
-        (try? store.value(String.self, forKey: key.rawValue, in: StoreSettings.suite)) ?? key.defaultValue(dataDirectory: paths.root)
+        ((try? StoreSettings.snapshot(of: store, dataDirectory: paths.root)) ?? Settings(stored: [:], dataDirectory: paths.root))[key]
     }
 
     /// Temp files that writers killed mid-write left in the store and beside

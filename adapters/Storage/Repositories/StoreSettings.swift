@@ -22,7 +22,17 @@ public struct StoreSettings: SettingsStore {
     }
 
     public func all() async throws -> [String: String] {
-        try store.values(of: Self.suite).reduce(into: [:]) { result, entry in
+        try Self.stored(in: store)
+    }
+
+    /// The settings in force, read at once (the roots' factories are
+    /// synchronous): one read of the store's `config` suite.
+    public static func snapshot(of store: any KeyValueStore, dataDirectory: String) throws -> Settings {
+        Settings(stored: try stored(in: store), dataDirectory: dataDirectory)
+    }
+
+    private static func stored(in store: any KeyValueStore) throws -> [String: String] {
+        try store.values(of: suite).reduce(into: [:]) { result, entry in
             result[entry.key] = try JSONValueCoding.decode(String.self, from: entry.value, key: entry.key)
         }
     }

@@ -25,7 +25,8 @@ enum CLIRoot {
             let inspectors: [any HealthInspector] = [
                 files, CompositionHealth(runtime: context),
                 ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
-                NotificationHealth(store: try resolver.resolve(), environment: context.environment, dataDirectory: layout.root),
+                NotificationHealth(settings: (try? resolver.resolve(Settings.self)) ?? Settings(stored: [:], dataDirectory: layout.root),
+                                   environment: context.environment),
             ]
             return DoctorUseCase(inspectors: inspectors,
                                  daemon: try resolver.resolve(),
@@ -50,7 +51,7 @@ enum CLIRoot {
             throw DataDirectoryMissing(path: data, viaOption: !(parsed.globals.dataDirectory ?? "").isEmpty)
         }
         let store = JSONFileStore(directory: DataLayout(root: data).store)
-        return RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, store: store),
+        return RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, settings: { try StoreSettings.snapshot(of: store, dataDirectory: data) }),
                               environment: environment, store: store)
     }
 
@@ -62,7 +63,7 @@ enum CLIRoot {
     /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
     /// warning for the CLI, info for the daemon and notice for the system
     /// service.
-    static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], store: JSONFileStore) throws -> LogLevel {
+    static func logLevel(_ parsed: ParsedCommand, _ environment: [String: String], settings: () throws -> Settings) throws -> LogLevel {
         if let text = parsed.globals.logLevel ?? environment["RETIME_LOG_LEVEL"] {
             guard let level = LogLevel(rawValue: text.lowercased()) else {
                 throw UsageError(.invalidValue, "invalid log level '\(text)'",
@@ -70,14 +71,14 @@ enum CLIRoot {
             }
             return level
         }
-        let configured = try? store.value(String.self, forKey: SettingKey.logLevel.rawValue, in: StoreSettings.suite)
+        let configured = (try? settings())?.logLevel
         // The daemon under a service manager logs what it does (journald
         // keeps it); run by hand on a terminal, it stays quiet unless asked.
         let daemonUnattended = parsed.path == ["daemon", "run"] && isatty(STDERR_FILENO) != 1
         // The system service's journal is the administrator's record: a
         // release, a refused early end, a layer that fails are notices.
-        if parsed.path == ["system", "run"] { return configured.flatMap { LogLevel(rawValue: $0) } ?? .notice }
-        return configured.flatMap { LogLevel(rawValue: $0) } ?? (daemonUnattended ? .info : .warning)
+        if parsed.path == ["system", "run"] { return configured ?? .notice }
+        return configured ?? (daemonUnattended ? .info : .warning)
     }
 }
 

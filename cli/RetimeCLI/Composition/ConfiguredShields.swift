@@ -8,6 +8,10 @@ import Foundation
 /// recorded, so a changed configuration never strands a block.
 struct ConfiguredShields: ShieldDirectory {
     let store: any KeyValueStore
+    /// The container's settings, or why they could not be read: the
+    /// directory is built either way (doctor reports on damaged settings),
+    /// and what needs them throws then.
+    let settings: Result<Settings, any Error>
     let logger: Logger
     /// The data directory, as the owner of the blocks its sessions raise in
     /// machine-wide files (the hosts file).
@@ -18,10 +22,7 @@ struct ConfiguredShields: ShieldDirectory {
     func configured() throws -> any Shield { try configuredProbe() }
 
     /// The value of config key `shield` (`auto` when unset).
-    func configuredName() throws -> String {
-        try store.value(String.self, forKey: SettingKey.shield.rawValue, in: StoreSettings.suite)
-            ?? SettingKey.shield.defaultValue(dataDirectory: dataDirectory)
-    }
+    func configuredName() throws -> String { try settings.get().shield }
 
     /// The configured shield, which also answers for its own authorization.
     func configuredProbe() throws -> any Shield & ShieldAuthorizationProbe {
@@ -36,8 +37,7 @@ struct ConfiguredShields: ShieldDirectory {
             // start says so.
             return serviceInstalled ? SystemShield(socketPath: socketPath) : RecordingShield(store: store, logger: logger)
         case "hosts":
-            let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
-            return HostsFileShield(path: path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: ""), owner: owner)
+            return HostsFileShield(path: try settings.get().hostsFile, owner: owner)
         default:
             throw SettingError.invalidValue(key: SettingKey.shield.rawValue, value: configured,
                                             reason: "this retime knows the shields: " + SettingKey.shields.joined(separator: ", "))
@@ -53,8 +53,7 @@ struct ConfiguredShields: ShieldDirectory {
     func inspector() throws -> any ShieldInspector {
         let configured = try configuredName()
         guard configured == "hosts" else { return LiveShieldInspector(socketPath: socketPath, holder: .service(shield: configured)) }
-        let path = try store.value(String.self, forKey: SettingKey.shieldHostsFile.rawValue, in: StoreSettings.suite)
-        return LiveShieldInspector(socketPath: socketPath, holder: .hostsFile(path ?? SettingKey.shieldHostsFile.defaultValue(dataDirectory: "")))
+        return LiveShieldInspector(socketPath: socketPath, holder: .hostsFile(try settings.get().hostsFile))
     }
 
     /// The data directory's real path: one directory reached by two paths

@@ -6,14 +6,12 @@ import Domain
 /// desktop bus, schedule warnings reach only the log; a user who counts on
 /// them must hear that from doctor, not find out at 08:55.
 struct NotificationHealth: HealthInspector {
-    let store: any KeyValueStore
+    /// The settings in force (their defaults, if they cannot be read).
+    let settings: Settings
     let environment: [String: String]
-    let dataDirectory: String
 
     func inspect(repairing: Bool) async -> [HealthCheck] {
-        let configured = ((try? store.value(String.self, forKey: SettingKey.notify.rawValue, in: StoreSettings.suite)) ?? nil)
-            ?? SettingKey.notify.defaultValue(dataDirectory: dataDirectory)
-        guard configured == "on" else { return [HealthCheck(name: "notifications", status: .ok, detail: "off ('notify off')")] }
+        guard settings.notifies else { return [HealthCheck(name: "notifications", status: .ok, detail: "off ('notify off')")] }
         guard let why = NotifySendNotifier.unavailability(environment) else {
             return [HealthCheck(name: "notifications", status: .ok, detail: "shown through notify-send")]
         }

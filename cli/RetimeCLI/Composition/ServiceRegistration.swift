@@ -16,6 +16,9 @@ public enum ServiceRegistration {
         registry.register((any GroupRepository).self, lifetime: .singleton) { StoreGroupRepository(store: try $0.resolve()) }
         registry.register((any SessionRepository).self, lifetime: .singleton) { StoreSessionRepository(store: try $0.resolve()) }
         registry.register((any SettingsStore).self, lifetime: .singleton) { StoreSettings(store: try $0.resolve()) }
+        // The settings in force, read once per container: per command, and
+        // per daemon build (a changed configuration rebuilds it).
+        registry.register(Settings.self, lifetime: .singleton) { try StoreSettings.snapshot(of: $0.resolve(), dataDirectory: data) }
         registry.register((any ScheduleRepository).self, lifetime: .singleton) { StoreScheduleRepository(store: try $0.resolve()) }
         // The local zone is looked up when first read: it costs a third of a
         // millisecond, and only schedules and reports need it.
@@ -25,7 +28,8 @@ public enum ServiceRegistration {
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
-            ConfiguredShields(store: try resolver.resolve(), logger: try resolver.resolve(Logger.self).labelled("retime.shield"),
+            ConfiguredShields(store: try resolver.resolve(), settings: Result { try resolver.resolve(Settings.self) },
+                              logger: try resolver.resolve(Logger.self).labelled("retime.shield"),
                               dataDirectory: data, socketPath: context.shieldSocket)
         }
         registry.register((any ShieldDirectory).self) { try $0.resolve(ConfiguredShields.self) }
@@ -77,24 +81,20 @@ public enum ServiceRegistration {
     /// given (read once at start: ProcessInfo's copy costs 0.1 ms).
     private static func registerEventDelivery(into registry: inout Registry, data: String, environment: [String: String]) {
         let log = DataLayout(root: data).hooksLog
+        @Sendable func settings(_ resolver: Resolver) -> Settings {
+            (try? resolver.resolve(Settings.self)) ?? Settings(stored: [:], dataDirectory: data)
+        }
         registry.register((any EventHooks).self, lifetime: .singleton) { resolver in
-            let directory = (try? setting(.hooksDir, in: try resolver.resolve())) ?? nil
-            return ProcessEventHooks(directory: directory ?? SettingKey.hooksDir.defaultValue(dataDirectory: data),
-                                     logPath: log, environment: environment, logger: try resolver.resolve(Logger.self).labelled("retime.hooks"))
+            ProcessEventHooks(directory: settings(resolver).hooksDirectory, logPath: log, environment: environment,
+                              logger: try resolver.resolve(Logger.self).labelled("retime.hooks"))
         }
         registry.register((any Notifier)?.self, lifetime: .singleton) { resolver in
-            let configured = ((try? setting(.notify, in: try resolver.resolve())) ?? nil) ?? SettingKey.notify.defaultValue(dataDirectory: data)
-            return configured == "on" ? NotifySendNotifier.make(logPath: log, environment: environment) : nil
+            settings(resolver).notifies ? NotifySendNotifier.make(logPath: log, environment: environment) : nil
         }
         registry.register(SessionEventPublisher.self) {
             SessionEventPublisher(tracker: try $0.resolve(), hooks: try $0.resolve(), notifier: try $0.resolve((any Notifier)?.self),
                                   groups: try $0.resolve(), logger: try $0.resolve(Logger.self).labelled("retime.events"))
         }
-    }
-
-    /// A setting read while the services are built (factories are synchronous).
-    private static func setting(_ key: SettingKey, in store: any KeyValueStore) throws -> String? {
-        try store.value(String.self, forKey: key.rawValue, in: StoreSettings.suite)
     }
 
     private static func registerAuthUseCases(into registry: inout Registry) {

@@ -26,16 +26,12 @@ public struct ReadSettingsUseCase: Sendable {
 
     /// Every key, in `SettingKey` order.
     public func all() async throws -> [EffectiveSetting] {
-        let stored = try await settings.all()
-        return SettingKey.allCases.map { key in
-            stored[key.rawValue].map { EffectiveSetting(key: key, value: $0, isDefault: false) }
-                ?? EffectiveSetting(key: key, value: defaultValue(of: key), isDefault: true)
-        }
+        Settings(stored: try await settings.all(), dataDirectory: dataDirectory).effective
     }
 
     public func value(of key: SettingKey) async throws -> EffectiveSetting {
-        if let stored = try await settings.value(for: key.rawValue) { return EffectiveSetting(key: key, value: stored, isDefault: false) }
-        return EffectiveSetting(key: key, value: defaultValue(of: key), isDefault: true)
+        let stored = try await settings.value(for: key.rawValue).map { [key.rawValue: $0] } ?? [:]
+        return Settings(stored: stored, dataDirectory: dataDirectory).effective.first { $0.key == key }!
     }
 
     public func defaultValue(of key: SettingKey) -> String {
