@@ -26,6 +26,7 @@ enum CLIRoot {
                 files, CompositionHealth(runtime: context),
                 ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
                 NotificationHealth(store: try resolver.resolve(), environment: context.environment, dataDirectory: layout.root),
+                TimeZoneHealth(environment: context.environment),
             ]
             return DoctorUseCase(inspectors: inspectors,
                                  daemon: try resolver.resolve(),
