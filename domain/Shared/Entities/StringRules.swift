@@ -57,11 +57,14 @@ extension StringProtocol {
     /// needs ICU, which the binary does not carry).
     public var canonicallyComposed: String { String(decoding: String(self)._nfcCodeUnits, as: UTF8.self) }
 
-    /// The text case-folded for comparison, composed: upper then lower case,
-    /// which gives Unicode's full case folding (`ß` and `SS` fold alike, final
-    /// sigma to sigma, ligatures apart) without ICU, except for Cherokee,
-    /// which folds to upper case.
-    public var caseFolded: String { uppercased().lowercased().canonicallyComposed }
+    /// The text case-folded for comparison, composed, without ICU: upper
+    /// then lower case, twice (so `ẞ` becomes `ß`, then `ss`), gives
+    /// Unicode's full case folding (`ß` and `SS` alike, final sigma as
+    /// sigma, ligatures apart), except that dotless `ı` must stay itself.
+    public var caseFolded: String {
+        func fold(_ part: Substring) -> String { part.uppercased().lowercased().uppercased().lowercased() }
+        return split(separator: "ı", omittingEmptySubsequences: false).map { fold(Substring($0)) }.joined(separator: "ı").canonicallyComposed
+    }
 }
 
 extension StringProtocol {
