@@ -57,7 +57,7 @@ public enum SystemTimeZone {
     /// The local zone of `environment` (this process's by default), looked
     /// up once per `TZ` and kept until `forget()`: log lines and commands
     /// ask for it often.
-    public static func current(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Lookup {
+    public static func current(_ environment: [String: String] = processZoneVariables()) -> Lookup {
         let key = [environment["TZ"], environment["TZDIR"]]
         return cache.withLock { cached in
             if let cached, cached.key == key { return cached.found }
@@ -73,6 +73,16 @@ public enum SystemTimeZone {
     }
 
     private static let cache = Mutex<(key: [String?], found: Lookup)?>(nil)
+
+    /// This process's `TZ` and `TZDIR`, read with getenv: a log line asks
+    /// for the zone, and copying the whole environment each time is waste.
+    public static func processZoneVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        for name in ["TZ", "TZDIR"] {
+            if let value = getenv(name) { variables[name] = String(cString: value) }
+        }
+        return variables
+    }
 
     private static func file(_ path: String, identifier: String) -> TimeZoneRules? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }

@@ -93,6 +93,15 @@ struct TimeZoneFilesTests {
         #expect(TZifFile.rules([], identifier: "x") == nil)
     }
 
+    @Test("the zone kept for a process follows a change of TZ, and is read again after forget()")
+    func currentFollowsTZ() {
+        #expect(SystemTimeZone.current(["TZ": "Asia/Tokyo"]).rules.identifier == "Asia/Tokyo")
+        #expect(SystemTimeZone.current(["TZ": "Europe/Berlin"]).rules.identifier == "Europe/Berlin")
+        SystemTimeZone.forget()
+        #expect(SystemTimeZone.current(["TZ": "Europe/Berlin"]).rules.identifier == "Europe/Berlin")
+        #expect(SystemTimeZone.processZoneVariables()["TZ"] == ProcessInfo.processInfo.environment["TZ"])
+    }
+
     @Test("a truncated or corrupt file is refused, never read past its end")
     func corruptFiles() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/America/New_York")))
