@@ -64,7 +64,7 @@ let package = Package(
         // Benchmarks: run by the scripts in bench/, never by `swift test`.
         .executableTarget(name: "DIBenchmark", dependencies: ["Domain"], path: "bench/DIBenchmark"),
         .executableTarget(name: "StoreBenchmark", dependencies: ["Domain", "Adapters"], path: "bench/StoreBenchmark"),
-        .executableTarget(name: "ScheduleBenchmark", dependencies: ["Domain"], path: "bench/ScheduleBenchmark"),
+        .executableTarget(name: "ScheduleBenchmark", dependencies: ["Domain", "Adapters"], path: "bench/ScheduleBenchmark"),
     ],
     swiftLanguageModes: [.v6]
 )

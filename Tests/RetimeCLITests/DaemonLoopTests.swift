@@ -60,7 +60,7 @@ struct DaemonLoopTests {
         let calendar = try setup.resolve(IntervalCalendar.self)
         // An interval from an hour ahead to two hours ahead, in the zone the test runs in.
         let startAt = clock.now().addingTimeInterval(3_600), endAt = clock.now().addingTimeInterval(7_200)
-        let parts = { (date: Date) in calendar.timeZone.secondsFromGMT(for: date) }
+        let parts = { (date: Date) in calendar.timeZone.offset(at: date) }
         let text = { (date: Date) -> String in
             let local = Int(date.timeIntervalSince1970) + parts(date)
             let seconds = ((local % 86_400) + 86_400) % 86_400

@@ -1,3 +1,4 @@
+import Adapters
 import Domain
 import Foundation
 @testable import RetimeCLI
@@ -23,7 +24,7 @@ struct ValueTests {
     }
 
     /// 2026-03-08 in New York: 02:00 does not exist (spring forward).
-    let values = DateValue(now: Timestamp.parse("2026-03-07T15:00:00-05:00")!, timeZone: TimeZone(identifier: "America/New_York")!)
+    let values = DateValue(now: Timestamp.parse("2026-03-07T15:00:00-05:00")!, timeZone: SystemTimeZone.named("America/New_York")!)
 
     @Test("a time means its next occurrence in the local zone")
     func times() throws {
@@ -63,7 +64,7 @@ struct ValueTests {
 
     @Test("a date whose midnight does not exist starts where the report's day starts: the first instant after")
     func dateInGap() throws {
-        let santiago = DateValue(now: Timestamp.parse("2026-09-10T12:00:00Z")!, timeZone: TimeZone(identifier: "America/Santiago")!)
+        let santiago = DateValue(now: Timestamp.parse("2026-09-10T12:00:00Z")!, timeZone: SystemTimeZone.named("America/Santiago")!)
         #expect(Timestamp.format(try santiago.date("2026-09-06", option: "since"), fractionDigits: 0) == "2026-09-06T04:00:00Z")
         #expect(Timestamp.format(try santiago.date("2026-09-07", option: "since"), fractionDigits: 0) == "2026-09-07T03:00:00Z")
         #expect(Timestamp.format(try santiago.date("0001-01-01", option: "since"), fractionDigits: 0).hasPrefix("0001-01-01"))

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The executables an `app:NAME` names: the file NAME is in the directories
 /// a user's programs are run from, through symlinks (`python3` is

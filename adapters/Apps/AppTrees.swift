@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The app layer's look at whole trees: at a reading of every process, and
 /// below an app found as it starts.

@@ -1,5 +1,5 @@
 import CRetimeLinux
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,20 +53,21 @@ enum ProcessEvents {
             return (false, "no kernel process events (\(why)); /proc is read every 2 s")
         }
         defer { close(fd) }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: FileManager.default.isExecutableFile(atPath: "/bin/true") ? "/bin/true" : "/usr/bin/true")
-        guard (try? probe.run()) != nil else { return (false, "process events could not be tested; /proc is read every 2 s") }
-        let child = probe.processIdentifier
+        let truth = FileManager.default.isExecutableFile(atPath: "/bin/true") ? "/bin/true" : "/usr/bin/true"
+        guard let probe = try? ChildProcess.start([truth], environment: [:]) else {
+            return (false, "process events could not be tested; /proc is read every 2 s")
+        }
+        let child = probe.pid
         let deadline = Date().addingTimeInterval(1)
         while Date() < deadline {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1_000)))
             if read(fd).events.contains(where: { $0.kind == .exec && $0.pid == child }) {
-                probe.waitUntilExit()
+                _ = probe.wait()
                 return (true, "terminates blocked apps as they start or fork (kernel process events)")
             }
         }
-        probe.waitUntilExit()
+        _ = probe.wait()
         return (false, "the kernel's process events do not reach the service (another namespace); /proc is read every 2 s")
     }
 }

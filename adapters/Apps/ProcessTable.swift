@@ -1,4 +1,5 @@
-import Foundation
+import Domain
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +30,7 @@ enum ProcessTable {
     static func entry(_ pid: Int32) -> Entry? {
         guard let status = small("/proc/\(pid)/status"), let uid = field("Uid:", in: status).flatMap({ UInt32($0) }),
               let comm = small("/proc/\(pid)/comm") else { return nil }
-        return Entry(pid: pid, uid: uid, comm: comm.trimmingCharacters(in: .newlines), executable: executable(pid),
+        return Entry(pid: pid, uid: uid, comm: comm.trimmedLineBreaks, executable: executable(pid),
                      identity: ExecutableIdentity.running(pid), parent: field("PPid:", in: status).flatMap { Int32($0) } ?? 0)
     }
 
@@ -46,7 +47,7 @@ enum ProcessTable {
     static func children(_ pid: Int32) -> [Int32] {
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return threads.flatMap { thread in
-            (small("/proc/\(pid)/task/\(thread)/children") ?? "").split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            (small("/proc/\(pid)/task/\(thread)/children") ?? "").split(separator: " ").compactMap { Int32($0.trimmed) }
         }
     }
 

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The audit trail as a JSON-lines file (`DATA_DIR/audit.jsonl`, mode 0600):
 /// each entry one line, written with `O_APPEND` and `fsync`ed before the

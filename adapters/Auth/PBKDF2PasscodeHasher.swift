@@ -1,7 +1,10 @@
 #if canImport(CommonCrypto)
 import CommonCrypto
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Security
 
 /// Passcode hashes on Apple platforms, where libxcrypt is not the system's

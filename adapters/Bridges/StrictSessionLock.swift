@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Tells other contexts what a running strict session forbids: weakening
 /// its group (`GroupLock`) and changing the shield (`StrictSessionQuery`).

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The user's systemd (`systemctl --user`) as the `LoginServiceManager`:
 /// `daemon-reload` and `enable --now` at install, checked with `is-active`;
@@ -72,7 +75,7 @@ public struct SystemdUserManager: LoginServiceManager {
     static let inALogin = " (in a login session of yours)"
     static let fromALogin = " (in a login session of yours; to run it with no one logged in, as root: loginctl enable-linger USER)"
 
-    static func unit(_ path: String) -> String { (path as NSString).lastPathComponent }
+    static func unit(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? "" }
 
     struct Absent: Error { var reason: String }
 
@@ -95,7 +98,7 @@ public struct SystemdUserManager: LoginServiceManager {
         do {
             let outcome = try ToolProcess.run([systemctl, "--user"] + arguments, environment: environment)
             guard outcome.status != 0 else { return nil }
-            let said = outcome.errors.trimmingCharacters(in: .whitespacesAndNewlines)
+            let said = outcome.errors.trimmed
             return said.isEmpty ? "exit \(outcome.status)" : said
         } catch {
             return "\(error)"
@@ -105,7 +108,7 @@ public struct SystemdUserManager: LoginServiceManager {
     /// What `is-active` says (it exits non-zero for every state but active).
     func state(_ systemctl: String, _ unit: String) -> String {
         let outcome = try? ToolProcess.run([systemctl, "--user", "is-active", unit], environment: environment)
-        let said = String(decoding: outcome?.output ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let said = String(decoding: outcome?.output ?? Data(), as: UTF8.self).trimmed
         return said.isEmpty ? "unknown" : said
     }
 }

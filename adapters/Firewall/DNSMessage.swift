@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// DNS's wire format (RFC 1035), as much as asking for A and AAAA records
 /// takes: a query, and the addresses, time-to-live and outcome of an answer.

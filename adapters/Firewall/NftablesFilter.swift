@@ -1,6 +1,6 @@
 import CRetimeLinux
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +36,7 @@ public struct NftablesFilter: PacketFilter {
                 delete table inet retime_probe
 
                 """.utf8))
-            return outcome.status == 0 ? nil : "nft refused a table: \(outcome.errors.trimmingCharacters(in: .whitespacesAndNewlines))"
+            return outcome.status == 0 ? nil : "nft refused a table: \(outcome.errors.trimmed)"
         } catch {
             return "nft could not run: \(error)"
         }
@@ -45,14 +45,14 @@ public struct NftablesFilter: PacketFilter {
     public func apply(_ rules: FirewallRules) throws {
         let script = rules.isEmpty ? Self.removal : Self.script(rules)
         let outcome = try ToolProcess.run(command + ["-f", "-"], input: Data(script.utf8))
-        guard outcome.status == 0 else { throw FirewallError.nft(outcome.errors.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard outcome.status == 0 else { throw FirewallError.nft(outcome.errors.trimmed) }
     }
 
     public func current() throws -> FirewallRules? {
         let outcome = try ToolProcess.run(command + ["-j", "list", "table", "inet", Self.table])
         guard outcome.status == 0 else {
             if outcome.errors.contains("No such file or directory") { return nil }
-            throw FirewallError.nft(outcome.errors.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw FirewallError.nft(outcome.errors.trimmed)
         }
         return try Self.rules(fromJSON: outcome.output)
     }

@@ -1,4 +1,9 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a system tool (`nft`, `systemctl`) to completion, feeding it
 /// `input` and collecting what it prints, as the firewall layer and the
@@ -25,42 +30,42 @@ enum ToolProcess {
 
     /// `environment`: the tool's, else this process's.
     static func run(_ command: [String], input: Data = Data(), environment: [String: String]? = nil) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        if let environment { process.environment = environment }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        // Told of the exit by Foundation's child watcher: `waitUntilExit`
-        // polls its run loop every 50 ms, which every `start` and `stop`
-        // waited out once per nft call.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        let stdin = try ChildProcess.pipe(), stdout = try ChildProcess.pipe(), stderr = try ChildProcess.pipe()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.start(command, environment: environment, stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
+        } catch {
+            for fd in [stdin.read, stdin.write, stdout.read, stdout.write, stderr.read, stderr.write] { close(fd) }
+            throw error
+        }
+        // The child's ends are its own now: our copies would keep its
+        // output open (no end of file) and its input unfinished.
+        close(stdin.read); close(stdout.write); close(stderr.write)
         // Written and read on their own threads: a tool that prints while
         // it reads must never wait on a full pipe.
         let group = DispatchGroup()
-        let written = stdin.fileHandleForWriting
+        let bytes = [UInt8](input)
         DispatchQueue.global().async(group: group) {
-            try? written.write(contentsOf: input)
-            try? written.close()
+            ChildProcess.write(bytes, to: stdin.write)
+            close(stdin.write)
         }
-        let errors = LockedData()
-        let errorHandle = stderr.fileHandleForReading
-        DispatchQueue.global().async(group: group) { errors.set(errorHandle.readDataToEndOfFile()) }
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = LockedBytes()
+        DispatchQueue.global().async(group: group) {
+            errors.set(ChildProcess.readToEnd(stderr.read))
+            close(stderr.read)
+        }
+        let output = ChildProcess.readToEnd(stdout.read)
+        close(stdout.read)
         group.wait()
-        exited.wait()
-        return Outcome(status: process.terminationStatus, output: output, errors: String(decoding: errors.get(), as: UTF8.self))
+        // Blocks in waitpid: told of the exit at once, no polling.
+        let status = child.wait()
+        return Outcome(status: status, output: Data(output), errors: String(decoding: errors.get(), as: UTF8.self))
     }
 }
 
 /// Bytes handed from a reader thread to the caller.
-private final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.withLock { data = value } }
-    func get() -> Data { lock.withLock { data } }
+private final class LockedBytes: Sendable {
+    private let bytes = Mutex<[UInt8]>([])
+    func set(_ value: [UInt8]) { bytes.withLock { $0 = value } }
+    func get() -> [UInt8] { bytes.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +19,7 @@ extension DataDirectoryHealth {
             return HealthCheck(name: "file types", status: .error,
                                detail: "\(named); retime refuses to read it; run 'retime doctor --repair' to move it aside")
         }
-        let stamp = Timestamp.format(Date(), fractionDigits: 0).replacingOccurrences(of: ":", with: "")
+        let stamp = Timestamp.format(Date(), fractionDigits: 0).replacingAll(":", with: "")
         var moved: [String] = [], failed: [String] = []
         for file in found {
             let aside = file.path + ".corrupt-" + stamp

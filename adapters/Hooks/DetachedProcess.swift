@@ -1,6 +1,9 @@
 import CRetimeLinux
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Starts a program that runs on its own: the caller returns at once and may
 /// exit; a supervisor kills the program after its time limit and logs its

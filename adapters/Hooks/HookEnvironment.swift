@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The environment a hook runs with (cli.md, "Hooks"): the caller's own,
 /// plus the event's `RETIME_*` variables. Unknown values are empty strings,

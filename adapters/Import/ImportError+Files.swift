@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reading a source's files, with the errors an import reports.
 extension ImportError {
@@ -19,9 +22,9 @@ extension ImportError {
     /// `path`, or `path/name` when `path` is a folder holding `name`:
     /// people give a tool's folder (`~/.config/watson`) as readily as its file.
     static func file(_ path: String, orInside name: String) -> String {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         let inside = path + "/" + name
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory,
               FileManager.default.fileExists(atPath: inside) else { return path }
         return inside
     }

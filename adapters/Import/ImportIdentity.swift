@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Session ids for imported data that carries none (Timewarrior), derived
 /// from the data itself: the same interval always gets the same id, which

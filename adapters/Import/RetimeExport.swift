@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// retime's own export file (`retime export --format json`), a whole
 /// backup that `retime import --from retime` reads back without losing

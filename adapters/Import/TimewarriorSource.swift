@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a Timewarrior data directory: the monthly `YYYY-MM.data` files,
 /// whose lines are `inc START - END # tag "other tag" # "annotation"` with
@@ -14,11 +17,11 @@ public struct TimewarriorSource: HistoryImportSource {
     public init() {}
 
     public func read(_ path: String) async throws -> ImportBatch {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ImportError.unreadable(path: path, reason: "no such directory")
         }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             throw ImportError.notTheFormat(path: path, expected: "a Timewarrior data directory", reason: "it is a file")
         }
         func monthFiles(_ directory: String) -> [String] {

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads Watson's `frames` file (given itself or its folder): a JSON array of frames
 /// `[start, stop, project, id, tags, updated_at]`, times in Unix seconds.

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes records to a size-rotated file in the stream handler's format:
 /// the daemon's own log, readable when no journal is.

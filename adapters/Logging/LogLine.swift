@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The line format of swift-log's `StreamLogHandler`, which the stream and
 /// file handlers share: `2026-11-22T06:15:51+0000 warning retime.cli: key=value message`.
@@ -8,13 +11,13 @@ enum LogLine {
         var line = timestamp.map { $0 + " " } ?? ""
         line += "\(record.level.rawValue) \(record.label):"
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        line += " " + record.message.description.replacingOccurrences(of: "\n", with: "\\n")
+        line += " " + record.message.description.replacingAll("\n", with: "\\n")
         return line + "\n"
     }
 
     /// Local time with its offset, as swift-log writes it.
     static func timestamp(_ date: Date) -> String {
-        var text = Timestamp.format(date, offset: TimeZone.current.secondsFromGMT(for: date), fractionDigits: 0)
+        var text = Timestamp.format(date, offset: SystemTimeZone.current().rules.offset(at: date), fractionDigits: 0)
         if text.hasSuffix("Z") { return text.dropLast() + "+0000" }
         text.remove(at: text.index(text.endIndex, offsetBy: -3))   // the colon of ±HH:MM
         return text

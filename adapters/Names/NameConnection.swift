@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One TCP client of the name layer's resolver: what it sent and is still
 /// to be answered, what is to be written back, and the stream to the

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The name layer's nftables table, `inet retime_names`: each blocking
 /// user's DNS (UDP and TCP to port 53, whatever the destination, systemd's
@@ -56,7 +59,7 @@ public struct NameRedirect: Sendable {
                 delete table inet retime_names_probe
 
                 """.utf8))
-            return outcome.status == 0 ? nil : "nft refused a nat redirect: \(outcome.errors.trimmingCharacters(in: .whitespacesAndNewlines))"
+            return outcome.status == 0 ? nil : "nft refused a nat redirect: \(outcome.errors.trimmed)"
         } catch {
             return "nft could not run: \(error)"
         }
@@ -65,7 +68,7 @@ public struct NameRedirect: Sendable {
     /// Makes the table redirect exactly `users`' DNS; none removes it.
     public func apply(_ users: [UInt32: Ports]) throws {
         let outcome = try ToolProcess.run(command + ["-f", "-"], input: Data(Self.script(users).utf8))
-        guard outcome.status == 0 else { throw FirewallError.nft(outcome.errors.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard outcome.status == 0 else { throw FirewallError.nft(outcome.errors.trimmed) }
     }
 
     /// The table as `nft` lists it, or nil when there is none.

@@ -1,6 +1,6 @@
 import CRetimeLinux
 import Domain
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc

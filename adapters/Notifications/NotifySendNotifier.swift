@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Desktop notifications through `notify-send` (libnotify), found on PATH
 /// when the notifier is made; where there is none, `make` returns nil and
@@ -54,17 +57,17 @@ public struct NotifySendNotifier: Notifier {
     }
 
     /// What the notification says.
-    static func text(for event: SessionEvent, timeZone: TimeZone = .current) -> (title: String, body: String) {
+    static func text(for event: SessionEvent, timeZone: TimeZoneRules = SystemTimeZone.current().rules) -> (title: String, body: String) {
         let group = event.groupName ?? "a deleted group"
         func clock(_ date: Date?) -> String {
             guard let date else { return "" }
-            return String(Timestamp.format(date, offset: timeZone.secondsFromGMT(for: date), fractionDigits: 0).dropFirst(11).prefix(5))
+            return String(Timestamp.format(date, offset: timeZone.offset(at: date), fractionDigits: 0).dropFirst(11).prefix(5))
         }
         switch (event.kind, event.warning) {
         case (.intervalWarning, .intervalWillEndWarning?):
             return ("Focus ends soon", "\(group) is unblocked at \(clock(event.plannedEnd)).")
         case (.intervalWarning, _):
-            return ("Focus starts soon", "\(event.origin.description.replacingOccurrences(of: "schedule:", with: "")) blocks \(group) soon, until \(clock(event.plannedEnd)).")
+            return ("Focus starts soon", "\(event.origin.description.replacingAll("schedule:", with: "")) blocks \(group) soon, until \(clock(event.plannedEnd)).")
         case (.sessionEnded, _):
             return ("Focus session ended", "\(group) is unblocked (\(event.outcome?.rawValue ?? "ended")).")
         default:

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A hosts file split into the user's bytes and retime's block.
 struct HostsFile {
@@ -98,7 +101,7 @@ struct HostsFile {
     }
 
     private static func text(_ line: ArraySlice<UInt8>) -> String {
-        String(decoding: line, as: UTF8.self).trimmingCharacters(in: .newlines)
+        String(decoding: line, as: UTF8.self).trimmedLineBreaks
     }
 }
 

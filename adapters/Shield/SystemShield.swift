@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `system` shield: blocks through the root system service (`retime
 /// system run`), which holds each user's block on its own authority, so the

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Answers the Auth context's "does a strict session run?" for one user of
 /// the system service: whether it holds a strict block of that user's whose

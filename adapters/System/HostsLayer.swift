@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -95,7 +95,7 @@ public struct HostsLayer: BlockLayer {
     /// The domains the file's block holds now (for `shield test` and tests).
     public func blockedDomains() throws -> [String] {
         let text = String(decoding: try POSIXFiles.read(path, limit: Self.readLimit) ?? [], as: UTF8.self)
-        guard let start = text.range(of: Self.begin + "\n") else { return [] }
+        guard let start = text.firstRange(of: Self.begin + "\n") else { return [] }
         return text[start.upperBound...].split(separator: "\n").prefix { $0 != Self.end }
             .filter { $0.hasPrefix("0.0.0.0 ") && !$0.hasPrefix("0.0.0.0 www.") }.map { String($0.dropFirst(8)) }
     }
@@ -103,7 +103,7 @@ public struct HostsLayer: BlockLayer {
     /// The file without the service's block.
     static func userBytes(of bytes: [UInt8]) -> [UInt8] {
         let lines = HostsFile.lines(of: bytes)
-        func text(_ line: ArraySlice<UInt8>) -> String { String(decoding: line, as: UTF8.self).trimmingCharacters(in: .newlines) }
+        func text(_ line: ArraySlice<UInt8>) -> String { String(decoding: line, as: UTF8.self).trimmedLineBreaks }
         guard let first = lines.firstIndex(where: { text($0) == begin }),
               let last = lines[first...].firstIndex(where: { text($0) == end }) else { return bytes }
         return Array((lines[..<first] + lines[(last + 1)...]).joined())

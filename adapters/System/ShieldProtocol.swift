@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The system service's wire format: one JSON request and one JSON answer,
 /// each a line, each with a `version` (cli.md, "The system service"). The

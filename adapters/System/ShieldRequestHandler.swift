@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Answers one request line for a caller the kernel named: every request is
 /// treated as hostile (any bytes, any fields), and every failure becomes an

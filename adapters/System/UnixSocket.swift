@@ -1,6 +1,6 @@
 import CRetimeLinux
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Appends each event as one JSON line to `events.jsonl`, rotated by size:
 /// a record hooks and insight can read back.

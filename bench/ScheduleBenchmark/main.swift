@@ -1,3 +1,4 @@
+import Adapters
 import Dispatch
 import Domain
 import Foundation
@@ -5,7 +6,7 @@ import Foundation
 // Computing the next interval event over 1,000 enabled schedules, in a zone
 // with DST (run by bench/daemon.sh on a release build).
 
-let zone = TimeZone(identifier: "Europe/Berlin")!
+let zone = SystemTimeZone.named("Europe/Berlin")!
 let calendar = IntervalCalendar(timeZone: zone)
 let schedules = (0..<1_000).map { index in
     Schedule(name: "s\(index)", groupId: GroupID(), from: TimeOfDay(hour: index % 24, minute: index % 60)!,

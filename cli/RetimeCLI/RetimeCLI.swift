@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,7 +47,7 @@ public enum RetimeCLI {
     /// it, and tears down what was built, in reverse order.
     private static func execute<Command: RetimeCommand>(_ type: Command.Type, _ parsed: ParsedCommand, environment: [String: String],
                                                         console: Console) async throws -> CommandResult {
-        let command = try Command(parsed, values: DateValue(now: Date()))
+        let command = try Command(parsed, values: DateValue(now: Date(), lookingUp: { CLIRoot.localTimeZone(environment) }))
         let colour = console.isTerminal && !parsed.globals.noColor && environment["NO_COLOR"] == nil
         let io = CommandIO(console: console, style: Style(enabled: colour), json: parsed.globals.json)
         guard Command.Services.self != NoServices.self else {

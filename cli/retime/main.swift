@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RetimeCLI
 #if canImport(Glibc)
 import Glibc

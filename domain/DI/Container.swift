@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The registry-style dependency container that both composition roots (the
@@ -17,7 +17,7 @@ public final class Container: Sendable {
     private let registry: Registry
     @usableFromInline let slots: [ServiceKey: Slot]
     /// Held while a singleton is built; recursive because factories resolve.
-    private let buildLock = NSRecursiveLock()
+    private let buildLock = RecursiveLock()
     private let tornDown = Mutex(false)
 
     public init(_ registry: Registry) {

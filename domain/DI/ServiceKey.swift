@@ -12,7 +12,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The type's name, for messages. Computed on demand: resolving is hot.
     public var typeName: String {
-        String(reflecting: type).replacingOccurrences(of: "Swift.", with: "")
+        String(reflecting: type).replacing("Swift.", with: "")
     }
 
     public static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {

@@ -36,4 +36,23 @@ struct GroupNameTests {
             #expect(NameRules.comparisonKey(name) == folded, "\(name.debugDescription)")
         }
     }
+
+    @Test("the non-ASCII key (folded without ICU) is Foundation's folding for every cased letter of the BMP, bar letters its tables lack")
+    func foldingAgreesWithFoundation() {
+        var differ: [String] = []
+        var newer = 0
+        for value in 0x80...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.changesWhenCaseFolded || scalar.properties.isCased else { continue }
+            let text = String(scalar)
+            let foundation = text.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
+            guard text.caseFolded != foundation else { continue }
+            // Foundation on Linux folds from tables of an older Unicode:
+            // letters added since (U+1C80 rounded Cyrillic, U+A7CB...) it
+            // leaves as they are, where Unicode's folding (and ours) lowers them.
+            if foundation == text && scalar.properties.changesWhenCaseFolded { newer += 1; continue }
+            differ.append("U+\(String(value, radix: 16)) \(text): \(text.caseFolded), Foundation \(foundation)")
+        }
+        #expect(differ.isEmpty, "\(differ.count) differ: \(differ.prefix(40))")
+        #expect(newer < 40)
+    }
 }

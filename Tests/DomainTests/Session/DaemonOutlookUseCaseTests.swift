@@ -21,7 +21,7 @@ struct DaemonOutlookUseCaseTests {
     let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
 
     func outlook(_ presence: Presence) -> DaemonOutlookUseCase {
-        let calendar = IntervalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+        let calendar = IntervalCalendar(timeZone: .utc)
         return DaemonOutlookUseCase(daemon: presence, sessions: sessions,
                                     upcoming: UpcomingEventsUseCase(schedules: schedules, calendar: calendar, clock: clock), clock: clock)
     }

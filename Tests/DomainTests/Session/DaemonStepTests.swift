@@ -9,7 +9,7 @@ struct DaemonWorld {
     let world: SessionWorld
     let schedules = InMemoryScheduleRepository()
     let ledger = InMemoryIntervalLedger()
-    let calendar = IntervalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+    let calendar = IntervalCalendar(timeZone: .utc)
 
     init(at instant: String, shield: (any Shield)? = nil) async throws {
         world = try await SessionWorld(shield: shield)

@@ -1,3 +1,4 @@
+import Adapters
 import Domain
 import Foundation
 import Testing
@@ -30,7 +31,7 @@ struct DaylightSavingTests {
     @Test("every quarter hour of every day around a transition resolves as zoneinfo says", arguments: zones)
     func matchesZoneinfo(zoneName: String) throws {
         let zone = try #require(TimeZone(identifier: zoneName))
-        let calendar = IntervalCalendar(timeZone: zone)
+        let calendar = IntervalCalendar(timeZone: try #require(SystemTimeZone.named(zoneName)))
         var cases: [[Any]] = [], actual: [Int64] = []
         for day in Self.caseDays(zone) {
             let (year, month, date) = Self.civil(day)
@@ -55,8 +56,7 @@ struct DaylightSavingTests {
 
     @Test("a daily interval happens exactly once every local day of 2025-2027, never skipped or doubled", arguments: zones)
     func onceADay(zoneName: String) throws {
-        let zone = try #require(TimeZone(identifier: zoneName))
-        let calendar = IntervalCalendar(timeZone: zone)
+        let calendar = IntervalCalendar(timeZone: try #require(SystemTimeZone.named(zoneName)))
         for (from, to) in [("02:30", "03:30"), ("23:30", "00:30"), ("00:00", "01:00")] {
             let schedule = Schedule(name: from, groupId: GroupID(), from: TimeOfDay(parsing: from)!, to: TimeOfDay(parsing: to)!,
                                     weekdays: Set(Weekday.allCases))

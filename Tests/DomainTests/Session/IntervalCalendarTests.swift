@@ -1,3 +1,4 @@
+import Adapters
 import Domain
 import Foundation
 import PortContracts
@@ -6,7 +7,7 @@ import Testing
 
 @Suite("Interval maths")
 struct IntervalCalendarTests {
-    let utc = IntervalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+    let utc = IntervalCalendar(timeZone: .utc)
     /// Monday 2026-11-23 00:00 UTC.
     let monday = Timestamp.parse("2026-11-23T00:00:00Z")!
 
@@ -107,7 +108,7 @@ struct IntervalCalendarTests {
         let asked = Mutex(0)
         let calendar = IntervalCalendar(lookingUp: {
             asked.withLock { $0 += 1 }
-            return TimeZone(identifier: "Asia/Kolkata")!
+            return SystemTimeZone.named("Asia/Kolkata")!
         })
         #expect(asked.withLock { $0 } == 0)
         let events = calendar.upcomingEvents(of: [schedule("m", "09:00", "12:00")], from: monday, count: 1)

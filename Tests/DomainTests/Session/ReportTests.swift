@@ -1,3 +1,4 @@
+import Adapters
 import Domain
 import Foundation
 import Testing
@@ -15,7 +16,7 @@ struct ReportTests {
 
     func report(_ sessions: [Session], by grouping: ReportGrouping = .day, zone: String = "UTC",
                 since: String? = nil, until: String? = nil) -> [String: Double] {
-        let report = ReportBuilder(grouping: grouping, timeZone: TimeZone(identifier: zone)!, groupNames: [work: "work", play: "play"])
+        let report = ReportBuilder(grouping: grouping, timeZone: SystemTimeZone.named(zone)!, groupNames: [work: "work", play: "play"])
             .build(sessions, since: since.flatMap(Timestamp.parse), until: until.flatMap(Timestamp.parse))
         return Dictionary(uniqueKeysWithValues: report.buckets.map { ($0.key, $0.focusedSeconds / 3_600) })
     }
@@ -28,7 +29,7 @@ struct ReportTests {
                         session("2026-11-20T11:00:00Z", "2026-11-20T11:30:00Z", group: play)]
         #expect(report(sessions) == ["2026-11-20": 3.5])
         #expect(report(sessions, by: .group) == ["work": 3.5, "play": 0.5], "within a group, once; across groups, each its own")
-        let built = ReportBuilder(grouping: .day, timeZone: TimeZone(identifier: "UTC")!, groupNames: [:]).build(sessions, since: nil, until: nil)
+        let built = ReportBuilder(grouping: .day, timeZone: .utc, groupNames: [:]).build(sessions, since: nil, until: nil)
         #expect(built.totalSessions == 3)
     }
 
@@ -48,7 +49,7 @@ struct ReportTests {
                            endedAt: Timestamp.parse("2026-11-20T10:00:00Z")!, outcome: .stopped, strict: false, breaks: [], tags: [],
                            note: nil, origin: .manual)
         let early = session("2026-11-20T11:00:00Z", "2026-11-20T12:00:00Z", outcome: .stopped)
-        let total = ReportBuilder(grouping: .day, timeZone: TimeZone(identifier: "UTC")!, groupNames: [:]).build([open, early], since: nil, until: nil).total
+        let total = ReportBuilder(grouping: .day, timeZone: .utc, groupNames: [:]).build([open, early], since: nil, until: nil).total
         #expect(total.completed == 1 && total.stopped == 1 && total.completionRate == 0.5)
     }
 
@@ -98,14 +99,14 @@ struct ReportTests {
             session("2026-11-20T11:00:00Z", "2026-11-20T11:30:00Z", outcome: .stopped),
             session("2026-11-22T09:00:00Z", "2026-11-22T12:00:00Z", group: play),
         ]
-        let byDay = ReportBuilder(grouping: .day, timeZone: TimeZone(identifier: "UTC")!, groupNames: [:]).build(sessions, since: nil, until: nil)
+        let byDay = ReportBuilder(grouping: .day, timeZone: .utc, groupNames: [:]).build(sessions, since: nil, until: nil)
         #expect(byDay.buckets.map(\.key) == ["2026-11-20", "2026-11-21", "2026-11-22"], "the empty day is shown")
         #expect(byDay.buckets.map(\.sessions) == [2, 0, 1])
         #expect(byDay.buckets[0].completed == 1 && byDay.buckets[0].stopped == 1 && byDay.buckets[0].completionRate == 0.5)
         #expect(byDay.buckets[1].completionRate == nil)
         #expect(byDay.totalFocusedSeconds == 4.5 * 3_600 && byDay.totalSessions == 3)
         #expect(report(sessions, by: .group) == ["play": 3, "work": 1.5])
-        let deleted = ReportBuilder(grouping: .group, timeZone: .gmt, groupNames: [:]).build(sessions, since: nil, until: nil)
+        let deleted = ReportBuilder(grouping: .group, timeZone: .utc, groupNames: [:]).build(sessions, since: nil, until: nil)
         #expect(deleted.buckets.map(\.key) == ["(deleted group)"])
     }
 

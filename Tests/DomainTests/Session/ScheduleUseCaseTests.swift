@@ -49,7 +49,7 @@ struct ScheduleUseCaseTests {
         }
         let auth = AuthWorld()
         let change = ChangeScheduleUseCase(schedules: schedules, dataLock: InMemoryDataLock(), clock: auth.clock,
-                                           calendar: IntervalCalendar(timeZone: TimeZone(identifier: "UTC")!), override: auth.override)
+                                           calendar: IntervalCalendar(timeZone: .utc), override: auth.override)
         #expect(try await change.setEnabled(false, named: "M").enabled == false)
         #expect(try await schedules.all().first?.enabled == false)
         #expect(try await change.setEnabled(true, named: "m").enabled)

@@ -12,7 +12,7 @@ struct StrictScheduleTests {
     let schedules = InMemoryScheduleRepository()
     let groups = InMemoryGroupRepository()
     let auth: AuthWorld
-    let calendar = IntervalCalendar(timeZone: TimeZone(identifier: "UTC")!)
+    let calendar = IntervalCalendar(timeZone: .utc)
     /// 2027-01-11 is a Monday; at 08:55 UTC, five minutes before the interval.
     static let monday0855 = Date(timeIntervalSince1970: 1_799_657_700)
 

@@ -72,6 +72,7 @@ int retime_signalfd_take(int fd);
 void *retime_memmem(const void *haystack, size_t length, const void *needle, size_t needle_length);
 
 #include "CRetimeSpawn.h"
+#include "CRetimeChild.h"
 #include "CRetimeNet.h"
 #include "CRetimeEpoll.h"
 #endif

@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +53,7 @@ extension JSONFileStore {
         let path = try path(of: suite)
         try POSIXFiles.ensureDirectory(directory)
         let lock = try FileLock(path: directory + "/" + suite + ".lock", timeout: lockTimeout)
-        let aside = path + ".corrupt-" + Timestamp.format(now, fractionDigits: 0).replacingOccurrences(of: ":", with: "")
+        let aside = path + ".corrupt-" + Timestamp.format(now, fractionDigits: 0).replacingAll(":", with: "")
         guard rename(path, aside) == 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
         POSIXFiles.syncDirectory(directory)
         var repair = SuiteRepair(movedTo: aside)

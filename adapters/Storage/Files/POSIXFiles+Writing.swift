@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -93,7 +93,7 @@ extension POSIXFiles {
     /// name `isTarget` accepts, older than `abandonedAfter`.
     static func abandonedTempFiles(in directory: String, now: Date, isTarget: (String) -> Bool) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { name in
-            guard let marker = name.range(of: ".tmp-"), isTarget(String(name[..<marker.lowerBound])),
+            guard let marker = name.firstRange(of: ".tmp-"), isTarget(String(name[..<marker.lowerBound])),
                   let status = try? linkStatus(directory + "/" + name) else { return false }
             return now.timeIntervalSince1970 - Double(status.modifiedNanoseconds) / 1e9 > abandonedAfter
         }.sorted().map { directory + "/" + $0 }
@@ -105,7 +105,7 @@ extension POSIXFiles {
     @discardableResult
     static func removeTempFilesOfDeadWriters(in directory: String, isTarget: (String) -> Bool) -> Int {
         names(in: directory).filter { name in
-            guard let marker = name.range(of: ".tmp-"), isTarget(String(name[..<marker.lowerBound])),
+            guard let marker = name.firstRange(of: ".tmp-"), isTarget(String(name[..<marker.lowerBound])),
                   let pid = Int32(name[marker.upperBound...].prefix { $0 != "-" }) else { return false }
             return kill(pid, 0) != 0 && errno == ESRCH && unlink(directory + "/" + name) == 0
         }.count

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The on-disk form of one suite: `{"format":"retime.suite","version":1,"values":{...}}`,
 /// and the checks that tell a good file from a damaged one.

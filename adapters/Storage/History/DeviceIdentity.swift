@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,7 +55,7 @@ public enum DeviceIdentity {
     public static func repair(in dataDirectory: String, now: Date = Date()) throws -> (id: String, movedTo: String, recovered: Bool) {
         let path = dataDirectory + "/device-id"
         let damaged = String(decoding: (try? POSIXFiles.read(path, limit: 4_096)) ?? [], as: UTF8.self).trimmed.lowercased()
-        let aside = path + ".corrupt-" + Timestamp.format(now, fractionDigits: 0).replacingOccurrences(of: ":", with: "")
+        let aside = path + ".corrupt-" + Timestamp.format(now, fractionDigits: 0).replacingAll(":", with: "")
         guard rename(path, aside) == 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: dataDirectory + "/history")) ?? [])
             .filter { UUIDText.parse($0) != nil }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A forward-only reader of JSON over UTF-8 bytes, for decoding millions of
 /// history lines without building intermediate trees. Strict where it

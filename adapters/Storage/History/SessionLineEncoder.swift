@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a history line byte by byte, in exactly the form the store's JSON
 /// encoder gives (sorted keys, no escaped slashes, absent optionals left

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Handled interval events in the `intervals` suite of a key-value store:
 /// the claim is an atomic read-modify-write, so it holds across restarts.

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime auth status | set-passcode | change-passcode | remove-passcode | request`.
 enum AuthCommands {

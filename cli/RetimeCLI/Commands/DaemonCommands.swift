@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime daemon run | status | install | uninstall`.
 enum DaemonCommands {
@@ -108,7 +111,8 @@ enum DaemonCommands {
             let path = manager.path(services.runtime.environment)
             var document: [String: JSONValue] = ["unit": .string(definition), "path": .string(path), "manager": .string(manager.rawValue)]
             if print { return CommandResult(json: Documents.document(document), human: definition) }
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            try FileManager.default.createDirectory(atPath: folder.isEmpty ? "/" : folder, withIntermediateDirectories: true)
             try Data((definition + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             let outcome = services.managers[manager]!.enable(path)
             document.merge(Self.describe(outcome)) { _, new in new }
@@ -135,7 +139,7 @@ enum DaemonCommands {
         /// The absolute path of this binary, as the definition must name it.
         static func executablePath() -> String {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
+                ?? CommandLine.arguments[0]
         }
     }
 

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime doctor [--repair]`: checks permissions, every data file, backups,
 /// history, the services' wiring, the daemon and stale blocks

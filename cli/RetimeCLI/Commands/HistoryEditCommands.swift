@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime track | edit | delete | continue`: fixing and reusing history
 /// (cli.md, "History"). SESSION is an id, 6+ characters of one, or `@N`.

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime log`: ended sessions, newest first, by day with each day's
 /// total, as Watson's `log` and Timewarrior's `summary` show them. Without
@@ -96,9 +99,9 @@ struct LogCommand: RetimeCommand {
                 let tags = session.tags.isEmpty ? "" : "  " + style.dim(session.tags.map(Self.tag).joined(separator: " "))
                 // A note's first line, as `git log --oneline` shows a message's.
                 let note = session.note.flatMap { $0.split(separator: "\n").first }.map { "  " + style.dim("— \($0)") } ?? ""
-                let focused = DurationValue.format(session.focused(at: now)).padding(toLength: 9, withPad: " ", startingAt: 0)
+                let focused = DisplayWidth.pad(DurationValue.format(session.focused(at: now)), to: 9)
                 // The short id names it to edit, delete and continue, as git's does a commit.
-                lines.append("  \(style.dim(String(session.id.description.prefix(8))))  \(Self.times(session, now: now).padding(toLength: timesWidth, withPad: " ", startingAt: 0))  \(focused) \(group)  \(outcome)\(tags)\(note)")
+                lines.append("  \(style.dim(String(session.id.description.prefix(8))))  \(DisplayWidth.pad(Self.times(session, now: now), to: timesWidth))  \(focused) \(group)  \(outcome)\(tags)\(note)")
             }
         }
         return lines.joined(separator: "\n")

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime report`: focused time and sessions per day, week or group, with a
 /// bar chart for people and CSV or JSON for scripts. Without --since or

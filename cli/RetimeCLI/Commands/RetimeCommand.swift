@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A command of the CLI: its declaration (help beside every option), the
 /// reading of its values up front (bad input is a usage error before

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime schedule ...`: recurring intervals that the daemon turns into sessions.
 enum ScheduleCommands {

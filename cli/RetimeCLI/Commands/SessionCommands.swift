@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime start | stop | pause | resume`: one focus session at a time.
 enum SessionCommands {

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime shield test [TARGET...]`: is it really blocked, for me, now,
 /// and if not, which layer leaks (cli.md, "The system service"). Exits 1
@@ -71,7 +74,7 @@ enum ShieldCommands {
                 case .open: layer.isPath ? "LEAK" : "open"
                 case .unknown: "unknown"
                 }
-                lines.append("  " + layer.layer.padding(toLength: 9, withPad: " ", startingAt: 0) + word.padding(toLength: 8, withPad: " ", startingAt: 0)
+                lines.append("  " + DisplayWidth.pad(layer.layer, to: 9) + DisplayWidth.pad(word, to: 8)
                              + layer.detail)
             }
         }

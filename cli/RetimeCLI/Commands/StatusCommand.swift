@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime status [--watch]`: the active session, and whether the daemon runs.
 struct StatusCommand: RetimeCommand {

@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -126,12 +126,7 @@ enum SystemInstallCommands {
     }
 
     static func systemctl(_ arguments: String...) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard try SystemServiceConsole.run(["/usr/bin/systemctl"] + arguments) == 0 else {
             throw SystemServiceError(code: "system.systemctl", message: "systemctl \(arguments.joined(separator: " ")) failed",
                                      exitCode: 1, hint: "see 'journalctl -u retime-shield.service'")
         }

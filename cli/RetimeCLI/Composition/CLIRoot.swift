@@ -1,6 +1,6 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,6 +27,7 @@ enum CLIRoot {
                 ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
                 NotificationHealth(settings: (try? resolver.resolve(Settings.self)) ?? Settings(stored: [:], dataDirectory: layout.root),
                                    environment: context.environment),
+                TimeZoneHealth(environment: context.environment),
             ]
             return DoctorUseCase(inspectors: inspectors,
                                  daemon: try resolver.resolve(),
@@ -41,6 +42,12 @@ enum CLIRoot {
 
     /// Where the data is and how verbose to be, from the global options and
     /// the environment; the log level may come from the data's settings.
+    /// The local time zone of `environment` (its `TZ`, else
+    /// /etc/localtime), read from the tz database's files.
+    static func localTimeZone(_ environment: [String: String]) -> TimeZoneRules {
+        SystemTimeZone.current(environment).rules
+    }
+
     static func runtime(_ parsed: ParsedCommand, environment: [String: String]) throws -> RuntimeContext {
         let data = RuntimeContext.dataDirectory(option: parsed.globals.dataDirectory, environment: environment)
         // A data directory named by hand that does not exist is a typo far

@@ -1,6 +1,9 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The shields this machine has, by config key `shield` (and
 /// `shield.hostsFile`): what a new block uses is read from the configuration

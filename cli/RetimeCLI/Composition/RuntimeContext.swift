@@ -1,6 +1,9 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a composition root knows before it builds anything: where the data
 /// lives and how verbose to be.
@@ -34,13 +37,13 @@ public struct RuntimeContext: Sendable {
         if let option, !option.isEmpty { return absolute(option, environment: environment) }
         if let home = environment["RETIME_HOME"], !home.isEmpty { return absolute(home, environment: environment) }
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/retime" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/retime"
     }
 
     private static func absolute(_ path: String, environment: [String: String]) -> String {
         if path.hasPrefix("/") { return path }
-        if path == "~" || path.hasPrefix("~/") { return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst() }
+        if path == "~" || path.hasPrefix("~/") { return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst() }
         return FileManager.default.currentDirectoryPath + "/" + path
     }
 }

@@ -1,6 +1,9 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one registration both composition roots share: every port bound to
 /// its adapter, every use case to its ports. A root adds only what differs
@@ -20,9 +23,9 @@ public enum ServiceRegistration {
         // per daemon build (a changed configuration rebuilds it).
         registry.register(Settings.self, lifetime: .singleton) { try StoreSettings.snapshot(of: $0.resolve(), dataDirectory: data) }
         registry.register((any ScheduleRepository).self, lifetime: .singleton) { StoreScheduleRepository(store: try $0.resolve()) }
-        // The local zone is looked up when first read: it costs a third of a
-        // millisecond, and only schedules and reports need it.
-        registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { .current }))
+        // The local zone is looked up when first read: only schedules and
+        // reports need it.
+        registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { SystemTimeZone.current(context.environment).rules }))
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
             JSONLinesSessionHistory(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))

@@ -1,6 +1,9 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The daemon's composition root: the shared registration, plus logging at
 /// `info` to stderr (journald-aware) and to a rotating file, the interval

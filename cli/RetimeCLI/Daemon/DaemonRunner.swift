@@ -1,6 +1,9 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `retime daemon run`: the daemon's services, started in order (the
 /// single-instance lock, the services built from its root, the watchers of
@@ -33,7 +36,7 @@ struct DaemonRunner {
             },
             services,
         ] + watchers + [
-            SchedulerService(wake: wake, services: services, configuration: configuration),
+            SchedulerService(wake: wake, services: services, configuration: configuration, forgetTimeZone: { SystemTimeZone.forget() }),
         ])
     }
 }

@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +19,8 @@ struct SchedulerService: DaemonService {
     let configuration: @Sendable () -> AnyHashable?
     /// How long to wait before looking again after a pass that failed.
     var retryAfter: TimeInterval = 60
+    /// Forgets the local time zone read so far (the system's changed).
+    var forgetTimeZone: @Sendable () -> Void = {}
 
     func start() async throws {
         var configured = configuration()
@@ -47,12 +49,13 @@ struct SchedulerService: DaemonService {
             case .clockChanged:
                 logger.notice("the wall clock changed; looking again")
             case .timeZoneChanged:
-                // Foundation keeps the zone it read first; forget it, and
-                // build the services again so the schedules' calendar (and
-                // with it every interval's instants) follows the new zone.
-                NSTimeZone.resetSystemTimeZone()
+                // The zone read first is kept; forget it, and build the
+                // services again so the schedules' calendar (and with it
+                // every interval's instants) follows the new zone.
+                forgetTimeZone()
                 try await rebuild()
-                logger.notice("the time zone changed; schedules follow it", metadata: ["zone": "\(TimeZone.current.identifier)"])
+                let zone = (try? services.resolve(IntervalCalendar.self).timeZone.identifier) ?? "?"
+                logger.notice("the time zone changed; schedules follow it", metadata: ["zone": "\(zone)"])
             case .dataChanged where configuration() != configured:
                 try await rebuild()
                 logger.notice("the configuration changed; services rebuilt")

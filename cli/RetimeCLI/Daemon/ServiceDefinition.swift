@@ -1,4 +1,8 @@
-import Foundation
+import Domain
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How the daemon is installed as a user service: a systemd user unit on
 /// Linux, a launchd agent on macOS. Both run `retime --data-dir DIR daemon
@@ -20,7 +24,7 @@ enum ServiceManager: String, CaseIterable, Sendable {
 
     /// Where the definition goes for this user.
     func path(_ environment: [String: String]) -> String {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         switch self {
         case .systemd:
             let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
@@ -98,13 +102,13 @@ enum ServiceManager: String, CaseIterable, Sendable {
     /// An ExecStart word: quoted (with `\` and `"` escaped) when it holds
     /// whitespace or quotes, `%` doubled (systemd's specifier character).
     static func systemdQuoted(_ word: String) -> String {
-        let escaped = word.replacingOccurrences(of: "%", with: "%%")
+        let escaped = word.replacingAll("%", with: "%%")
         guard escaped.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0 == "\\" }) else { return escaped }
-        return "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "\"" + escaped.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
 
     static func xmlEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;")
+            .replacingAll(">", with: "&gt;").replacingAll("\"", with: "&quot;")
     }
 }

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sessions as CSV (RFC 4180 quoting), with a header line.
 enum CSVTable {
@@ -20,7 +23,7 @@ enum CSVTable {
     /// Tags in one field, `;` between them; a `;` or `\` inside a tag is
     /// escaped with `\`, so `a;b` (one tag) and `a`, `b` (two) differ.
     static func tags(_ tags: [String]) -> String {
-        tags.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;") }.joined(separator: ";")
+        tags.map { $0.replacingAll("\\", with: "\\\\").replacingAll(";", with: "\\;") }.joined(separator: ";")
     }
 
     private static func text(_ value: JSONValue) -> String {
@@ -36,6 +39,6 @@ enum CSVTable {
         var value = value
         if let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { value = "'" + value }
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + value.replacingAll("\"", with: "\"\"") + "\""
     }
 }

@@ -121,5 +121,5 @@ enum CompletionScript {
         return " -r"
     }
 
-    private static func escape(_ text: String) -> String { text.replacingOccurrences(of: "'", with: "\\'") }
+    private static func escape(_ text: String) -> String { text.replacingAll("'", with: "\\'") }
 }

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The JSON shapes of the CLI contract (`../shared/spec/cli.md`), built from
 /// domain values. Every document carries `"schema": "retime/1"`.

@@ -73,7 +73,7 @@ struct ErrorReport {
         if let details {
             if json, let detailsJSON { console.out(JSONWriter.write(detailsJSON)) } else { console.out(details) }
         }
-        console.err("retime: error: " + message.replacingOccurrences(of: "\n", with: " "))
+        console.err("retime: error: " + message.replacingAll("\n", with: " "))
         if let hint { console.err("hint: " + hint) }
         if json {
             console.err(JSONWriter.write(Documents.document(["error": .object(["code": .string(code), "message": .string(message)])])))

@@ -1,5 +1,8 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// History and schedules as an iCalendar file (RFC 5545) that calendar apps
 /// import: one VEVENT per session (UTC times), one weekly-recurring VEVENT
@@ -7,7 +10,7 @@ import Foundation
 /// line ends, text escaped, lines folded at 75 octets.
 enum ICalendar {
     static func document(sessions: [Session], schedules: [Schedule], groupNames: [GroupID: String],
-                         timeZone: TimeZone, now: Date, version: String) -> String {
+                         timeZone: TimeZoneRules, now: Date, version: String) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//retime//retime \(version)//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
         let recurring = schedules.filter { $0.enabled && !$0.weekdays.isEmpty }
         if !recurring.isEmpty { lines += VTimeZone.lines(timeZone, around: now) }
@@ -50,7 +53,7 @@ enum ICalendar {
 
     /// `20261123T090000`: local day `day` at `time`, floating (the TZID gives the zone).
     static func local(_ day: Int64, _ time: TimeOfDay) -> String {
-        let date = LocalDays.label(day).replacingOccurrences(of: "-", with: "")
+        let date = LocalDays.label(day).replacingAll("-", with: "")
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(date)T\(two(time.hour))\(two(time.minute))\(two(time.second))"
     }
@@ -60,7 +63,7 @@ enum ICalendar {
         String(iso.filter { $0 != "-" && $0 != ":" })
     }
 
-    static func tzid(_ timeZone: TimeZone) -> String { timeZone.identifier }
+    static func tzid(_ timeZone: TimeZoneRules) -> String { timeZone.identifier }
 
     /// TEXT escaping (RFC 5545, 3.3.11).
     static func text(_ value: String) -> String {
@@ -101,22 +104,22 @@ enum ICalendar {
 /// either side (no RRULEs to get wrong); a zone without transitions is one
 /// STANDARD with its offset.
 enum VTimeZone {
-    static func lines(_ timeZone: TimeZone, around now: Date) -> [String] {
+    static func lines(_ timeZone: TimeZoneRules, around now: Date) -> [String] {
         var lines = ["BEGIN:VTIMEZONE", "TZID:\(ICalendar.tzid(timeZone))"]
         let limit = now.addingTimeInterval(10 * 366 * 86_400)
         var cursor = now.addingTimeInterval(-366 * 86_400)
         var transitions: [Date] = []
-        while let next = timeZone.nextDaylightSavingTimeTransition(after: cursor), next < limit, transitions.count < 100 {
+        while let next = timeZone.nextTransition(after: cursor), next < limit, transitions.count < 100 {
             transitions.append(next)
             cursor = next
         }
         if transitions.isEmpty {
-            let offset = offsetText(timeZone.secondsFromGMT(for: now))
+            let offset = offsetText(timeZone.offset(at: now))
             lines += ["BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:\(offset)", "TZOFFSETTO:\(offset)", "END:STANDARD"]
         }
         for transition in transitions {
-            let before = timeZone.secondsFromGMT(for: transition.addingTimeInterval(-1)), after = timeZone.secondsFromGMT(for: transition)
-            let kind = timeZone.isDaylightSavingTime(for: transition) ? "DAYLIGHT" : "STANDARD"
+            let before = timeZone.offset(at: transition.addingTimeInterval(-1)), after = timeZone.offset(at: transition)
+            let kind = timeZone.isDaylightSaving(at: transition) ? "DAYLIGHT" : "STANDARD"
             let localStart = ICalendar.basic(Timestamp.format(transition, offset: before, fractionDigits: 0).prefix(19))
             lines += ["BEGIN:\(kind)", "DTSTART:\(localStart)", "TZOFFSETFROM:\(offsetText(before))",
                       "TZOFFSETTO:\(offsetText(after))", "END:\(kind)"]

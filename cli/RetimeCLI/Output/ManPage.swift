@@ -5,7 +5,7 @@ enum ManPage {
     static func render(root: CommandSpec, version: String) -> String {
         var lines = [
             #".TH RETIME 1 "" "retime \#(escape(version))" "User Commands""#,
-            ".SH NAME", #"retime \- \#(escape(root.summary.replacingOccurrences(of: "retime: ", with: "")))"#,
+            ".SH NAME", #"retime \- \#(escape(root.summary.replacingAll("retime: ", with: "")))"#,
             ".SH SYNOPSIS", ".B retime", #".I COMMAND"#, #"[\fIOPTIONS\fR]"#,
             ".SH DESCRIPTION",
             escape("A user groups what distracts them, starts a focus session, and retime keeps the block up until the end, "
@@ -59,7 +59,7 @@ enum ManPage {
     /// Text roff shows as written: backslashes doubled, a line's leading
     /// dot or quote neutralised, hyphens as hyphen-minus.
     static func escape(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: #"\"#, with: #"\e"#).replacingOccurrences(of: "-", with: #"\-"#)
+        let escaped = text.replacingAll(#"\"#, with: #"\e"#).replacingAll("-", with: #"\-"#)
         return escaped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasPrefix(".") || line.hasPrefix("'") ? #"\&"# + line : String(line)
         }.joined(separator: "\n")

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a command writes, and what it knows of the terminal. Injected, so
 /// the runner can be tested without a process.

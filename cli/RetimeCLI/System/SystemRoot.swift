@@ -1,6 +1,9 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where and how the system service runs (`retime system run`'s options).
 struct SystemOptions: Sendable {

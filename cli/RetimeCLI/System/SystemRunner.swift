@@ -1,6 +1,6 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,9 @@
 import Adapters
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the `system` commands ask of the service and of its state, in the
 /// CLI's terms: the one place outside the service's root that speaks its
@@ -75,6 +78,12 @@ struct SystemServiceConsole: Sendable {
     /// An administrative action, into the system log beside the service's.
     static func audit(_ message: String) {
         AdministrativeLog.notice(message)
+    }
+
+    /// Runs `command` (an absolute path first) on this terminal and waits
+    /// for it: its exit status.
+    static func run(_ command: [String]) throws -> Int32 {
+        try ChildProcess.start(command).wait()
     }
 
     /// The service's state directory, root's alone.

@@ -1,26 +1,28 @@
 import Domain
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads the instants of the CLI contract, in the local time zone (`TZ`
 /// honoured): a WHEN for `start --until`, and a DATE for `log`/`report`.
 struct DateValue {
     var now: Date
-    private let fixedTimeZone: TimeZone?
+    private let zone: IntervalCalendar
 
-    /// `timeZone` nil means the local zone, looked up on first use: that
-    /// costs a third of a millisecond, and most commands never read a date.
-    init(now: Date, timeZone: TimeZone? = nil) {
+    init(now: Date, timeZone: TimeZoneRules) {
         self.now = now
-        fixedTimeZone = timeZone
+        zone = IntervalCalendar(timeZone: timeZone)
     }
 
-    var timeZone: TimeZone { fixedTimeZone ?? .current }
-
-    var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
+    /// The local zone `lookUp` finds, looked up on first use: most
+    /// commands never read a date.
+    init(now: Date, lookingUp lookUp: @escaping @Sendable () -> TimeZoneRules) {
+        self.now = now
+        zone = IntervalCalendar(lookingUp: lookUp)
     }
+
+    var timeZone: TimeZoneRules { zone.timeZone }
 
     /// Local days as reports count them, so `--since 2026-03-29` starts
     /// exactly where the report's day 2026-03-29 does.
@@ -34,10 +36,11 @@ struct DateValue {
 
     func when(_ text: String, option: String) throws(UsageError) -> Date {
         if let time = timeOfDay(text) {
-            var next = calendar.nextDate(after: now, matching: time, matchingPolicy: .nextTime,
-                                         repeatedTimePolicy: .first, direction: .forward)
-            if let found = next, found <= now { next = calendar.date(byAdding: .day, value: 1, to: found) }
-            if let next { return next }
+            // Today's, else tomorrow's; a skipped time is the first instant
+            // after the gap, a repeated one its first occurrence.
+            let today = days.day(of: now)
+            let instant = days.instant(onDay: today, atSecond: time.seconds)
+            return instant > now ? instant : days.instant(onDay: today + 1, atSecond: time.seconds)
         }
         if let date = localDateTime(text) ?? Timestamp.parse(text) { return date }
         throw UsageError(.invalidValue, "invalid time '\(text)' for --\(option)",
@@ -51,20 +54,19 @@ struct DateValue {
         // `10m ago`, `1h30m ago`, `10 minutes ago`, as Watson's and Timewarrior's `--at`.
         if text.lowercased().hasSuffix(" ago") {
             let amount = String(text.dropLast(4)).trimmedSpaces.lowercased()
-            let compact = amount.replacingOccurrences(of: #"\s*(minutes|minute|mins|min)$"#, with: "m", options: .regularExpression)
-                .replacingOccurrences(of: #"\s*(hours|hour|hrs|hr)$"#, with: "h", options: .regularExpression)
-                .replacingOccurrences(of: #"\s*(seconds|second|secs|sec)$"#, with: "s", options: .regularExpression)
+            let compact = amount.replacing(/\s*(minutes|minute|mins|min)$/, with: "m")
+                .replacing(/\s*(hours|hour|hrs|hr)$/, with: "h")
+                .replacing(/\s*(seconds|second|secs|sec)$/, with: "s")
             return now.addingTimeInterval(-(try DurationValue.parse(compact, option: option)))
         }
         let words = text.split(separator: " ", maxSplits: 1).map(String.init)
         let today = days.day(of: now)
-        if words.count == 2, ["today", "yesterday"].contains(words[0].lowercased()), let time = timeOfDay(words[1]),
-           let hour = time.hour, let minute = time.minute, let second = time.second {
+        if words.count == 2, ["today", "yesterday"].contains(words[0].lowercased()), let time = timeOfDay(words[1]) {
             let day = words[0].lowercased() == "today" ? today : today - 1
-            return days.instant(onDay: day, atSecond: Int64(hour * 3_600 + minute * 60 + second))
+            return days.instant(onDay: day, atSecond: time.seconds)
         }
-        if let time = timeOfDay(text), let hour = time.hour, let minute = time.minute, let second = time.second {
-            let seconds = Int64(hour * 3_600 + minute * 60 + second)
+        if let time = timeOfDay(text) {
+            let seconds = time.seconds
             let instant = days.instant(onDay: today, atSecond: seconds)
             return instant <= now ? instant : days.instant(onDay: today - 1, atSecond: seconds)
         }
@@ -132,14 +134,19 @@ struct DateValue {
     private func localDateTime(_ text: String) -> Date? {
         guard let separator = text.firstIndex(where: { $0 == " " || $0 == "T" || $0 == "t" }),
               let day = day(text[..<separator]),
-              let time = timeOfDay(text[text.index(after: separator)...]),
-              let hour = time.hour, let minute = time.minute, let second = time.second else {
+              let time = timeOfDay(text[text.index(after: separator)...]) else {
             return nil
         }
-        return days.instant(onDay: day, atSecond: Int64(hour * 3_600 + minute * 60 + second))
+        return days.instant(onDay: day, atSecond: time.seconds)
     }
 
-    private func timeOfDay(_ text: some StringProtocol) -> DateComponents? {
+    /// A time of day, read from `HH:MM[:SS]`.
+    struct TimeOfDay {
+        var hour, minute, second: Int
+        var seconds: Int64 { Int64(hour * 3_600 + minute * 60 + second) }
+    }
+
+    private func timeOfDay(_ text: some StringProtocol) -> TimeOfDay? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 }),
               let hour = Self.digits(parts[0]), let minute = Self.digits(parts[1]),
@@ -148,7 +155,7 @@ struct DateValue {
         }
         let second = parts.count == 3 ? Self.digits(parts[2]) : 0
         guard let second, (0..<60).contains(second) else { return nil }
-        return DateComponents(hour: hour, minute: minute, second: second)
+        return TimeOfDay(hour: hour, minute: minute, second: second)
     }
 
     /// A number written in ASCII digits only: `Int("+1")` is 1, and a

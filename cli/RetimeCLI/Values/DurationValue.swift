@@ -1,4 +1,8 @@
-import Foundation
+import Domain
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a DURATION as the CLI contract writes it: `90s`, `25m`, `1h30m`,
 /// `2h`, `1h30m15s`, or ISO-8601 `PT25M` / `PT1H30M` / `PT90S`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One line of the append-only audit trail: every passcode attempt and
 /// every passcode change, right or wrong. Never the passcode itself.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything the Auth context keeps between processes: the passcode's hash
 /// (never the passcode), the run of wrong attempts and the lock it earned,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How wrong passcodes are slowed down (semantics.md): five in a row are
 /// free, the fifth locks out for 60 s, and each further failure doubles the

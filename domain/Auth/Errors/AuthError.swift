@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything that can go wrong in the Auth context.
 public enum AuthError: RetimeError, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The passcode as an enforcer outside the user's data keeps it: the system
 /// service holds its own hash per user and decides a strict block's early

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `auth status` reports.
 public struct AuthStatus: Sendable, Equatable {

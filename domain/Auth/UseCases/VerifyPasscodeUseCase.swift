@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Checks a passcode for an action, under the lockout rules, and records
 /// the attempt in the audit trail whatever its outcome.

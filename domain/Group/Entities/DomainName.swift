@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A host name to block, in the ASCII form that resolvers and hosts files use
 /// (IDNA A-labels, lower-case), together with the rules that make it valid.
@@ -34,7 +34,7 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
         func invalid(_ reason: String) -> GroupError { .invalidTarget(text, reason: reason) }
         var name = text.trimmedSpaces
         // IDNA treats the ideographic full stops as dots.
-        for dot in ["\u{3002}", "\u{FF0E}", "\u{FF61}"] { name = name.replacingOccurrences(of: dot, with: ".") }
+        for dot in ["\u{3002}", "\u{FF0E}", "\u{FF61}"] { name = name.replacing(dot, with: ".") }
         if name.hasSuffix(".") { name.removeLast() }
         guard !name.isEmpty else { throw invalid("it is empty") }
         guard !name.contains("://"), !name.contains("/") else {
@@ -102,7 +102,7 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
     /// `www.example.com`), to name in the error: the user said a page, and
     /// blocking the whole host is a decision for them.
     static func hostOfURL(_ text: String) -> String? {
-        let afterScheme = text.range(of: "://").map { text[$0.upperBound...] } ?? Substring(text)
+        let afterScheme = text.firstRange(of: "://").map { text[$0.upperBound...] } ?? Substring(text)
         let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let host = authority.split(separator: "@").last.map { $0.prefix { $0 != ":" } } ?? ""
         guard host.contains("."), !host.hasPrefix("."), !host.contains(where: \.isWhitespace) else { return nil }
@@ -129,7 +129,7 @@ public struct DomainName: Hashable, Sendable, CustomStringConvertible {
     private static func asciiLabel(_ label: Substring, in text: String) throws(GroupError) -> String {
         func invalid(_ reason: String) -> GroupError { .invalidTarget(text, reason: reason) }
         guard !label.isEmpty else { throw invalid("it has an empty label") }
-        let lowered = label.lowercased().precomposedStringWithCanonicalMapping
+        let lowered = label.lowercased().canonicallyComposed
         let ascii: String
         if lowered.unicodeScalars.allSatisfy(\.isASCII) {
             ascii = lowered

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A named set of targets that a focus session blocks.
 public struct Group: Identifiable, Hashable, Sendable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A validated group name (`NameRules`: 1-64 characters, no control
 /// characters, no `/`); two names match case-insensitively.

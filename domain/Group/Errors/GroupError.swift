@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything that can go wrong in the Group context.
 public enum GroupError: RetimeError, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one pass of the daemon did, and when it should look again.
 public struct DaemonStep: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A block the system service holds for one local user (semantics.md, "The
 /// system service"): what it blocks, for which session, until when, and how

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A change to an ended session, recorded after it (semantics.md, "History
 /// amendments"): history stays append-only, and readers resolve each id to

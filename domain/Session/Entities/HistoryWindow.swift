@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The instants a session in history may have, however it enters it
 /// (`track`, `edit`, `import`, a restored backup): one window, so what one

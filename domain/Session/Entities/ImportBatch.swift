@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an import source read from another tool's data: sessions with the
 /// names of their groups (a Watson project, a Timewarrior first tag), and

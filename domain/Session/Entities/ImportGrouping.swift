@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which group an imported Timewarrior interval goes to. Timewarrior has no
 /// projects, only tags (written in sorted order), so "the first tag" is the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The calendar maths of schedules, pure: which interval instances a
@@ -13,16 +13,16 @@ public struct IntervalCalendar: Sendable {
     private let zone: ZoneSource
 
     /// The zone every local time is read in.
-    public var timeZone: TimeZone { zone.value }
+    public var timeZone: TimeZoneRules { zone.value }
 
-    public init(timeZone: TimeZone) {
+    public init(timeZone: TimeZoneRules) {
         zone = ZoneSource(fixed: timeZone)
     }
 
     /// A calendar in the zone `lookUp` returns, called once, on first use:
-    /// finding the local zone costs a third of a millisecond, which commands
-    /// that never read a local time should not pay.
-    public init(lookingUp lookUp: @escaping @Sendable () -> TimeZone) {
+    /// finding the local zone reads a file, which commands that never read
+    /// a local time should not pay for.
+    public init(lookingUp lookUp: @escaping @Sendable () -> TimeZoneRules) {
         zone = ZoneSource(lookUp)
     }
 
@@ -124,24 +124,24 @@ public struct IntervalCalendar: Sendable {
     }
 
     private func offset(at unixSeconds: Double) -> Int {
-        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: unixSeconds))
+        timeZone.offset(atSecond: Int64(unixSeconds.rounded(.down)))
     }
 }
 
 /// Remembers, per local day, whether the zone keeps one offset from two days
-/// before it to two days after it, and which. Asking the zone is slow (ICU),
-/// and a thousand schedules share the same few days.
+/// before it to two days after it, and which: a thousand schedules share
+/// the same few days.
 final class OffsetCache {
-    private let timeZone: TimeZone
+    private let timeZone: TimeZoneRules
     private var days: [Int64: Int?] = [:]
 
-    init(timeZone: TimeZone) { self.timeZone = timeZone }
+    init(timeZone: TimeZoneRules) { self.timeZone = timeZone }
 
     /// The day's one offset, or nil if an offset change is near.
     func steadyOffset(onLocalDay day: Int64) -> Int? {
         if let known = days[day] { return known }
-        let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double((day - 2) * 86_400)))
-        let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double((day + 3) * 86_400)))
+        let before = timeZone.offset(atSecond: (day - 2) * 86_400)
+        let after = timeZone.offset(atSecond: (day + 3) * 86_400)
         let steady: Int? = before == after && noChange(between: day - 2, and: day + 3, offset: before) ? before : nil
         days[day] = steady
         return steady
@@ -149,25 +149,25 @@ final class OffsetCache {
 
     /// No two changes that cancel out inside the window: checks each day's start.
     private func noChange(between first: Int64, and last: Int64, offset: Int) -> Bool {
-        (first...last).allSatisfy { timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0 * 86_400))) == offset }
+        (first...last).allSatisfy { timeZone.offset(atSecond: $0 * 86_400) == offset }
     }
 }
 
 /// A time zone known now or looked up once when first needed.
 private final class ZoneSource: Sendable {
-    private let lookUp: @Sendable () -> TimeZone
-    private let found = Mutex<TimeZone?>(nil)
+    private let lookUp: @Sendable () -> TimeZoneRules
+    private let found = Mutex<TimeZoneRules?>(nil)
 
-    init(fixed: TimeZone) {
+    init(fixed: TimeZoneRules) {
         lookUp = { fixed }
         found.withLock { $0 = fixed }
     }
 
-    init(_ lookUp: @escaping @Sendable () -> TimeZone) {
+    init(_ lookUp: @escaping @Sendable () -> TimeZoneRules) {
         self.lookUp = lookUp
     }
 
-    var value: TimeZone {
+    var value: TimeZoneRules {
         found.withLock { zone in
             if let zone { return zone }
             let looked = lookUp()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The four events of a schedule's interval, in the order they happen.
 public enum IntervalEventKind: String, Sendable, Hashable, CaseIterable, Codable {

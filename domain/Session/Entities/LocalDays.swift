@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Local calendar days in one time zone, for bucketing history: which local
 /// day an instant falls on and when each day starts, DST included (a day
@@ -10,7 +10,7 @@ public final class LocalDays {
     private let offsets: OffsetCache
     private var starts: [Int64: Date] = [:]
 
-    public init(timeZone: TimeZone) {
+    public init(timeZone: TimeZoneRules) {
         calendar = IntervalCalendar(timeZone: timeZone)
         offsets = OffsetCache(timeZone: timeZone)
     }

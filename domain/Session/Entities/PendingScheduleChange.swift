@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A weakening of a strict schedule that waits for the end of its next
 /// interval (semantics: a strict schedule is only as strong as the user's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a report groups history.
 public enum ReportGrouping: String, Sendable, CaseIterable {

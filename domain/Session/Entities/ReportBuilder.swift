@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Builds a report from ended sessions, pure. Focused time is split where
 /// it crosses a bucket's boundary (a session from 23:30 to 00:30 gives half
@@ -14,7 +14,7 @@ public struct ReportBuilder {
     private let grouping: ReportGrouping
     private let groupNames: [GroupID: String]
 
-    public init(grouping: ReportGrouping, timeZone: TimeZone, groupNames: [GroupID: String]) {
+    public init(grouping: ReportGrouping, timeZone: TimeZoneRules, groupNames: [GroupID: String]) {
         self.grouping = grouping
         self.days = LocalDays(timeZone: timeZone)
         self.groupNames = groupNames

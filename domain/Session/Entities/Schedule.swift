@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identifies a `Schedule`.
 public typealias ScheduleID = EntityID<Schedule>

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `schedule add` warns of, without refusing: a schedule that overlaps
 /// another (only one session runs at a time, so the later interval is

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A focus session on one group: when it started, when it is planned to end,
 /// its breaks and, once ended, how. Transitions are pure functions that return

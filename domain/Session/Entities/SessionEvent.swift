@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something that happened to a session or a schedule's interval that the
 /// user's hooks (and, for some, the desktop) are told about. Carries what

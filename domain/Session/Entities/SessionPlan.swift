@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a user asks for when starting a session, before validation.
 public struct SessionPlan: Sendable, Hashable {

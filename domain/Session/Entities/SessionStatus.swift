@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The active session seen at one instant: how far along it is.
 public struct SessionStatus: Sendable, Hashable {

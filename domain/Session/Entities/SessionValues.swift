@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identifies a `Session`.
 public typealias SessionID = EntityID<Session>

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A local wall-clock time, `HH:MM[:SS]`, 24-hour.
 public struct TimeOfDay: Hashable, Sendable, Comparable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the system service refuses, and why (semantics.md, "Who may do what").
 public enum HeldBlockError: RetimeError, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything that can go wrong with schedules.
 public enum ScheduleError: RetimeError, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything that can go wrong in the Session context.
 public enum SessionError: RetimeError, Equatable {

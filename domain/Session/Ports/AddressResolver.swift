@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the firewall layer learns a domain's real addresses: the DNS
 /// itself, never the hosts file (which the hosts layer has pointed at

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes a backup (`retime export --format json`): every session of the
 /// range, every group with its targets, the schedules and the settings, in

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One way the system service enforces the blocks it holds: the hosts
 /// file, the firewall, apps. A layer is machine-wide: it is given every

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How an import finds the groups for its names, creating (with no targets,
 /// or the targets a retime export carries) those history does not know yet.

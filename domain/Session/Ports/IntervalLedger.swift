@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Remembers which interval events have been handled, so each is handled at
 /// most once, across daemon restarts and clock jumps.

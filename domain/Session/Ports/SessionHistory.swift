@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The record of ended sessions. Append-only: adding one never rewrites the
 /// others, and appending a session whose id is already recorded changes

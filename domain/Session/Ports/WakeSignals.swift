@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What wakes the daemon between passes: the deadline it sleeps until, a
 /// change of the data (a CLI command), of the wall clock or of the time

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Adds a schedule after checking everything about it: a valid, unused
 /// name; an existing group; times that make an interval; days; a warning

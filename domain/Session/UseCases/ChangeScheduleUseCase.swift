@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Removes, enables or disables a schedule by name.
 ///

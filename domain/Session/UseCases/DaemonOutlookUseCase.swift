@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `daemon status`: whether the daemon runs, since when, and what it will
 /// do next: end the active session at its planned end, or an interval's

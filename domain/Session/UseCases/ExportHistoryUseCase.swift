@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Gathers what `export` writes: the range's sessions, oldest first, with
 /// every group, schedule and setting (a backup needs them all; CSV and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The system service's authority over the blocks it holds (semantics.md,
 /// "The system service"): any user may raise a block for itself and lower

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds the ended session a user names (`SessionReference`).
 public struct FindEndedSessionUseCase: Sendable {

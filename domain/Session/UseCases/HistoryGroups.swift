@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Groups as history knows them: by identity, not by name. A group renamed
 /// or deleted still has its sessions, under the id they ran on; `--group`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `retime import`: adds another tool's sessions to history. Idempotent:
 /// sessions whose ids history already holds are left alone, so importing

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What history holds of earlier imports, for an import to find an entry's
 /// session again: every id, and, when entries may update their sessions,

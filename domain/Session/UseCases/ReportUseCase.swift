@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `retime report`: focused time and sessions per day, week or group over
 /// the ended sessions that started in `since..<until`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One pass of the daemon: completes a session whose planned end has come,
 /// handles every interval event that is due and not yet handled, and says

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one way a session ends: marked ended in the slot (the compare-and-swap
 /// that makes exactly one process the winner), appended to history, its

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Tells the world what happened: every event is recorded (`Tracker`) and
 /// logged, once each, the hook events run the user's hooks, and interval

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `log`: the sessions of history that a query picks, newest first, with
 /// the names their groups ran under (or have now, for sessions recorded

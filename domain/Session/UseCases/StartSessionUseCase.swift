@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Starts a focus session on a group: validates the plan, records the session
 /// and raises the shield before returning. If the shield cannot be raised,

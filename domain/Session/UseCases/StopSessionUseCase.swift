@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Ends the active session now: stopped, or completed when it was
 /// open-ended (it had no end to fall short of). A strict session refuses until

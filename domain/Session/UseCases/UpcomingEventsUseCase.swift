@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The coming interval events of every enabled schedule, in time order.
 public struct UpcomingEventsUseCase: Sendable {

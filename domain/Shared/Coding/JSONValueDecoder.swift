@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes `Decodable` values straight from a `JSONValue` tree, with the
 /// store's conventions: dates are `Timestamp` text, numbers read as any

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encodes `Encodable` values straight into a `JSONValue` tree, as the
 /// store's JSON text would read back: dates as `Timestamp` text, whole

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The identity of an entity of kind `Entity`, typed so that a group's id can
 /// never be passed where a session's is expected. Encodes as a bare

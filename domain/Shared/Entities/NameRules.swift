@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rules every user-given name follows (groups, schedules): 1-64
 /// characters, no control characters, line separators or text-direction
@@ -30,9 +30,7 @@ public enum NameRules {
            utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
         }
-        return text.trimmed
-            .folding(options: [.caseInsensitive], locale: nil)
-            .precomposedStringWithCanonicalMapping
+        return text.trimmed.caseFolded
     }
 }
 

@@ -50,3 +50,37 @@ extension StringProtocol {
         return String(result)
     }
 }
+
+extension StringProtocol {
+    /// The text in Unicode's canonical composition (NFC), from the standard
+    /// library's own tables (Foundation's `precomposedStringWithCanonicalMapping`
+    /// needs ICU, which the binary does not carry).
+    public var canonicallyComposed: String { String(decoding: String(self)._nfcCodeUnits, as: UTF8.self) }
+
+    /// The text case-folded for comparison, composed, without ICU: upper
+    /// then lower case, twice (so `ẞ` becomes `ß`, then `ss`), gives
+    /// Unicode's full case folding (`ß` and `SS` alike, final sigma as
+    /// sigma, ligatures apart), except that dotless `ı` must stay itself.
+    public var caseFolded: String {
+        func fold(_ part: Substring) -> String { part.uppercased().lowercased().uppercased().lowercased() }
+        return split(separator: "ı", omittingEmptySubsequences: false).map { fold(Substring($0)) }.joined(separator: "ı").canonicallyComposed
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing line breaks, as Foundation's
+    /// `.newlines` (U+000A-U+000D, U+0085, U+2028, U+2029).
+    public var trimmedLineBreaks: String {
+        trimming { (0x0A...0x0D).contains($0.value) || $0.value == 0x85 || $0.value == 0x2028 || $0.value == 0x2029 }
+    }
+
+    /// The text with every occurrence of `target` replaced, matched scalar
+    /// by scalar as Foundation's `replacingOccurrences(of:with:)` does (the
+    /// standard library's `replacing` matches whole characters, so it would
+    /// miss the `\n` of a `\r\n` or a quote a combining mark follows).
+    public func replacingAll(_ target: String, with replacement: String) -> String {
+        let scalars = String(self).unicodeScalars, pattern = target.unicodeScalars
+        guard !pattern.isEmpty else { return String(self) }
+        return String(String.UnicodeScalarView(scalars.replacing(pattern, with: replacement.unicodeScalars)))
+    }
+}

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads and writes instants as ISO-8601 / RFC 3339 text. Writing in UTC
 /// with nine fractional digits is exactly reversible for any instant after
@@ -15,7 +15,7 @@ public enum Timestamp {
         guard t.isFinite, abs(t) < 1e13 else { return "1970-01-01T00:00:00Z" }
         var whole = Int64(t.rounded(.down))
         let digits = min(max(fractionDigits, 0), 9)
-        let scale = Int64(pow(10, Double(digits)))
+        let scale = (0..<digits).reduce(Int64(1)) { power, _ in power * 10 }
         var nanos = Int64(((t - Double(whole)) * Double(scale)).rounded())
         if nanos >= scale { whole += 1; nanos -= scale }
         let local = whole + unixToReference + Int64(offset)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The 36-character text form of a UUID (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`),
 /// read and written here rather than by Foundation, whose `uuid_parse` and

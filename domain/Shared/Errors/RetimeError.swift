@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What every error the domain throws can say about itself, so that any
 /// composition root can map it to a stable code and an exit status without

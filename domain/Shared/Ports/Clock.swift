@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one source of time for the domain: what time it is, and a way to wait
 /// for an instant. Use cases never read the system clock themselves, so tests

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether the user's daemon runs, as `status` and `daemon status` tell it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A UserDefaults-like store shared by every retime process: named suites,
 /// each a set of JSON values by key. Reads see either the old or the new

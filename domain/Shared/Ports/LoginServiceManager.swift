@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The user's service manager, which runs the daemon now and at every login
 /// from the definition `retime daemon install` writes (a systemd user unit):

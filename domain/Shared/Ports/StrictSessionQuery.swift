@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Answers "does a strict session run, and until when?" for rules outside
 /// the Session context (the shield setting may not change during one).

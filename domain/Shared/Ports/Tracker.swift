@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Records named product events (`session-started`, `interval-skipped`, ...)
 /// with typed properties, for hooks, notifications and insight. Like a log

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sets or unsets a configuration key, validating the key and the value.
 public struct ConfigureSettingUseCase: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The keys of `retime config`, what each accepts, and its default.
 public enum SettingKey: String, CaseIterable, Sendable {
