@@ -30,12 +30,20 @@ enum ToolProcess {
 
     /// `environment`: the tool's, else this process's.
     static func run(_ command: [String], input: Data = Data(), environment: [String: String]? = nil) throws -> Outcome {
-        let stdin = try ChildProcess.pipe(), stdout = try ChildProcess.pipe(), stderr = try ChildProcess.pipe()
+        // Out of descriptors part way, the pipes already made are closed.
+        var made: [(read: Int32, write: Int32)] = []
+        do {
+            for _ in 0..<3 { made.append(try ChildProcess.pipe()) }
+        } catch {
+            for pipe in made { close(pipe.read); close(pipe.write) }
+            throw error
+        }
+        let (stdin, stdout, stderr) = (made[0], made[1], made[2])
         let child: ChildProcess
         do {
             child = try ChildProcess.start(command, environment: environment, stdin: stdin.read, stdout: stdout.write, stderr: stderr.write)
         } catch {
-            for fd in [stdin.read, stdin.write, stdout.read, stdout.write, stderr.read, stderr.write] { close(fd) }
+            for pipe in made { close(pipe.read); close(pipe.write) }
             throw error
         }
         // The child's ends are its own now: our copies would keep its
