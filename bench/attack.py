@@ -24,7 +24,13 @@ stop = threading.Event()
 
 
 def as_user(uid):
+    """Drops to `uid`, in its CPU group first (bench/attack.sh made it)."""
+    group = os.environ.get({ATTACKER: "RETIME_BENCH_ATTACKER_GROUP", VICTIM: "RETIME_BENCH_VICTIM_GROUP"}.get(uid, "RETIME_BENCH_ATTACKER_GROUP"))
+
     def drop():
+        if group:
+            with open(group + "/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)

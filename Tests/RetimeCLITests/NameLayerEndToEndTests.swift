@@ -95,6 +95,42 @@ struct NameLayerEndToEndTests {
         #expect(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).status != 0, "the table goes with the last block")
     }
 
+    @Test("over IPv6 too: the blocking user's questions to ::1 or any IPv6 server on port 53 reach its resolver; nobody else's, and nobody else reaches its IPv6 ports")
+    func ipv6() throws {
+        let sandbox = try NetworkSandbox(records: Self.records)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        // Nothing answers DNS on IPv6 here: a question that is not
+        // redirected is refused (TCP) or unanswered (UDP).
+        #expect(try Self.ask("open.test", proto: "tcp", server: "::1", in: sandbox, uid: 65_534) == "ECONNREFUSED")
+        #expect(try user.run("start", "work", "--for", "30m").status == 0)
+        for proto in ["udp", "tcp"] {
+            for server in ["::1", "fd00::2"] {
+                #expect(try Self.ask("sub.blocked.test", proto: proto, server: server, in: sandbox, uid: 65_534) == "NXDOMAIN",
+                        "\(proto) to [\(server)]:53 is answered by the user's resolver")
+                #expect(try Self.ask("open.test", proto: proto, server: server, in: sandbox, uid: 65_534) == "NOERROR 10.0.0.3",
+                        "\(proto) to [\(server)]:53: the rest forwarded")
+            }
+        }
+        #expect(try Self.ask("blocked.test", proto: "tcp", server: "::1", in: sandbox, uid: 65_533) == "ECONNREFUSED",
+                "another user's IPv6 DNS is not redirected")
+        let table = try #require(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).out as String?)
+        for proto in ["udp", "tcp"] {
+            let port = try #require(table.split(separator: "\n").first { $0.contains("ipv6") && $0.contains("\(proto) dport 53") }
+                .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(table)")
+            let asked = try Self.ask("blocked.test", proto: proto, server: "::1", port: port, in: sandbox, uid: 65_533)
+            #expect(asked != "NXDOMAIN" && !asked.hasPrefix("NOERROR"), "another user cannot ask its \(proto) port on ::1: \(asked)")
+            #expect(try Self.ask("blocked.test", proto: proto, server: "::1", port: port, in: sandbox, uid: 65_534) == "NXDOMAIN",
+                    "its own user can")
+        }
+        #expect(try user.run("stop").status == 0)
+        #expect(try Self.ask("open.test", proto: "tcp", server: "::1", in: sandbox, uid: 65_534) == "ECONNREFUSED", "not redirected after stop")
+    }
+
     @Test("beside the firewall layer, shield test shows the block: the name refused to you, its addresses refused by the firewall")
     func shieldTest() throws {
         let sandbox = try NetworkSandbox(records: Self.records)
