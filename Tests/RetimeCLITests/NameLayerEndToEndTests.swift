@@ -131,6 +131,35 @@ struct NameLayerEndToEndTests {
         #expect(try Self.ask("open.test", proto: "tcp", server: "::1", in: sandbox, uid: 65_534) == "ECONNREFUSED", "not redirected after stop")
     }
 
+    @Test("system status says plainly what the name layer cannot see: nss-resolve in /etc/nsswitch.conf, a running nscd")
+    func unseenLookups() throws {
+        let sandbox = try NetworkSandbox(records: Self.records, overlayEtc: true)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        func names() throws -> String {
+            Self.layers(try FirewallLayerEndToEndTests.user(system, in: sandbox).run("system", "status", "--json"))["names"]?["detail"]
+                as? String ?? ""
+        }
+        var service = try Self.service(system, in: sandbox)
+        let plain = try names()
+        #expect(plain.contains("users: 0") && !plain.contains("does not see"), "\(plain)")
+        system.stop(service)
+        // In the sandbox's /etc (an overlay): glibc asks systemd-resolved
+        // first; and a process named nscd runs.
+        #expect(try sandbox.run(["/bin/sh", "-c", "printf 'hosts: files resolve [!UNAVAIL=return] dns\\n' > /etc/nsswitch.conf"]).status == 0)
+        let nscd = sandbox.directory + "/nscd"
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: nscd)
+        let running = try Process.run(URL(fileURLWithPath: nscd), arguments: ["600"])
+        defer { kill(running.processIdentifier, SIGKILL); running.waitUntilExit() }
+        service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        let said = try names()
+        #expect(said.contains("does not see") && said.contains("nss-resolve") && said.contains("hosts: files resolve dns"), "\(said)")
+        #expect(said.contains("nscd (pid"), "\(said)")
+        let words = try FirewallLayerEndToEndTests.user(system, in: sandbox).run("system", "status").out
+        #expect(words.contains("nss-resolve"), "said in the human status too: \(words)")
+    }
+
     @Test("beside the firewall layer, shield test shows the block: the name refused to you, its addresses refused by the firewall")
     func shieldTest() throws {
         let sandbox = try NetworkSandbox(records: Self.records)
