@@ -18,11 +18,12 @@
 #     slices the service in system.slice, both users together in user.slice (a machine
 #            whose systemd splits the CPU between slices but not between users)
 #     one    all in one group, each thread for itself (no CPU controller: the container's default)
+#   RETIME_BENCH_HOGS=N: the attacker also runs N processes that only spin (plain CPU load).
 #   RETIME_BENCH_NICE=N runs the service at nice N (a unit's Nice=).
 #   RETIME_BENCH_WEIGHT=W gives the service's own group weight W (a unit's CPUWeight=, 1-10000).
 # The groups are made under a group of the benchmark's own (cgroup v2's cpu.weight, else
-# v1's cpu.shares), weighted 8x a task of the machine's other work so that other builds
-# disturb the figures less; they are removed at the end.
+# v1's cpu.shares), weighted RETIME_BENCH_SHARE (default 8) times a task of the machine's
+# other work so that other builds disturb the figures less; they are removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" -eq 0 ] || { echo "run as root: the service runs as root" >&2; exit 1; }
@@ -60,7 +61,7 @@ removegroups() { # deepest first; each empty once its processes are gone
   done
 }
 trap '[ -n "$service" ] && kill "$service" 2>/dev/null; wait 2>/dev/null; echo $$ > "$(dirname "$top")/cgroup.procs"; removegroups; rm -rf "$work"' EXIT
-mkdir "$top"; echo $((8 * unit)) > "$top/$knob"
+mkdir "$top"; echo $((${RETIME_BENCH_SHARE:-8} * unit)) > "$top/$knob"
 case $cgroups in
   users)  service_group=$(group system.slice/retime-shield.service "${RETIME_BENCH_WEIGHT:-100}"); group system.slice 100 >/dev/null
           attacker_group=$(group user.slice/user-30001.slice 100); victim_group=$(group user.slice/user-30002.slice 100)
@@ -73,11 +74,11 @@ echo $$ > "$bench_group/cgroup.procs"
 export RETIME_BENCH_ATTACKER_GROUP=$attacker_group RETIME_BENCH_VICTIM_GROUP=$victim_group
 printf '127.0.0.1 localhost\n' > "$work/hosts"
 nice -n "${RETIME_BENCH_NICE:-0}" "$retime" system run --socket "$work/run/shield.sock" --state-dir "$work/state" --hosts-file "$work/hosts" \
-  --firewall off --apps off 2>/dev/null &
+  --firewall off --apps off --names hosts 2>/dev/null &   # never the host's firewall: the name layer's table is one
 service=$!
 echo "$service" > "$service_group/cgroup.procs"
 until [ -S "$work/run/shield.sock" ]; do sleep 0.05; done
-echo "CPU shared: $cgroups ($knob); the service at nice ${RETIME_BENCH_NICE:-0}, its group's weight ${RETIME_BENCH_WEIGHT:-100}; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU shared: $cgroups ($knob); the service at nice ${RETIME_BENCH_NICE:-0}, its group's weight ${RETIME_BENCH_WEIGHT:-100}; ${RETIME_BENCH_HOGS:-0} spinning processes of the attacker's; the benchmark weighted ${RETIME_BENCH_SHARE:-8}x a task of the machine's; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| what | | | |"
 echo "|---|---|---|---|"
 python3 bench/attack.py "$retime" "$work/run/shield.sock" "$work/hosts" "$service" "$work" "$seconds"
