@@ -24,6 +24,8 @@ public final class ShieldServiceLoop: @unchecked Sendable {
     /// users at their limit. When it is full, a user with fewer
     /// connections takes the place of the oldest of the user with most.
     public static let maximumClients = 4_096
+    /// The most connections taken from the listener in one round of the loop.
+    static let acceptsPerRound = 64
     /// How long a client has to read its answer.
     static let answerTimeout: Double = 5
     /// The longest answer one connection is given: more than any request
@@ -260,8 +262,12 @@ public final class ShieldServiceLoop: @unchecked Sendable {
         return false
     }
 
+    /// Accepts the connections waiting, at most `acceptsPerRound`: a user
+    /// reconnecting as fast as it is refused (past its limit) would else
+    /// keep the loop here while others' requests wait; the rest wait for
+    /// the next round, the listener still readable.
     private func accept() {
-        while true {
+        for _ in 0..<Self.acceptsPerRound {
             let fd = Glibc.accept(listener, nil, nil)
             guard fd >= 0 else { return }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
