@@ -7,7 +7,8 @@ Run by bench/attack.sh as root, beside a service it started:
 The attacker (uid 30001) runs, for SECONDS, every attack of issue 28 at once:
 `inspect` of 1,000 targets it blocks (4 connections in a loop), 300 silent
 connections reopened as they are cut, 50 `setPasscode` and 10 wrong
-`removePasscode` requests in a loop. The victim (uid 30002) meanwhile runs
+`removePasscode` requests in a loop; and RETIME_BENCH_HOGS processes that only
+spin (none by default). The victim (uid 30002) meanwhile runs
 `retime start` and `retime stop` through the service, and every few seconds a
 2 s strict session whose block the service must lift at its end. Printed: the
 victim's latencies, how late its strict blocks were lifted, the service's
@@ -24,7 +25,13 @@ stop = threading.Event()
 
 
 def as_user(uid):
+    """Drops to `uid`, in its CPU group first (bench/attack.sh made it)."""
+    group = os.environ.get({ATTACKER: "RETIME_BENCH_ATTACKER_GROUP", VICTIM: "RETIME_BENCH_VICTIM_GROUP"}.get(uid, "RETIME_BENCH_ATTACKER_GROUP"))
+
     def drop():
+        if group:
+            with open(group + "/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
@@ -85,6 +92,16 @@ def attacker():
                 pass
             time.sleep(max(0.01, opened + 5 - time.time()))
 
+    # Plain CPU load beside the requests (RETIME_BENCH_HOGS processes that
+    # only spin): what a user's builds do to a machine's other users.
+    hogs = []
+    for _ in range(int(os.environ.get("RETIME_BENCH_HOGS", "0"))):
+        pid = os.fork()
+        if pid == 0:
+            while time.time() < end:
+                pass
+            os._exit(0)
+        hogs.append(pid)
     threads = [threading.Thread(target=loop, args=({"version": 1, "op": "inspect", "targets": names},)) for _ in range(4)]
     threads += [threading.Thread(target=silent) for _ in range(300)]
     threads += [threading.Thread(target=loop, args=({"version": 1, "op": "setPasscode", "passcode": "another-one"},)) for _ in range(50)]
@@ -93,6 +110,8 @@ def attacker():
         t.start()
     for t in threads:
         t.join()
+    for pid in hogs:
+        os.waitpid(pid, 0)
 
 
 def victim_command(*arguments):

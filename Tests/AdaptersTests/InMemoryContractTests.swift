@@ -108,10 +108,9 @@ struct BridgeContractTests {
 
     @Test(arguments: GroupUsageQueryContract.checks)
     func sessionGroupUsage(_ check: ContractCheck<GroupUsageQueryContract.Factory>) async throws {
-        try await check.run { group, scheduled in
+        try await check.run { group, scheduled, now in
             let sessions = InMemorySessionRepository(group.map { Fixtures.session(group: $0) })
-            let schedules = InMemoryScheduleRepository(scheduled.map { Fixtures.schedule($0.key, group: $0.value) })
-            return SessionGroupUsage(sessions: sessions, schedules: schedules)
+            return SessionGroupUsage(sessions: sessions, schedules: InMemoryScheduleRepository(scheduled), clock: ManualClock(now: now))
         }
     }
 

@@ -40,28 +40,44 @@ public enum SessionGroupLookupContract {
 
 public enum GroupUsageQueryContract {
     /// Makes a query over a world whose active session, if any, uses the
-    /// group given, and whose schedules use the groups given by name.
-    public typealias Factory = @Sendable (_ activeSessionGroup: GroupID?, _ schedules: [String: GroupID]) async throws
+    /// group given, whose schedules are those given, and whose clock reads `now`.
+    public typealias Factory = @Sendable (_ activeSessionGroup: GroupID?, _ schedules: [Schedule], _ now: Date) async throws
         -> any GroupUsageQuery
+
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func scheduled(_ groups: [String: GroupID]) -> [Schedule] {
+        groups.map { Fixtures.schedule($0.key, group: $0.value) }
+    }
 
     public static let checks: [ContractCheck<Factory>] = [
         ContractCheck("a group nothing uses has no usages") { make in
-            let query = try await make(nil, ["mornings": GroupID()])
+            let query = try await make(nil, scheduled(["mornings": GroupID()]), now)
             try requireEqual(try await query.usages(of: GroupID()), [], "usages")
         },
         ContractCheck("the active session's group is in use by it; other groups are not") { make in
             let used = GroupID()
-            let query = try await make(used, [:])
+            let query = try await make(used, [], now)
             let usages = try await query.usages(of: used)
             try requireEqual(usages.map(\.kind), [.activeSession], "usages of the session's group")
             try requireEqual(try await query.usages(of: GroupID()), [], "usages of another group")
         },
         ContractCheck("every schedule of a group is named among its usages") { make in
             let used = GroupID()
-            let query = try await make(used, ["mornings": used, "evenings": used, "other": GroupID()])
+            let query = try await make(used, scheduled(["mornings": used, "evenings": used, "other": GroupID()]), now)
             let usages = try await query.usages(of: used)
             try requireEqual(Set(usages), [.activeSession(usages.first { $0.kind == .activeSession }?.name ?? ""),
                                            .schedule("mornings"), .schedule("evenings")], "usages")
+        },
+        ContractCheck("a schedule whose delayed removal has taken effect uses nothing, stored or not; one still waiting, or disabled, still does") { make in
+            let used = GroupID()
+            var removed = Fixtures.schedule("removed", group: used), waiting = Fixtures.schedule("waiting", group: used)
+            var disabled = Fixtures.schedule("disabled", group: used)
+            removed.pending = PendingScheduleChange(kind: .remove, effectiveAt: now)
+            waiting.pending = PendingScheduleChange(kind: .remove, effectiveAt: now.addingTimeInterval(1))
+            disabled.pending = PendingScheduleChange(kind: .disable, effectiveAt: now.addingTimeInterval(-60))
+            let query = try await make(nil, [removed, waiting, disabled], now)
+            try requireEqual(Set(try await query.usages(of: used)), [.schedule("waiting"), .schedule("disabled")], "usages")
         },
     ]
 }

@@ -95,6 +95,71 @@ struct NameLayerEndToEndTests {
         #expect(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).status != 0, "the table goes with the last block")
     }
 
+    @Test("over IPv6 too: the blocking user's questions to ::1 or any IPv6 server on port 53 reach its resolver; nobody else's, and nobody else reaches its IPv6 ports")
+    func ipv6() throws {
+        let sandbox = try NetworkSandbox(records: Self.records)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        // Nothing answers DNS on IPv6 here: a question that is not
+        // redirected is refused (TCP) or unanswered (UDP).
+        #expect(try Self.ask("open.test", proto: "tcp", server: "::1", in: sandbox, uid: 65_534) == "ECONNREFUSED")
+        #expect(try user.run("start", "work", "--for", "30m").status == 0)
+        for proto in ["udp", "tcp"] {
+            for server in ["::1", "fd00::2"] {
+                #expect(try Self.ask("sub.blocked.test", proto: proto, server: server, in: sandbox, uid: 65_534) == "NXDOMAIN",
+                        "\(proto) to [\(server)]:53 is answered by the user's resolver")
+                #expect(try Self.ask("open.test", proto: proto, server: server, in: sandbox, uid: 65_534) == "NOERROR 10.0.0.3",
+                        "\(proto) to [\(server)]:53: the rest forwarded")
+            }
+        }
+        #expect(try Self.ask("blocked.test", proto: "tcp", server: "::1", in: sandbox, uid: 65_533) == "ECONNREFUSED",
+                "another user's IPv6 DNS is not redirected")
+        let table = try #require(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).out as String?)
+        for proto in ["udp", "tcp"] {
+            let port = try #require(table.split(separator: "\n").first { $0.contains("ipv6") && $0.contains("\(proto) dport 53") }
+                .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(table)")
+            let asked = try Self.ask("blocked.test", proto: proto, server: "::1", port: port, in: sandbox, uid: 65_533)
+            #expect(asked != "NXDOMAIN" && !asked.hasPrefix("NOERROR"), "another user cannot ask its \(proto) port on ::1: \(asked)")
+            #expect(try Self.ask("blocked.test", proto: proto, server: "::1", port: port, in: sandbox, uid: 65_534) == "NXDOMAIN",
+                    "its own user can")
+        }
+        #expect(try user.run("stop").status == 0)
+        #expect(try Self.ask("open.test", proto: "tcp", server: "::1", in: sandbox, uid: 65_534) == "ECONNREFUSED", "not redirected after stop")
+    }
+
+    @Test("system status says plainly what the name layer cannot see: nss-resolve in /etc/nsswitch.conf, a running nscd")
+    func unseenLookups() throws {
+        let sandbox = try NetworkSandbox(records: Self.records, overlayEtc: true)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        func names() throws -> String {
+            Self.layers(try FirewallLayerEndToEndTests.user(system, in: sandbox).run("system", "status", "--json"))["names"]?["detail"]
+                as? String ?? ""
+        }
+        var service = try Self.service(system, in: sandbox)
+        let plain = try names()
+        #expect(plain.contains("users: 0") && !plain.contains("does not see"), "\(plain)")
+        system.stop(service)
+        // In the sandbox's /etc (an overlay): glibc asks systemd-resolved
+        // first; and a process named nscd runs.
+        #expect(try sandbox.run(["/bin/sh", "-c", "printf 'hosts: files resolve [!UNAVAIL=return] dns\\n' > /etc/nsswitch.conf"]).status == 0)
+        let nscd = sandbox.directory + "/nscd"
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: nscd)
+        let running = try Process.run(URL(fileURLWithPath: nscd), arguments: ["600"])
+        defer { kill(running.processIdentifier, SIGKILL); running.waitUntilExit() }
+        service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        let said = try names()
+        #expect(said.contains("does not see") && said.contains("nss-resolve") && said.contains("hosts: files resolve dns"), "\(said)")
+        #expect(said.contains("nscd (pid"), "\(said)")
+        let words = try FirewallLayerEndToEndTests.user(system, in: sandbox).run("system", "status").out
+        #expect(words.contains("nss-resolve"), "said in the human status too: \(words)")
+    }
+
     @Test("beside the firewall layer, shield test shows the block: the name refused to you, its addresses refused by the firewall")
     func shieldTest() throws {
         let sandbox = try NetworkSandbox(records: Self.records)

@@ -46,6 +46,28 @@ struct ScheduleEndToEndTests {
         #expect(try retime.run("group", "delete", "work").status == 1, "the schedule still guards its group until it is gone")
     }
 
+    @Test("issue 28: once a strict schedule's delayed removal has taken effect, group delete no longer counts it, with no schedule command in between",
+          .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
+    func delayedRemovalFreesItsGroup() throws {
+        var morning = RetimeProcess()
+        morning.environment["TZ"] = "UTC"
+        var evening = morning
+        morning.launcher = ["/usr/bin/faketime", "2026-11-24 08:00:00"]
+        evening.launcher = ["/usr/bin/faketime", "2026-11-24 10:00:01"]
+        #expect(try morning.run("group", "create", "work").status == 0)
+        #expect(try morning.run("schedule", "add", "m", "--group", "work", "--from", "09:00", "--to", "10:00", "--strict").status == 0)
+        let remove = try morning.run("schedule", "remove", "m")
+        #expect(remove.status == 0 && remove.out.contains("removed after its next interval"), "\(remove.out)")
+        let early = try morning.run("group", "delete", "work", "--json")
+        #expect(early.status == 1 && early.errorCode == "group.inUse", "before 10:00 the schedule still guards its group: \(early.err)")
+        // 10:00:01: its interval is over, the removal made; nothing has
+        // stored that yet.
+        let late = try evening.run("group", "delete", "work", "--json")
+        #expect(late.status == 0, "the removed schedule no longer holds its group: \(late.err)")
+        let listed = try evening.run("schedule", "list", "--json").json["schedules"] as? [Any]
+        #expect(listed?.isEmpty ?? true, "\(listed ?? [])")
+    }
+
     @Test("a schedule that is not strict is disabled and removed at once")
     func looseLifecycle() throws {
         try retime.run("group", "create", "work")

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("system install --print")
 struct SystemInstallTests {
-    @Test("prints a system unit that runs root's own copy of retime (never the binary it was run as), restarts it, starts it before users log in, and may write /etc; systemd-analyze accepts it")
+    @Test("prints a system unit that runs root's own copy of retime (never the binary it was run as), restarts it, starts it before users log in, may write /etc, and is not starved by a user's load; systemd-analyze accepts it")
     func printedUnit() throws {
         let printed = try RetimeProcess().run(["system", "install", "--print"], withDataDir: false)
         #expect(printed.status == 0)
@@ -18,7 +18,9 @@ struct SystemInstallTests {
         // ReadWritePaths= says (the systemd-box suite checks the real one).
         #expect(!printed.out.contains("ProtectSystem=full"))
         for line in ["Restart=always", "Before=systemd-user-sessions.service", "StateDirectoryMode=0700", "NoNewPrivileges=true",
-                     "WantedBy=multi-user.target", "ProtectSystem=strict", "ReadWritePaths=/etc", "Type=notify", "SyslogIdentifier=retime-shield"] {
+                     "WantedBy=multi-user.target", "ProtectSystem=strict", "ReadWritePaths=/etc", "Type=notify", "SyslogIdentifier=retime-shield",
+                     // No user's load starves the service every user shares (issue 28).
+                     "CPUWeight=1000", "Nice=-10"] {
             #expect(printed.out.contains(line + "\n"), "\(line)")
         }
         let analyze = "/usr/bin/systemd-analyze"

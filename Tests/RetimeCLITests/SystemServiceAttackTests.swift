@@ -15,7 +15,8 @@ struct SystemServiceAttackTests {
     /// The attacker's program (python3, as `uid`), started: `script` gets
     /// the socket as argv[1], `arguments` after it, and a file it creates
     /// once its attack is under way as argv[2].
-    static func attack(_ system: SystemServiceHarness, _ script: String, _ arguments: [String] = []) throws -> (Process, String) {
+    static func attack(_ system: SystemServiceHarness, _ script: String, _ arguments: [String] = [],
+                       as uid: UInt32 = attacker) throws -> (Process, String) {
         // The attacker's own folder: it writes there that it began, and
         // what it saw (a file, not a pipe nobody reads while it runs).
         let folder = system.root + "/attacker-\(UUID().uuidString)"
@@ -23,7 +24,7 @@ struct SystemServiceAttackTests {
         let ready = folder + "/ready"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(attacker)", "--regid=\(attacker)", "--clear-groups", "/usr/bin/python3", "-c", prelude + script,
+        process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c", prelude + script,
                              system.socket, ready] + arguments
         _ = FileManager.default.createFile(atPath: folder + "/output", contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/output"))
@@ -133,6 +134,116 @@ struct SystemServiceAttackTests {
         try Self.victimIsServed(system, "unread answers")
         let said = Self.finish(attack)
         #expect(said.contains("done"), "\(said)")
+        #expect(service.process.isRunning)
+    }
+
+    @Test("16 inspect answers of a megabyte, never read: past 2 MiB unsent the user's oldest are cut at once, never another user's unread answer")
+    func unreadAnswersCapped() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        // Each user asks about 4,000 targets it blocks: an answer of over
+        // 1 MB, about 200 KB of it in the socket's buffer, the rest unsent.
+        let asks = """
+            names = ["d%d.io" % i for i in range(4000)]
+            raised = ask({"version": 1, "op": "raise", "session": "00000000-0000-0000-0000-000000000001", "targets": names})
+            assert b'"ok":true' in raised, raised[:300]
+            request = (json.dumps({"version": 1, "op": "inspect", "targets": names}) + "\\n").encode()
+            import select
+
+            """
+        let shared = system.root + "/shared-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        // The victim's one answer, asked once the attack is under way and
+        // read 1 s later (before its 5 s are up).
+        let victim = try Self.attack(system, asks + """
+            began()
+            while not os.path.exists(sys.argv[3]): time.sleep(0.01)
+            s = socket.socket(socket.AF_UNIX); s.connect(path); s.sendall(request)
+            time.sleep(1)
+            data = b""
+            while not data.endswith(b"\\n"):
+                chunk = s.recv(1 << 16)
+                if not chunk: break
+                data += chunk
+            answer = json.loads(data or b"{}")
+            print(answer.get("ok"), len(answer.get("checks") or []))
+            """, [shared + "/attack-began"], as: Self.victim)
+        let attack = try Self.attack(system, asks + """
+            sockets = []
+            for _ in range(16):
+                s = socket.socket(socket.AF_UNIX); s.connect(path); s.sendall(request); sockets.append(s)
+            open(sys.argv[3], "w").close()
+            began()
+            # When each answer began to come, and when the service hung up;
+            # nothing is ever read.
+            answered, hung = {}, {}
+            watch = select.poll()
+            for s in sockets: watch.register(s, select.POLLIN | select.POLLRDHUP)
+            deadline = time.time() + 60
+            while len(hung) < len(sockets) and time.time() < deadline:
+                for fd, events in watch.poll(100):
+                    now = time.time()
+                    answered.setdefault(fd, now)
+                    if events & (select.POLLRDHUP | select.POLLHUP):
+                        hung.setdefault(fd, now); watch.unregister(fd)
+                    else:
+                        watch.modify(fd, select.POLLRDHUP)
+            print(len(answered), len(hung), sum(1 for fd in hung if hung[fd] - answered[fd] < 3))
+            """, [shared + "/attack-began"])
+        let said = Self.finish(attack).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        // Before the cap each was held its 5 s; now all but the newest two
+        // or so are cut as the next is answered.
+        #expect(said.count == 3 && said[0] == 16 && said[1] == 16 && said[2] >= 12,
+                "answers begun, connections hung up, of them cut within 3 s of their answer: \(said)")
+        let victimSaid = Self.finish(victim)
+        #expect(victimSaid.contains("True 4000"), "the victim's unread answer was kept whole: \(victimSaid)")
+        #expect(service.process.isRunning)
+    }
+
+    @Test("200 threads reconnecting as fast as they are refused (the user holds its 16): the loop still answers another user within 250 ms")
+    func refusalStorm() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let attack = try Self.attack(system, """
+            held = []
+            def hold():
+                # 16 connections begun and kept (reopened as they are cut).
+                while not os.path.exists(ready + ".stop"):
+                    s = socket.socket(socket.AF_UNIX)
+                    try:
+                        s.connect(path); s.sendall(b"{"); s.settimeout(10); s.recv(4096)
+                    except OSError:
+                        pass
+                    s.close()
+            def storm():
+                while not os.path.exists(ready + ".stop"):
+                    try:
+                        s = socket.socket(socket.AF_UNIX); s.connect(path); s.recv(4096); s.close()
+                    except OSError:
+                        pass
+            holders = [threading.Thread(target=hold) for _ in range(16)]
+            for t in holders: t.start()
+            time.sleep(0.5)
+            storms = [threading.Thread(target=storm) for _ in range(200)]
+            for t in storms: t.start()
+            time.sleep(1)
+            began()
+            for t in holders + storms: t.join()
+            """)
+        // The victim's own raw requests, one after another, timed.
+        let victim = try Self.attack(system, """
+            took = []
+            for _ in range(100):
+                t = time.time(); answer = ask({"version": 1, "op": "status"}); took.append(time.time() - t)
+                assert b'"ok":true' in answer, answer[:200]
+            began()
+            print("%.3f %.3f" % (sorted(took)[len(took) // 2], max(took)))
+            """, as: Self.victim)
+        let said = Self.finish(victim).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        _ = Self.finish(attack)
+        #expect(said.count == 2 && said[1] < 0.25, "the victim's status, median and slowest, in seconds: \(said)")
         #expect(service.process.isRunning)
     }
 

@@ -63,6 +63,13 @@ names_table()  { bx nft list table inet retime_names >/dev/null 2>&1; }
 table_holds()  { bx nft list table inet retime 2>/dev/null | grep "$ADDR" >/dev/null; }   # no -q: nft must not die of SIGPIPE
 table_absent() { ! bx nft list table inet retime >/dev/null 2>&1; }
 unit_active()  { [ "$(bx systemctl is-active retime-shield.service)" = active ]; }
+# No user's load starves the service (issue 28): systemd gives it the unit's
+# weight, and its process runs at the unit's nice.
+service_priority() {
+  local pid; pid=$(bx systemctl show -p MainPID --value retime-shield.service)
+  [ "$(bx systemctl show -p CPUWeight --value retime-shield.service)" = 1000 ] \
+    && [ "$(bx ps -o ni= -p "$pid" | tr -d ' ')" = -10 ]
+}
 block_held()   { names_hold && table_holds; }
 
 echo "== box"
@@ -110,6 +117,7 @@ out=$(bx sh -c 'cd /home/alice/retime && .build/release/retime system install' 2
 [ $rc = 0 ] && ok "root runs .build/release/retime system install in alice's folder (exit 0)" || bad "system install" "exit $rc: $out"
 for i in $(seq 1 100); do bx test -S /run/retime/shield.sock && break; sleep 0.05; done
 check "retime-shield.service is active" unit_active
+check "the service runs with CPUWeight=1000 at nice -10" service_priority
 
 echo "== 2. the unit runs a root-owned copy alice cannot write"
 unit=$(bx systemctl cat retime-shield.service 2>/dev/null)

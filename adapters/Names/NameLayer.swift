@@ -19,6 +19,8 @@ public final class NameLayer: BlockLayer, ServiceEventSource, Sendable {
     let redirect: NameRedirect
     let server: NameServer
     let logger: Logger
+    /// What answers names on this machine out of the redirect's sight.
+    let bypasses: NameLookupBypasses
 
     private struct State {
         var wanted: [UInt32: BlockedNames] = [:]
@@ -29,10 +31,13 @@ public final class NameLayer: BlockLayer, ServiceEventSource, Sendable {
     private let state = Mutex(State())
 
     /// `resolvConf`: where the system's resolvers are named; `upstreamPort`:
-    /// theirs (53, but for a test's own).
-    public init(redirect: NameRedirect, logger: Logger, resolvConf: String = "/etc/resolv.conf", upstreamPort: UInt16 = 53) throws {
+    /// theirs (53, but for a test's own); `bypasses`: what to look for that
+    /// resolves out of the redirect's sight.
+    public init(redirect: NameRedirect, logger: Logger, resolvConf: String = "/etc/resolv.conf", upstreamPort: UInt16 = 53,
+                bypasses: NameLookupBypasses = NameLookupBypasses()) throws {
         self.redirect = redirect
         self.logger = logger
+        self.bypasses = bypasses
         server = try NameServer(upstream: .init(configuration: resolvConf, port: upstreamPort))
     }
 
@@ -59,7 +64,13 @@ public final class NameLayer: BlockLayer, ServiceEventSource, Sendable {
         return LayerReport(name: name, active: true,
                            detail: "each blocking user's DNS (UDP and TCP port 53) is answered by the service's resolver on loopback: "
                                + "that user's blocked names and every name below them get 'no such name', other names are forwarded to "
-                               + "\(upstream); nobody else's lookups change; users: \(users), refused: \(refused), forwarded: \(forwarded)")
+                               + "\(upstream); nobody else's lookups change; users: \(users), refused: \(refused), forwarded: \(forwarded)"
+                               + Self.unseen(bypasses.findings()))
+    }
+
+    /// The report's last words: what the layer cannot see, plainly.
+    static func unseen(_ findings: [String]) -> String {
+        findings.isEmpty ? "" : "; lookups this layer does not see: " + findings.joined(separator: "; ")
     }
 
     /// Whether `uid`'s lookups of the domain are refused: it is one of that

@@ -13,7 +13,10 @@ import Glibc
 /// answers at most one request per uid, the uid served longest ago first:
 /// one user's many requests wait behind each other, never in front of
 /// another user's, nor of a block's end. Answers are written as the client
-/// reads them; a client that does not read holds only its descriptor.
+/// reads them; what a client leaves unread is bounded: an answer is at most
+/// `maximumAnswer` bytes, and a uid's answers still unsent at most
+/// `maximumUnsentPerUser` together (past it its oldest unread are cut,
+/// never another uid's).
 public final class ShieldServiceLoop: @unchecked Sendable {
     /// The most connections one uid holds at once.
     public static let maximumClientsPerUser = 16
@@ -21,8 +24,21 @@ public final class ShieldServiceLoop: @unchecked Sendable {
     /// users at their limit. When it is full, a user with fewer
     /// connections takes the place of the oldest of the user with most.
     public static let maximumClients = 4_096
+    /// The most connections taken from the listener in one round of the loop.
+    static let acceptsPerRound = 64
     /// How long a client has to read its answer.
     static let answerTimeout: Double = 5
+    /// The longest answer one connection is given: more than any request
+    /// of `ShieldProtocol.maximumRequest` bytes asks for (an `inspect` of
+    /// as many targets as it holds is about 2.6 MB); a longer one is
+    /// refused, so one connection never holds more.
+    public static let maximumAnswer = 4 * 1024 * 1024
+    /// The most answer bytes a uid's connections hold unsent at once, all
+    /// together; past it the uid's oldest unread answers are cut (the
+    /// newest is kept). A client that reads takes its answer as it comes,
+    /// and most answers fit the socket's own buffer: only a uid that asks
+    /// and does not read reaches it.
+    public static let maximumUnsentPerUser = 2 * 1024 * 1024
 
     private let listener: Int32
     private let timer: DeadlineTimer
@@ -47,6 +63,8 @@ public final class ShieldServiceLoop: @unchecked Sendable {
         var answer: [UInt8]?
         var sent = 0
         var answeredAt: Date?
+        /// The answer's bytes the client has not taken yet.
+        var unsent: Int { (answer?.count ?? 0) - sent }
 
         /// When the client is cut: silent past the idle limit, its request
         /// not whole in time, or its answer not read in time.
@@ -138,7 +156,7 @@ public final class ShieldServiceLoop: @unchecked Sendable {
                 let client = clients[index]
                 let (answer, changed) = await handle(client.uid, client.request ?? [])
                 clients[index].request = nil
-                clients[index].answer = answer
+                clients[index].answer = answer.count <= Self.maximumAnswer ? answer : Self.tooLong(answer.count)
                 clients[index].answeredAt = Date()
                 due = due || changed
             }
@@ -148,7 +166,36 @@ public final class ShieldServiceLoop: @unchecked Sendable {
                 if clients[index].answer != nil, !flush(at: index) { clients.remove(at: index) }
                 index -= 1
             }
+            shedUnread()
             if due { timer.arm(await pass()) }
+        }
+    }
+
+    /// The refusal sent instead of an answer of `count` bytes, longer than
+    /// a connection is given.
+    private static func tooLong(_ count: Int) -> [UInt8] {
+        let reason = "the answer would be \(count) bytes, more than the \(maximumAnswer / 1_048_576) MiB a connection is given; ask about fewer targets"
+        return (try? ShieldProtocol.line(ShieldProtocol.Answer.failure(HeldBlockError.badRequest(reason)))) ?? []
+    }
+
+    /// Cuts, of each uid whose unsent answers pass `maximumUnsentPerUser`,
+    /// the connections answered longest ago until they fit (its newest
+    /// answer kept): a user that asks and never reads holds a bounded
+    /// share of the service's memory, and only its own connections pay.
+    private func shedUnread() {
+        var unsent: [UInt32: Int] = [:]
+        for client in clients { unsent[client.uid, default: 0] += client.unsent }
+        for (uid, total) in unsent where total > Self.maximumUnsentPerUser {
+            var over = total - Self.maximumUnsentPerUser
+            let held = clients.indices.filter { clients[$0].uid == uid && clients[$0].unsent > 0 }
+                .sorted { (clients[$0].answeredAt ?? .distantPast) < (clients[$1].answeredAt ?? .distantPast) }
+            var cut = Set<Int>()
+            for index in held.dropLast() where over > 0 {
+                over -= clients[index].unsent
+                close(clients[index].fd)
+                cut.insert(index)
+            }
+            clients = clients.indices.filter { !cut.contains($0) }.map { clients[$0] }
         }
     }
 
@@ -215,8 +262,12 @@ public final class ShieldServiceLoop: @unchecked Sendable {
         return false
     }
 
+    /// Accepts the connections waiting, at most `acceptsPerRound`: a user
+    /// reconnecting as fast as it is refused (past its limit) would else
+    /// keep the loop here while others' requests wait; the rest wait for
+    /// the next round, the listener still readable.
     private func accept() {
-        while true {
+        for _ in 0..<Self.acceptsPerRound {
             let fd = Glibc.accept(listener, nil, nil)
             guard fd >= 0 else { return }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -105,7 +105,7 @@ struct GroupUseCaseTests {
         let group = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "Work")
         let sessions = InMemorySessionRepository(Fixtures.session(group: group.id))
         await #expect(throws: GroupError.self) {
-            try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: SessionGroupUsage(sessions: sessions, schedules: InMemoryScheduleRepository()), dataLock: InMemoryDataLock())
+            try await DeleteGroupUseCase(groups: groups, lock: StubLock(), override: auth.override, usage: SessionGroupUsage(sessions: sessions, schedules: InMemoryScheduleRepository(), clock: clock), dataLock: InMemoryDataLock())
                 .execute(name: "Work")
         }
     }

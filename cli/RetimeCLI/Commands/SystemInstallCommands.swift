@@ -17,7 +17,12 @@ enum SystemInstallCommands {
     /// works, as a real systemd applies it: the whole file system is read
     /// only but /etc (for /etc/hosts: with `ProtectSystem=full`, systemd 252
     /// keeps /etc read-only whatever `ReadWritePaths=` says), its state and
-    /// its socket's directory.
+    /// its socket's directory. Every user shares it, so no user's load may
+    /// starve it: `CPUWeight=` gives it a weight of its own (and makes
+    /// systemd split the CPU between system.slice and user.slice, where no
+    /// other unit asked for that), `Nice=-10` puts it first where no CPU
+    /// controller splits the CPU at all (docs/performance.md: the service's
+    /// answers under a user's load, per-user slices or none).
     static func unit(binary: String) -> String {
         """
         [Unit]
@@ -31,6 +36,8 @@ enum SystemInstallCommands {
         Restart=always
         RestartSec=1
         TimeoutStopSec=5
+        CPUWeight=1000
+        Nice=-10
         SyslogIdentifier=\(SystemServiceConsole.journalIdentifier)
         RuntimeDirectory=retime
         RuntimeDirectoryMode=0755

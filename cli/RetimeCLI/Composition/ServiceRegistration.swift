@@ -68,7 +68,7 @@ public enum ServiceRegistration {
             GroupRepositoryImportDirectory(groups: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register((any GroupUsageQuery).self) {
-            SessionGroupUsage(sessions: try $0.resolve(), schedules: try $0.resolve())
+            SessionGroupUsage(sessions: try $0.resolve(), schedules: try $0.resolve(), clock: try $0.resolve())
         }
 
         registerUseCases(into: &registry)

@@ -36,6 +36,14 @@ extension Schedule {
         }
     }
 
+    /// The schedules as they stand at `now`: each pending change whose time
+    /// has come made (a removed one gone), whether or not a command has
+    /// stored it yet. What uses a group, what `schedule list` shows and
+    /// what runs are judged by this, never by the store alone.
+    public static func standing(_ schedules: [Schedule], at now: Date) -> [Schedule] {
+        schedules.compactMap { $0.effective(at: now) }
+    }
+
     /// Whether a weakening must wait: a strict schedule that still runs.
     public var guardsItsIntervals: Bool { strict && enabled && !weekdays.isEmpty }
 }

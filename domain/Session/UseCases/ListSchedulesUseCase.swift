@@ -16,7 +16,8 @@ public struct ListSchedulesUseCase: Sendable {
     /// Every schedule, in the repository's order, as it stands now.
     public func all() async throws -> [NamedSchedule] {
         let now = clock?.now()
-        let schedules = try await schedules.all().compactMap { schedule in now.map { schedule.effective(at: $0) } ?? schedule }
+        let stored = try await schedules.all()
+        let schedules = now.map { Schedule.standing(stored, at: $0) } ?? stored
         guard !schedules.isEmpty else { return [] }
         let names = try await groups.groupNames()
         return schedules.map { NamedSchedule(schedule: $0, groupName: names[$0.groupId]) }
