@@ -9,22 +9,49 @@ import Glibc
 /// query: few, and a revision may move a session to another month, where a
 /// query of the old month must not find the old line. An edit is the
 /// session's line with `"revisedAt"` first; a deletion is
-/// `{"deleted":true,"id":...,"revisedAt":...}`. See docs/storage.md.
+/// `{"deleted":true,"id":...,"revisedAt":...}`; several made as one (an
+/// undo) are one line, `{"amendments":[...]}`. See docs/storage.md.
 extension JSONLinesSessionHistory {
     static let amendmentsFile = "amendments.jsonl"
     private static let revisedAtMarker = Array(#""revisedAt":""#.utf8)
     private static let tombstonePrefix = Array(#"{"deleted":true,"#.utf8)
     private static let idMarker = Array(#""id":""#.utf8)
+    private static let batchPrefix = Array(#"{"amendments":["#.utf8)
 
     public func amend(_ amendment: HistoryAmendment) async throws {
+        try appendAmendmentLine(try Self.line(amendment) + [0x0A])
+    }
+
+    /// Several amendments as one line, `{"amendments":[...]}`: a crash
+    /// mid-write leaves it torn, and a torn line is skipped whole, so a
+    /// reader sees all of them or none.
+    public func amend(contentsOf amendments: [HistoryAmendment]) async throws {
+        guard amendments.count > 1 else {
+            if let only = amendments.first { try await amend(only) }
+            return
+        }
+        var line = Self.batchPrefix
+        for (index, amendment) in amendments.enumerated() {
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            line += try Self.line(amendment)
+        }
+        try appendAmendmentLine(line + Array("]}\n".utf8))
+    }
+
+    /// One amendment's line, without its newline.
+    private static func line(_ amendment: HistoryAmendment) throws -> [UInt8] {
         let stamp = Timestamp.format(amendment.revisedAt)
-        var line: [UInt8]
         switch amendment {
         case .revise(let session, _):
-            line = Array(#"{"revisedAt":"\#(stamp)","#.utf8) + (try SessionLineCodec.encode(session)).dropFirst()
+            return Array(#"{"revisedAt":"\#(stamp)","#.utf8) + (try SessionLineCodec.encode(session)).dropFirst().dropLast()
         case .delete(let id, _):
-            line = Array(#"{"deleted":true,"id":"\#(id)","revisedAt":"\#(stamp)"}"#.utf8) + [0x0A]
+            return Array(#"{"deleted":true,"id":"\#(id)","revisedAt":"\#(stamp)"}"#.utf8)
         }
+    }
+
+    /// Appends `line` to this device's amendments, under its lock, and `fsync`s it.
+    private func appendAmendmentLine(_ bytes: [UInt8]) throws {
+        var line = bytes
         let folder = directory + "/" + (try deviceID())
         try POSIXFiles.ensureDirectory(folder)
         let path = folder + "/" + Self.amendmentsFile
@@ -48,9 +75,22 @@ extension JSONLinesSessionHistory {
         var all: [(amendment: HistoryAmendment, device: String)] = []
         for device in POSIXFiles.names(in: directory) where !device.hasPrefix(".") {
             let path = directory + "/" + device + "/" + Self.amendmentsFile
-            all += try readLines(path) { line in try Self.amendment(line).map { ($0, device) } }
+            for batch in try readLines(path, { line in try Self.amendments(line) }) {
+                all += batch.map { (amendment: $0, device: device) }
+            }
         }
         return HistoryAmendment.winners(all)
+    }
+
+    /// The amendments of one line: one, or a batch's.
+    static func amendments(_ line: UnsafeBufferPointer<UInt8>) throws -> [HistoryAmendment] {
+        guard line.starts(with: batchPrefix) else { return try amendment(line).map { [$0] } ?? [] }
+        guard case .object(let members) = try JSONText.parse(Array(line)), case .array(let items)? = members["amendments"] else {
+            throw JSONByteReader.Malformed(description: "a batch of amendments without its list")
+        }
+        return try items.compactMap { item in
+            try JSONTextWriter.write(item, layout: .compact).withUnsafeBufferPointer { try amendment($0) }
+        }
     }
 
     /// One amendment line; a line with no `revisedAt` is malformed.
