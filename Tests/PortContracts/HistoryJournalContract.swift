@@ -50,5 +50,17 @@ public enum HistoryJournalContract {
             }
             try requireEqual(Set(try await journal.pending()), Set(changes), "all twenty")
         },
+        ContractCheck("latest is the latest instant of any change or undo recorded, in whatever order") { make in
+            let journal = try await make()
+            try requireEqual(try await journal.latest(), nil, "empty")
+            let (late, early) = (change(.track, at: 1_000), change(.edit, at: 0))
+            try await journal.record(late)
+            try await journal.record(early)
+            try requireEqual(try await journal.latest(), late.at, "the later change")
+            try await journal.markUndone(early.id, at: Fixtures.instant(9_000))
+            try requireEqual(try await journal.latest(), Fixtures.instant(9_000), "the undo")
+            try await journal.markUndone(late.id, at: Fixtures.instant(8_000))
+            try requireEqual(try await journal.latest(), Fixtures.instant(9_000), "still the later undo")
+        },
     ]
 }

@@ -43,16 +43,29 @@ public struct JSONLinesHistoryJournal: HistoryJournal {
     }
 
     public func pending() async throws -> [HistoryChange] {
+        try read().pending
+    }
+
+    public func latest() async throws -> Date? {
+        try read().latest
+    }
+
+    /// The changes not undone, and the latest instant of any line.
+    private func read() throws -> (pending: [HistoryChange], latest: Date?) {
         let path = directory + "/" + (try deviceID()) + "/" + Self.fileName
-        guard let bytes = try POSIXFiles.read(path, limit: Self.readLimit) else { return [] }
-        var changes: [HistoryChange] = [], undone = Set<UUID>()
+        guard let bytes = try POSIXFiles.read(path, limit: Self.readLimit) else { return ([], nil) }
+        var changes: [HistoryChange] = [], undone = Set<UUID>(), latest: Date?
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
             // A torn or hand-damaged line is no change: skipped.
             guard let entry = try? JSONText.decode(Line.self, from: Array(line)) else { continue }
-            if let change = entry.change { changes.append(change) }
+            if let change = entry.change {
+                changes.append(change)
+                latest = max(latest ?? change.at, change.at)
+            }
             if let id = entry.undone { undone.insert(id) }
+            if let at = entry.at { latest = max(latest ?? at, at) }
         }
-        return changes.filter { !undone.contains($0.id) }
+        return (changes.filter { !undone.contains($0.id) }, latest)
     }
 
     private func append(_ entry: Line) throws {

@@ -15,4 +15,8 @@ public protocol HistoryJournal: Sendable {
     /// The changes not undone, oldest first: the last one is what `undo`
     /// reverts next.
     func pending() async throws -> [HistoryChange]
+    /// The latest instant recorded, of a change or of an undo (nil: none):
+    /// an undo's amendments are made later than it, so they win over what
+    /// they revert even when the clock was set back since.
+    func latest() async throws -> Date?
 }

@@ -40,10 +40,12 @@ public struct UndoHistoryChangeUseCase: Sendable {
             let touched = Set(pending.flatMap { $0.entries.map(\.id) })
             var current: [SessionID: Session] = [:]
             for session in try await history.sessions(matching: .all) where touched.contains(session.id) { current[session.id] = session }
+            // Later than every change and undo before, even if the clock was
+            // set back since (or reads the same instant twice): the latest
+            // amendment of a session is the one that counts.
+            let latest = try await journal.latest()
+            let at = latest.map { max(clock.now(), $0.addingTimeInterval(0.001)) } ?? clock.now()
             for change in pending.reversed() {
-                // Later than the change even if the clock was set back since:
-                // the latest amendment of a session is the one that counts.
-                let at = max(clock.now(), change.at.addingTimeInterval(0.001))
                 let (outcome, amendments) = plan(change, current: current, at: at, dryRun: dryRun)
                 if amendments.isEmpty && outcome.changedSince.isEmpty {
                     // Nothing of it is in history: a command killed after its
