@@ -69,8 +69,9 @@ struct UndoCommand: RetimeCommand {
             let added = outcome.restored.filter { $0.before == nil }.count
             let updated = outcome.restored.count - added
             var parts: [String] = []
-            if added > 0 { parts.append("\(added) \(added == 1 ? "session" : "sessions") it added \(would ? "would be" : "are") removed") }
-            if updated > 0 { parts.append("\(updated) it updated \(would ? "would be" : "are") back as before") }
+            func be(_ count: Int) -> String { would ? "would be" : count == 1 ? "is" : "are" }
+            if added > 0 { parts.append("\(added) \(added == 1 ? "session" : "sessions") it added \(be(added)) removed") }
+            if updated > 0 { parts.append("\(updated) it updated \(be(updated)) back as before") }
             let from = change.source.map { " from \($0)" } ?? ""
             text = "\(would ? "Would undo" : "Undid") \(change.kind.rawValue)\(from) of \(LocalTime.dateTime(change.at))"
                 + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
