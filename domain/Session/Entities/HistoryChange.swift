@@ -4,15 +4,15 @@ import Foundation
 /// `import`), as `undo` needs it: every session it touched, as it was
 /// before and after. Recorded in the device's journal before the change is
 /// written, so a change cut short by a crash is still undone whole.
-public struct HistoryChange: Sendable, Hashable, Codable, Identifiable {
+public struct HistoryChange: Sendable, Hashable, Identifiable {
     /// The command that made it.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable {
         case track, edit, delete, `import`
     }
 
     /// A session the change touched. `before` nil: the change added it;
     /// `after` nil: the change deleted it.
-    public struct Entry: Sendable, Hashable, Codable {
+    public struct Entry: Sendable, Hashable {
         public var id: SessionID
         public var before: Session?
         public var after: Session?
