@@ -66,4 +66,23 @@ struct UndoStorageFileTests {
         }
         #expect(cuts > 50)
     }
+
+    @Test("a batch whose notes hold quotes, braces and brackets reads back; a batch line not whole is skipped")
+    func batchScanning() async throws {
+        let root = directory.file("tricky")
+        let history = history(in: root)
+        let tricky = Session(groupId: GroupID(), startedAt: Fixtures.instant(0), plannedEnd: Fixtures.instant(600), tags: ["a]}", "{b"],
+                             note: #"say "}]," \ {"amendments":[ ok"#).ending(at: Fixtures.instant(600), outcome: .completed)
+        let other = Fixtures.endedSession(startingAt: 1_000)
+        try await history.append(contentsOf: [tricky, other])
+        try await history.amend(contentsOf: [.revise(tricky, at: Fixtures.instant(9_000)), .delete(other.id, at: Fixtures.instant(9_000))])
+        #expect(try await history.sessions(matching: .all) == [tricky])
+        let path = root + "/dev/amendments.jsonl"
+        for broken in [#"{"amendments":[{"deleted":true,"id":"\#(tricky.id)","revisedAt":"2030-01-01T00:00:00Z"}{"x":1}]}"#,
+                       #"{"amendments":[{"deleted":true,"id":"\#(tricky.id)","revisedAt":"2030-01-01T00:00:00Z"},]}"#,
+                       #"{"amendments":[{"deleted":true,"id":"\#(tricky.id)","revisedAt":"2030-01-01T00:00:00Z"}] x"#] {
+            try appendRaw("\n" + broken + "\n", to: path)
+            #expect(try await history.sessions(matching: .all) == [tricky], "\(broken)")
+        }
+    }
 }

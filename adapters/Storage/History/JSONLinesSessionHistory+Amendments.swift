@@ -85,12 +85,51 @@ extension JSONLinesSessionHistory {
     /// The amendments of one line: one, or a batch's.
     static func amendments(_ line: UnsafeBufferPointer<UInt8>) throws -> [HistoryAmendment] {
         guard line.starts(with: batchPrefix) else { return try amendment(line).map { [$0] } ?? [] }
-        guard case .object(let members) = try JSONText.parse(Array(line)), case .array(let items)? = members["amendments"] else {
-            throw JSONByteReader.Malformed(description: "a batch of amendments without its list")
+        return try batchElements(line).compactMap { try amendment(UnsafeBufferPointer(rebasing: line[$0])) }
+    }
+
+    /// Where each amendment of a batch line is, once the line is known to
+    /// be whole (`{"amendments":[{...},{...}]}`): a line torn after one of
+    /// its amendments is malformed, never a shorter batch. Found by
+    /// scanning for the objects' ends, not by building a tree: every read
+    /// of history reads every batch, and one undo of an import holds
+    /// 100,000 amendments.
+    static func batchElements(_ line: UnsafeBufferPointer<UInt8>) throws -> [Range<Int>] {
+        let malformed = JSONByteReader.Malformed(description: "a torn or malformed batch of amendments")
+        var index = batchPrefix.count, ranges: [Range<Int>] = []
+        while index < line.count, line[index] != UInt8(ascii: "]") {
+            guard line[index] == UInt8(ascii: "{") else { throw malformed }
+            let start = index
+            var depth = 0, inString = false, escaped = false
+            scan: while index < line.count {
+                let byte = line[index]
+                index += 1
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { break scan }
+                default: break
+                }
+            }
+            guard depth == 0, !inString else { throw malformed }
+            ranges.append(start..<index)
+            guard index < line.count else { throw malformed }
+            if line[index] == UInt8(ascii: ",") {
+                index += 1
+                guard index < line.count, line[index] == UInt8(ascii: "{") else { throw malformed }
+            } else if line[index] != UInt8(ascii: "]") {
+                throw malformed
+            }
         }
-        return try items.compactMap { item in
-            try JSONTextWriter.write(item, layout: .compact).withUnsafeBufferPointer { try amendment($0) }
-        }
+        guard line.count - index >= 2, line[index] == UInt8(ascii: "]"), line[index + 1] == UInt8(ascii: "}"),
+              line[(index + 2)...].allSatisfy({ $0 == 0x20 || $0 == 0x0D }) else { throw malformed }
+        return ranges
     }
 
     /// One amendment line; a line with no `revisedAt` is malformed.
