@@ -50,6 +50,11 @@ struct UndoEndToEndTests {
         #expect(try sessions().isEmpty)
         let again = try retime.run("undo")
         #expect(again.status == 1 && again.err.contains("retime: error: nothing to undo"), "\(again.err)")
+        // A mistyped --data-dir is not made by undo, nor called "nothing to undo".
+        let typo = retime.dataDirectory + "-typo"
+        let missing = try retime.run(["--data-dir", typo, "undo", "--json"], withDataDir: false)
+        #expect(missing.status == 1 && missing.errorCode == "data.notFound", "\(missing.err)")
+        #expect(!FileManager.default.fileExists(atPath: typo))
     }
 
     @Test("undo of an edit puts back its tags, note and times; two undos in a row walk back two edits")
