@@ -164,6 +164,40 @@ struct UndoEndToEndTests {
         #expect(try retime.run("stop").status == 3, "still strict")
     }
 
+    @Test("each device undoes only its own changes; a session changed since on another device is left as that device made it")
+    func twoDevices() throws {
+        let laptop = retime, desktop = RetimeProcess()
+        for device in [laptop, desktop] { #expect(try device.run("group", "create", "work").status == 0) }
+        #expect(try laptop.run("track", "work", "--from", Self.ago(4), "--to", Self.ago(3)).status == 0)
+        #expect(try laptop.run("edit", "@1", "--note", "laptop").status == 0)
+        let laptopFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: laptop.file("history")).first)
+        // A sync engine copies the laptop's folder over, and later the desktop's back.
+        try FileManager.default.copyItem(atPath: laptop.file("history/\(laptopFolder)"), toPath: desktop.file("history/\(laptopFolder)"))
+        #expect(try desktop.run("edit", "@1", "--note", "desktop").status == 0)
+        let desktopFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: desktop.file("history")).first { $0 != laptopFolder })
+        try FileManager.default.copyItem(atPath: desktop.file("history/\(desktopFolder)"), toPath: laptop.file("history/\(desktopFolder)"))
+        func note(_ device: RetimeProcess) throws -> String? {
+            (try device.run("log", "--json").json["sessions"] as? [[String: Any]])?.first?["note"] as? String
+        }
+        #expect(try note(laptop) == "desktop")
+
+        let told = try laptop.run("undo", "--dry-run")
+        #expect(told.prose.hasPrefix("Would pass over edit of ")
+                && told.prose.hasSuffix("it was changed since on another device and would be left as it is."), "\(told.out)")
+        let undone = try laptop.run("undo", "--json")
+        #expect(undone.status == 0 && (undone.json["restored"] as? [Any])?.isEmpty == true, "\(undone.out)")
+        #expect((undone.json["changedSince"] as? [Any])?.count == 1)
+        // The laptop's track next: its session too has the desktop's edit since.
+        #expect(try laptop.run("undo").prose.hasPrefix("Passed over track of "))
+        #expect(try note(laptop) == "desktop")
+        let human = try desktop.run("undo", "--dry-run")
+        #expect(human.prose.hasPrefix("Would undo edit of ") && human.prose.contains("its note would be back as before"), "\(human.out)")
+        #expect(try desktop.run("undo").status == 0)
+        #expect(try note(desktop) == "laptop", "the desktop undid its own edit")
+        let nothing = try desktop.run("undo")
+        #expect(nothing.status == 1, "the laptop's track and edit are not the desktop's to undo: \(nothing.out)")
+    }
+
     /// Starts every command at once, then waits for them all.
     func together(_ commands: [[String]]) throws -> [RetimeProcess.Outcome] {
         let running = try commands.map { try retime.start($0) }

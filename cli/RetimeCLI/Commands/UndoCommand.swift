@@ -54,13 +54,18 @@ struct UndoCommand: RetimeCommand {
         func line(_ session: Session) -> String { HistoryEditCommands.line(session, group: name(session), now: now) }
         var text: String
         let single = change.entries.count == 1 ? change.entries[0] : nil
+        if outcome.restored.isEmpty, let entry = single, let session = entry.after ?? entry.before {
+            // Its one session was changed since elsewhere: nothing to put back.
+            return "\(would ? "Would pass over" : "Passed over") \(change.kind.rawValue) of \(line(session)): it was changed since on another "
+                + "device and \(would ? "would be" : "is") left as it is."
+        }
         switch (change.kind, single) {
         case (.track, let entry?) where entry.after != nil:
             text = "\(would ? "Would undo" : "Undid") track: \(line(entry.after!)) \(would ? "would leave" : "is out of") history"
         case (.edit, let entry?) where entry.before != nil && entry.after != nil:
             let parts = entry.changedParts
             let list = parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + parts.last! : parts[0]
-            text = "\(would ? "Would undo" : "Undid") edit of \(line(entry.after!)): its \(list) \(would ? "would be" : "are") back as before"
+            text = "\(would ? "Would undo" : "Undid") edit of \(line(entry.after!)): its \(list) \(would ? "would be" : ["note", "group"].contains(list) ? "is" : "are") back as before"
                 + (entry.before!.startedAt != entry.after!.startedAt || entry.before!.endedAt != entry.after!.endedAt
                    ? " (\(line(entry.before!)))" : "")
         case (.delete, let entry?) where entry.before != nil:
