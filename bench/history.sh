@@ -2,7 +2,10 @@
 # History at scale, on the static release build: with 100,000 sessions in
 # history, `retime report` over all of it (by day, week and group) and
 # `retime log --limit 20`; and `retime import --from watson` of a 100,000-frame
-# Watson file into an empty data directory. Median and p90 of RUNS runs.
+# Watson file into an empty data directory, and `retime undo --dry-run` of
+# that import (its 100,000 sessions read back from the undo journal) and an
+# `edit` beside 100,000 sessions (journaled, under the data lock). Median and
+# p90 of RUNS runs.
 # Usage: bench/history.sh [RUNS]   (prints a markdown table for docs/performance.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,3 +46,6 @@ echo "| report --by group | $(time_runs "" "$retime" --data-dir "$data" report -
 echo "| log --limit 20 | $(time_runs "" "$retime" --data-dir "$data" log --limit 20) |"
 echo "| import --from watson, 100,000 frames, empty data | $(time_runs "rm -rf '$work/import'" "$retime" --data-dir "$work/import" import --from watson "$work/frames") |"
 echo "| import --from watson again (all already present) | $(time_runs "" "$retime" --data-dir "$work/import" import --from watson "$work/frames") |"
+echo "| undo --dry-run of that import (100,000 sessions to remove) | $(time_runs "" "$retime" --data-dir "$work/import" undo --dry-run) |"
+"$retime" --data-dir "$data" track g --from "$(date -u -d '-3 hours' +%Y-%m-%dT%H:%M:%SZ)" --to "$(date -u -d '-2 hours' +%Y-%m-%dT%H:%M:%SZ)" >/dev/null
+echo "| edit @1 --note (journaled, 100,000 sessions) | $(time_runs "" "$retime" --data-dir "$data" edit @1 --note "n\$RANDOM") |"

@@ -18,7 +18,7 @@ retime=.build/debug/retime
   for command in "" "group" "group create" "group list" "group show" "group rename" "group block" \
                  "group unblock" "group delete" "start" "stop" "cancel" "pause" "resume" "status" "log" \
                  "schedule" "schedule add" "schedule list" "schedule show" "schedule remove" "schedule enable" "schedule disable" "schedule next" \
-                 "report" "export" "import" "track" "edit" "delete" "continue" \
+                 "report" "export" "import" "track" "edit" "delete" "continue" "undo" \
                  "daemon" "daemon run" "daemon status" "daemon install" "daemon uninstall" \
                  "system" "system run" "system status" "system release" "system install" "system uninstall" \
                  "shield" "shield test" \

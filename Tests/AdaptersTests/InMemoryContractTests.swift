@@ -21,6 +21,11 @@ struct InMemoryContractTests {
         try await check.run { InMemorySessionHistory() }
     }
 
+    @Test(arguments: HistoryJournalContract.checks)
+    func historyJournal(_ check: ContractCheck<HistoryJournalContract.Factory>) async throws {
+        try await check.run { InMemoryHistoryJournal() }
+    }
+
     @Test(arguments: ShieldContract.checks)
     func shield(_ check: ContractCheck<ShieldContract.Factory>) async throws {
         try await check.run { InMemoryShield() }

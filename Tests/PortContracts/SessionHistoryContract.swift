@@ -123,5 +123,16 @@ public enum SessionHistoryContract {
             try await history.amend(.delete(sessions[2].id, at: Fixtures.instant(9_600)))
             try requireEqual(try await history.sessions(matching: .all).map(\.id), [sessions[1].id, sessions[0].id], "deleted")
         },
+        ContractCheck("amendments recorded as one all read back: a revision, a restored deletion, a new deletion") { make in
+            let (history, sessions, a, _) = try await seeded(make)
+            try await history.amend(.delete(sessions[0].id, at: Fixtures.instant(9_000)))
+            let moved = Fixtures.endedSession(group: a, startingAt: 4_000).withID(sessions[2].id)
+            try await history.amend(contentsOf: [.revise(sessions[0], at: Fixtures.instant(9_100)), .delete(sessions[1].id, at: Fixtures.instant(9_100)),
+                                                 .revise(moved, at: Fixtures.instant(9_100))])
+            try requireEqual(try await history.sessions(matching: .all), [moved, sessions[0]], "the batch, whole")
+            try await history.amend(contentsOf: [])
+            try await history.amend(contentsOf: [.revise(sessions[2], at: Fixtures.instant(9_200))])
+            try requireEqual(try await history.sessions(matching: .all), [sessions[2], sessions[0]], "a batch of one")
+        },
     ]
 }

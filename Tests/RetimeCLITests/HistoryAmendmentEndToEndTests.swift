@@ -20,7 +20,7 @@ struct HistoryAmendmentEndToEndTests {
         let history = retime.file("history")
         var files: [String: Data] = [:]
         for device in try FileManager.default.contentsOfDirectory(atPath: history) {
-            for file in try FileManager.default.contentsOfDirectory(atPath: history + "/" + device) where file != "amendments.jsonl" {
+            for file in try FileManager.default.contentsOfDirectory(atPath: history + "/" + device) where file.hasSuffix(".jsonl") && file != "amendments.jsonl" {
                 files[device + "/" + file] = FileManager.default.contents(atPath: history + "/" + device + "/" + file)
             }
         }

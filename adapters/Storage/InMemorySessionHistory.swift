@@ -39,4 +39,8 @@ public final class InMemorySessionHistory: SessionHistory {
     public func amend(_ amendment: HistoryAmendment) async throws {
         amendments.withLock { $0.append((amendment, "memory")) }
     }
+
+    public func amend(contentsOf batch: [HistoryAmendment]) async throws {
+        amendments.withLock { $0 += batch.map { ($0, "memory") } }
+    }
 }

@@ -12,6 +12,7 @@ enum CommandTree {
         ["export"]: ExportCommand.self, ["import"]: ImportCommand.self,
         ["track"]: HistoryEditCommands.Track.self, ["edit"]: HistoryEditCommands.Edit.self,
         ["delete"]: HistoryEditCommands.Delete.self, ["continue"]: HistoryEditCommands.Continue.self,
+        ["undo"]: UndoCommand.self,
         ["config", "list"]: ConfigCommands.List.self, ["config", "get"]: ConfigCommands.Get.self,
         ["config", "set"]: ConfigCommands.Set.self, ["config", "unset"]: ConfigCommands.Unset.self,
         ["schedule", "add"]: ScheduleCommands.Add.self, ["schedule", "list"]: ScheduleCommands.List.self,
@@ -35,7 +36,7 @@ enum CommandTree {
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Cancel.spec, SessionCommands.Pause.spec,
             SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
-            HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
+            HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, UndoCommand.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec, VersionCommand.spec, ManCommand.spec,
         ])

@@ -119,7 +119,7 @@ struct ImportCommand: RetimeCommand {
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-        let summary = try await services.importer.execute(from: services.sources[source]!, path: path, grouping: grouping)
+        let summary = try await services.importer.execute(from: services.sources[source]!, path: path, grouping: grouping, tool: source.rawValue)
         // Every entry read is imported, already in history, or skipped:
         // the three add up to what was read.
         let parts = [summary.updated > 0 ? "\(summary.updated) updated, changed in \(source.rawValue) since" : nil,

@@ -62,10 +62,11 @@ enum CLIRoot {
                               environment: environment, store: store)
     }
 
-    /// The commands that only read the data.
+    /// The commands that only read the data, and `undo`, which has nothing
+    /// to undo where there is no data (and would make the directory).
     static let readers: Set<[String]> = [["log"], ["report"], ["export"], ["status"], ["group", "list"], ["group", "show"],
                                          ["schedule", "list"], ["schedule", "show"], ["schedule", "next"],
-                                         ["config", "list"], ["config", "get"], ["auth", "status"]]
+                                         ["config", "list"], ["config", "get"], ["auth", "status"], ["undo"]]
 
     /// `--log-level`, else `$RETIME_LOG_LEVEL`, else config `log.level`, else
     /// warning for the CLI, info for the daemon and notice for the system

@@ -30,6 +30,9 @@ public enum ServiceRegistration {
             JSONLinesSessionHistory(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
+        registry.register((any HistoryJournal).self, lifetime: .singleton) { _ in
+            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) })
+        }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
             ConfiguredShields(store: try resolver.resolve(), settings: Result { try resolver.resolve(Settings.self) },
                               logger: try resolver.resolve(Logger.self).labelled("retime.shield"),
@@ -211,15 +214,24 @@ public enum ServiceRegistration {
         registry.register(ImportHistoryUseCase.self) {
             ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), sessions: try $0.resolve(),
                                  schedules: try $0.resolve((any ScheduleRepository).self), settings: try $0.resolve((any SettingsStore).self),
-                                 clock: try $0.resolve((any Clock).self))
+                                 clock: try $0.resolve((any Clock).self), journal: try $0.resolve((any HistoryJournal).self),
+                                 dataLock: try $0.resolve((any DataLock).self))
         }
         registry.register(TrackSessionUseCase.self) {
-            TrackSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
+            TrackSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(),
+                                journal: try $0.resolve((any HistoryJournal).self), dataLock: try $0.resolve((any DataLock).self))
         }
         registry.register(EditSessionUseCase.self) {
-            EditSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
+            EditSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(),
+                               journal: try $0.resolve((any HistoryJournal).self), dataLock: try $0.resolve((any DataLock).self))
         }
-        registry.register(DeleteSessionUseCase.self) { DeleteSessionUseCase(history: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register(DeleteSessionUseCase.self) {
+            DeleteSessionUseCase(history: try $0.resolve(), clock: try $0.resolve(), journal: try $0.resolve((any HistoryJournal).self),
+                                 dataLock: try $0.resolve((any DataLock).self))
+        }
+        registry.register(UndoHistoryChangeUseCase.self) {
+            UndoHistoryChangeUseCase(history: try $0.resolve(), journal: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve())
+        }
         registry.register(ContinueSessionUseCase.self) {
             ContinueSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), start: try $0.resolve())
         }

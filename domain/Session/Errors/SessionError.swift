@@ -40,6 +40,8 @@ public enum SessionError: RetimeError, Equatable {
     case invalidSessionReference(String)
     /// A tracked or edited session's times make no sense.
     case invalidTimes(String)
+    /// `undo` found no change of this device's history commands left to undo.
+    case nothingToUndo
 
     public var code: String {
         switch self {
@@ -63,6 +65,7 @@ public enum SessionError: RetimeError, Equatable {
         case .ambiguousSession: "session.ambiguous"
         case .invalidSessionReference: "session.invalidReference"
         case .invalidTimes: "session.invalidTimes"
+        case .nothingToUndo: "history.nothingToUndo"
         }
     }
 
@@ -73,7 +76,7 @@ public enum SessionError: RetimeError, Equatable {
         case .strict: .authorization
         case .shieldFailed, .shieldNotPermitted, .blockNotLifted, .historyNotWritten: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
-             .ambiguousSession: .domain
+             .ambiguousSession, .nothingToUndo: .domain
         }
     }
 
@@ -105,6 +108,7 @@ public enum SessionError: RetimeError, Equatable {
         case .invalidSessionReference(let text):
             "'\(text)' is not a session: give its id, at least 6 characters of it, or @N (the Nth most recent)"
         case .invalidTimes(let reason): "invalid times: \(reason)"
+        case .nothingToUndo: "nothing to undo: no track, edit, delete or import on this device is left to revert"
         }
     }
 }

@@ -24,6 +24,10 @@ public protocol SessionHistory: Sendable {
     /// Records an amendment (an edit or a deletion) of an ended session;
     /// the session's own record is never rewritten.
     func amend(_ amendment: HistoryAmendment) async throws
+    /// Records several amendments as one: a reader sees all of them or
+    /// none, even when the process dies while writing (`undo` restores
+    /// every session of an import run at once).
+    func amend(contentsOf amendments: [HistoryAmendment]) async throws
 }
 
 extension SessionHistory {

@@ -33,11 +33,15 @@ public struct TrackSessionUseCase: Sendable {
     private let history: any SessionHistory
     private let groups: any SessionGroupLookup
     private let clock: any Clock
+    private let recorder: HistoryChangeRecorder
 
-    public init(history: any SessionHistory, groups: any SessionGroupLookup, clock: any Clock) {
+    /// `journal`: where the change is recorded for `undo`.
+    public init(history: any SessionHistory, groups: any SessionGroupLookup, clock: any Clock, journal: (any HistoryJournal)? = nil,
+                dataLock: (any DataLock)? = nil) {
         self.history = history
         self.groups = groups
         self.clock = clock
+        recorder = HistoryChangeRecorder(journal: journal, dataLock: dataLock)
     }
 
     public func execute(group name: String, from: Date, to: Date, tags: [String], note: String?) async throws -> Session {
@@ -47,8 +51,11 @@ public struct TrackSessionUseCase: Sendable {
         let session = Session(groupId: group.groupId, startedAt: from, plannedEnd: to, tags: try plan.validatedTags(),
                               note: try plan.validatedNote(), origin: .manual, groupName: group.name)
             .ending(at: to, outcome: .completed)
-        try await history.append(session)
-        return session
+        return try await recorder.exclusively {
+            try await recorder.record(.track, at: clock.now(), entries: [.init(before: nil, after: session)])
+            try await history.append(session)
+            return session
+        }
     }
 }
 
@@ -78,11 +85,15 @@ public struct EditSessionUseCase: Sendable {
     private let history: any SessionHistory
     private let groups: any SessionGroupLookup
     private let clock: any Clock
+    private let recorder: HistoryChangeRecorder
 
-    public init(history: any SessionHistory, groups: any SessionGroupLookup, clock: any Clock) {
+    /// `journal`: where the change is recorded for `undo`.
+    public init(history: any SessionHistory, groups: any SessionGroupLookup, clock: any Clock, journal: (any HistoryJournal)? = nil,
+                dataLock: (any DataLock)? = nil) {
         self.history = history
         self.groups = groups
         self.clock = clock
+        recorder = HistoryChangeRecorder(journal: journal, dataLock: dataLock)
     }
 
     public func execute(_ reference: SessionReference, changes: Changes) async throws -> Session {
@@ -92,6 +103,11 @@ public struct EditSessionUseCase: Sendable {
     /// The session as it now is, and whether anything changed: an edit
     /// that changes nothing writes nothing, and says so.
     public func revise(_ reference: SessionReference, changes: Changes) async throws -> (session: Session, changed: Bool) {
+        // Read, check and write under the lock: two edits at once both hold.
+        try await recorder.exclusively { try await reviseHolding(reference, changes: changes) }
+    }
+
+    private func reviseHolding(_ reference: SessionReference, changes: Changes) async throws -> (session: Session, changed: Bool) {
         let session = try await FindEndedSessionUseCase(history: history).execute(reference)
         var groupId = session.groupId, groupName = session.groupName
         if let name = changes.group {
@@ -118,6 +134,7 @@ public struct EditSessionUseCase: Sendable {
                               outcome: session.outcome, strict: session.strict, breaks: breaks, tags: try plan.validatedTags(),
                               note: try plan.validatedNote(), origin: session.origin, groupName: groupName)
         guard revised != session else { return (session, false) }
+        try await recorder.record(.edit, at: now, entries: [.init(before: session, after: revised)])
         try await history.amend(.revise(revised, at: now))
         return (revised, true)
     }
@@ -127,16 +144,23 @@ public struct EditSessionUseCase: Sendable {
 public struct DeleteSessionUseCase: Sendable {
     private let history: any SessionHistory
     private let clock: any Clock
+    private let recorder: HistoryChangeRecorder
 
-    public init(history: any SessionHistory, clock: any Clock) {
+    /// `journal`: where the change is recorded for `undo`.
+    public init(history: any SessionHistory, clock: any Clock, journal: (any HistoryJournal)? = nil, dataLock: (any DataLock)? = nil) {
         self.history = history
         self.clock = clock
+        recorder = HistoryChangeRecorder(journal: journal, dataLock: dataLock)
     }
 
     public func execute(_ reference: SessionReference) async throws -> Session {
-        let session = try await FindEndedSessionUseCase(history: history).execute(reference)
-        try await history.amend(.delete(session.id, at: clock.now()))
-        return session
+        try await recorder.exclusively {
+            let session = try await FindEndedSessionUseCase(history: history).execute(reference)
+            let now = clock.now()
+            try await recorder.record(.delete, at: now, entries: [.init(before: session, after: nil)])
+            try await history.amend(.delete(session.id, at: now))
+            return session
+        }
     }
 }
 

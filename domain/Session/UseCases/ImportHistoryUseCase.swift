@@ -25,10 +25,16 @@ public struct ImportHistoryUseCase: Sendable {
     /// When an update is made (the amendment's instant); without it,
     /// changed entries are left as they are, as already present.
     private let clock: (any Clock)?
+    private let recorder: HistoryChangeRecorder
 
+    /// `journal`: where each run is recorded for `undo`; `dataLock`: held
+    /// from reading history to writing it, so runs at once, and edits or
+    /// undos beside them, each see what the others wrote.
     public init(history: any SessionHistory, directory: any ImportGroupDirectory, sessions: any SessionRepository,
-                schedules: (any ScheduleRepository)? = nil, settings: (any SettingsStore)? = nil, clock: (any Clock)? = nil) {
+                schedules: (any ScheduleRepository)? = nil, settings: (any SettingsStore)? = nil, clock: (any Clock)? = nil,
+                journal: (any HistoryJournal)? = nil, dataLock: (any DataLock)? = nil) {
         self.clock = clock
+        recorder = HistoryChangeRecorder(journal: journal, dataLock: dataLock)
         self.history = history
         self.directory = directory
         self.sessions = sessions
@@ -36,10 +42,18 @@ public struct ImportHistoryUseCase: Sendable {
         self.settings = settings
     }
 
-    /// `grouping`: which group a Timewarrior interval goes to.
-    public func execute(from source: any HistoryImportSource, path: String, grouping: ImportGrouping = .firstTag) async throws -> ImportSummary {
+    /// `grouping`: which group a Timewarrior interval goes to; `tool`: the
+    /// source's name (`watson`), for `undo` to say which import it reverts.
+    public func execute(from source: any HistoryImportSource, path: String, grouping: ImportGrouping = .firstTag,
+                        tool: String? = nil) async throws -> ImportSummary {
         var batch = try await source.read(path)
         batch.records = batch.records.map(grouping.apply)
+        // The source is read outside the lock (it may be large); what
+        // history holds is read, and written, inside it.
+        return try await recorder.exclusively { try await record(batch, tool: tool) }
+    }
+
+    private func record(_ batch: ImportBatch, tool: String?) async throws -> ImportSummary {
         let current = try await sessions.current()?.id
         var problems = batch.problems
         var accepted: [ImportBatch.Record] = []
@@ -120,22 +134,28 @@ public struct ImportHistoryUseCase: Sendable {
                 problems.append(.init(line: record.line, message: "\(file)no group for '\(record.groupName)': \(error)"))
             }
         }
-        let appended = try await history.append(contentsOf: fresh)
-        var updated = 0
+        var revisions: [(before: Session, after: Session)] = []
+        let now = clock?.now()
         for (existing, record) in changed {
-            guard let now = clock?.now(), case .success(let found) = answers[index[record.groupName.lowercased()]!] else {
+            guard now != nil, case .success(let found) = answers[index[record.groupName.lowercased()]!] else {
                 alreadyPresent += 1
                 continue
             }
             // The session keeps its id, origin and outcome; what the tool
             // says of it now replaces the rest.
-            let revised = Session(id: existing.id, groupId: found.id, startedAt: record.session.startedAt, plannedEnd: record.session.endedAt,
-                                  endedAt: record.session.endedAt, outcome: existing.outcome, strict: existing.strict,
-                                  breaks: record.session.breaks, tags: record.session.tags, note: record.session.note, origin: existing.origin,
-                                  groupName: record.session.groupName ?? record.groupName)
-            try await history.amend(.revise(revised, at: now))
-            updated += 1
+            revisions.append((existing, Session(id: existing.id, groupId: found.id, startedAt: record.session.startedAt,
+                                                plannedEnd: record.session.endedAt, endedAt: record.session.endedAt,
+                                                outcome: existing.outcome, strict: existing.strict, breaks: record.session.breaks,
+                                                tags: record.session.tags, note: record.session.note, origin: existing.origin,
+                                                groupName: record.session.groupName ?? record.groupName)))
         }
+        if let now {
+            try await recorder.record(.import, at: now, source: tool,
+                                      entries: fresh.map { .init(before: nil, after: $0) } + revisions.map { .init(before: $0.before, after: $0.after) })
+        }
+        let appended = try await history.append(contentsOf: fresh)
+        if let now, !revisions.isEmpty { try await history.amend(contentsOf: revisions.map { .revise($0.after, at: now) }) }
+        let updated = revisions.count
         var summary = ImportSummary(read: batch.records.count + batch.problems.count, imported: appended,
                                     alreadyPresent: alreadyPresent + fresh.count - appended,
                                     groupsCreated: created, problems: problems.sorted { $0.line < $1.line }, updated: updated, gone: gone)
