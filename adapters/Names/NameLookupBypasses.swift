@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What on this machine answers names without the user's own process
@@ -46,7 +46,7 @@ public final class NameLookupBypasses: Sendable {
     static func hostsSources(in text: String) -> [String]? {
         for line in text.split(separator: "\n") {
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let trimmed = content.trimmingCharacters(in: .whitespaces)
+            let trimmed = content.trimmedSpaces
             guard trimmed.hasPrefix("hosts:") else { continue }
             var sources: [String] = [], inAction = false
             for word in trimmed.dropFirst("hosts:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }) {
@@ -65,7 +65,7 @@ public final class NameLookupBypasses: Sendable {
         for entry in entries {
             guard let pid = Int(entry),
                   let comm = try? String(contentsOfFile: proc + "/" + entry + "/comm", encoding: .utf8) else { continue }
-            if comm.trimmingCharacters(in: .whitespacesAndNewlines) == name { return pid }
+            if comm.trimmed == name { return pid }
         }
         return nil
     }

@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The undo journal held in memory, for tests and previews.

@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 
 /// `retime undo [--dry-run]`: reverts the last change this device's
 /// `track`, `edit`, `delete` or `import` made to history; again, the one

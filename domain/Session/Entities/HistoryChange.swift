@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One change a history command made (`track`, `edit`, `delete`, a run of
 /// `import`), as `undo` needs it: every session it touched, as it was

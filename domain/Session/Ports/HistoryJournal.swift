@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The changes this device's history commands made, in the order they were
 /// made, for `undo` (docs/history.md, "Undo"). Append-only like history:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a history command makes its change undoable: under the data lock,
 /// so what it read is still so when it writes and two processes never

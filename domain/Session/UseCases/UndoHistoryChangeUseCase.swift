@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `undo`: reverts the last change this device's history commands made
 /// (`track`, `edit`, `delete`, a run of `import`) that is not undone yet;
