@@ -116,6 +116,14 @@ struct UndoEndToEndTests {
         let again = try retime.run("undo")
         #expect(again.prose.contains(": 2 sessions it added are removed."), "\(again.out)")
         #expect(try sessions().isEmpty)
+
+        // Importing again (say, with a better group rule) brings them back, and says so.
+        let back = try retime.run("import", "--from", "watson", second)
+        #expect(back.status == 0 && back.prose.contains("Imported 3 of 3 entries from watson (3 of them deleted here since an earlier import, brought back)"),
+                "\(back.out)")
+        #expect(try sessions().count == 3)
+        #expect(try retime.run("undo").prose.contains(": 3 sessions it added are removed."))
+        #expect(try sessions().isEmpty, "and undone again")
     }
 
     @Test("--dry-run says what would be undone and changes no byte; --json gives the change and each session before and after")

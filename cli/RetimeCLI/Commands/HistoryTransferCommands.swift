@@ -122,7 +122,8 @@ struct ImportCommand: RetimeCommand {
         let summary = try await services.importer.execute(from: services.sources[source]!, path: path, grouping: grouping, tool: source.rawValue)
         // Every entry read is imported, already in history, or skipped:
         // the three add up to what was read.
-        let parts = [summary.updated > 0 ? "\(summary.updated) updated, changed in \(source.rawValue) since" : nil,
+        let parts = [summary.restored > 0 ? "\(summary.restored) of them deleted here since an earlier import, brought back" : nil,
+                     summary.updated > 0 ? "\(summary.updated) updated, changed in \(source.rawValue) since" : nil,
                      summary.alreadyPresent > 0 ? "\(summary.alreadyPresent) already in history" : nil,
                      summary.problems.isEmpty ? nil : "\(summary.problems.count) skipped"].compactMap { $0 }
         var lines = ["Imported \(summary.imported) of \(summary.read) \(summary.read == 1 ? "entry" : "entries") from \(source.rawValue)"
@@ -150,7 +151,7 @@ struct ImportCommand: RetimeCommand {
         let json = Documents.document([
             "read": .int(Int64(summary.read)), "imported": .int(Int64(summary.imported)),
             "alreadyPresent": .int(Int64(summary.alreadyPresent)), "updated": .int(Int64(summary.updated)),
-            "goneFromSource": .int(Int64(summary.gone)),
+            "goneFromSource": .int(Int64(summary.gone)), "restored": .int(Int64(summary.restored)),
             "groupsCreated": .array(summary.groupsCreated.map(JSONValue.string)),
             "schedulesRestored": .int(Int64(summary.schedulesRestored)), "settingsRestored": .int(Int64(summary.settingsRestored)),
             "skipped": .array(summary.problems.map { .object(["line": .int(Int64($0.line)), "message": .string($0.message)]) }),

@@ -95,6 +95,9 @@ public struct ImportSummary: Sendable, Equatable {
     /// since, or moved where nothing tells which they became. Left in
     /// history, and counted so the user can look.
     public var gone = 0
+    /// Of `imported`, sessions deleted here since an earlier import (its
+    /// `undo`, or `delete`) and brought back: the source still has them.
+    public var restored = 0
     /// From a retime backup: schedules and settings added.
     public var schedulesRestored = 0
     public var settingsRestored = 0

@@ -15,6 +15,14 @@ struct HistoryChangeRecorder: Sendable {
         return try await dataLock.exclusively(body)
     }
 
+    /// An instant for amendments made now that must win over every change
+    /// and undo before, even if the clock was set back since (as `undo`
+    /// chooses its own).
+    func instant(after now: Date) async throws -> Date {
+        guard let latest = try await journal?.latest() else { return now }
+        return max(now, latest.addingTimeInterval(0.001))
+    }
+
     /// Journals a change that touches `entries`; one that touches nothing is not a change.
     func record(_ kind: HistoryChange.Kind, at: Date, source: String? = nil, entries: [HistoryChange.Entry]) async throws {
         guard let journal, !entries.isEmpty else { return }

@@ -155,10 +155,25 @@ public struct ImportHistoryUseCase: Sendable {
         }
         let appended = try await history.append(contentsOf: fresh)
         if let now, !revisions.isEmpty { try await history.amend(contentsOf: revisions.map { .revise($0.after, at: now) }) }
+        // An entry history holds a line of but shows no session for was
+        // deleted here since (`undo` of its import, or `delete`): import
+        // mirrors the source, so it comes back, as an amendment later than
+        // the deletion, and the summary says so.
+        var restored = 0
+        if let now, appended < fresh.count {
+            let visible = Set(try await history.spans(matching: .all).map(\.id))
+            let deleted = fresh.filter { !visible.contains($0.id) }
+            if !deleted.isEmpty {
+                let at = try await recorder.instant(after: now)
+                try await history.amend(contentsOf: deleted.map { .revise($0, at: at) })
+                restored = deleted.count
+            }
+        }
         let updated = revisions.count
-        var summary = ImportSummary(read: batch.records.count + batch.problems.count, imported: appended,
-                                    alreadyPresent: alreadyPresent + fresh.count - appended,
+        var summary = ImportSummary(read: batch.records.count + batch.problems.count, imported: appended + restored,
+                                    alreadyPresent: alreadyPresent + fresh.count - appended - restored,
                                     groupsCreated: created, problems: problems.sorted { $0.line < $1.line }, updated: updated, gone: gone)
+        summary.restored = restored
         if let backup = batch.backup {
             // A backup's group ids name the groups as the backup knew them; here they may have others.
             var ids: [GroupID: GroupID] = [:]
