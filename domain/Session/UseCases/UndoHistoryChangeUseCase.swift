@@ -43,8 +43,7 @@ public struct UndoHistoryChangeUseCase: Sendable {
             // Later than every change and undo before, even if the clock was
             // set back since (or reads the same instant twice): the latest
             // amendment of a session is the one that counts.
-            let latest = try await journal.latest()
-            let at = latest.map { max(clock.now(), $0.addingTimeInterval(0.001)) } ?? clock.now()
+            let at = try await HistoryChangeRecorder(journal: journal, dataLock: nil).instant(after: clock.now())
             for change in pending.reversed() {
                 let (outcome, amendments) = plan(change, current: current, at: at, dryRun: dryRun)
                 if amendments.isEmpty && outcome.changedSince.isEmpty {
