@@ -49,25 +49,9 @@ extension JSONLinesSessionHistory {
         }
     }
 
-    /// Appends `line` to this device's amendments, under its lock, and `fsync`s it.
+    /// Appends `line` to this device's amendments (`DeviceLineFile`).
     private func appendAmendmentLine(_ bytes: [UInt8]) throws {
-        var line = bytes
-        let folder = directory + "/" + (try deviceID())
-        try POSIXFiles.ensureDirectory(folder)
-        let path = folder + "/" + Self.amendmentsFile
-        let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
-        let fd = lock.descriptor
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: POSIXFiles.reason()) }
-        if info.st_size > 0 {
-            // A torn last line (a crash mid-write) must not swallow this one.
-            var last: UInt8 = 0
-            if pread(fd, &last, 1, off_t(info.st_size - 1)) == 1, last != 0x0A { line.insert(0x0A, at: 0) }
-        }
-        try POSIXFiles.writeAll(fd, line, path: path)
-        guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
-        if info.st_size == 0 { POSIXFiles.syncDirectory(folder) }
-        _ = consume lock
+        try DeviceLineFile.append(bytes, to: Self.amendmentsFile, in: directory + "/" + (try deviceID()), lockTimeout: lockTimeout)
     }
 
     /// Every device's amendments, resolved: per id, the one that wins.
