@@ -84,6 +84,23 @@ struct SystemServiceEndToEndTests {
         #expect(system.blocked.isEmpty)
     }
 
+    @Test("start asks the service once: the raise, whose answer also says what its layers cover (issue 30)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    func startAsksOnce() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        var user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        let trace = system.root + "/connects"
+        user.launcher = ["/usr/bin/strace", "-f", "-qq", "-e", "trace=connect", "-o", trace] + user.launcher
+        let start = try user.run("start", "work")
+        #expect(start.status == 0 && start.prose.contains("Blocking 1 site"), "\(start.out) \(start.err)")
+        let connects = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains(system.socket) }
+        #expect(connects.count == 1, "\(connects.joined(separator: "\n"))")
+        #expect(system.blocked == ["example.com"])
+    }
+
     @Test("with the service gone, stop says it cannot be reached (exit 4) and never that the block was lifted")
     func unreachable() throws {
         let system = try SystemServiceHarness()

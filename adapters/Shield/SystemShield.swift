@@ -1,5 +1,6 @@
 import Domain
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,9 +13,26 @@ import Glibc
 public struct SystemShield: Shield {
     public static let identityPrefix = "system:"
     public let client: ShieldClient
+    /// The layers the service reported in this shield's last answer: a
+    /// raise's answer says how its layers stand after it, so `reach` right
+    /// after a raise (every `start`) needs no request of its own.
+    private let reported = LastReport()
 
     public init(socketPath: String) {
         client = ShieldClient(socketPath: socketPath)
+    }
+
+    /// Sends `request`, keeping the layers its answer reports.
+    private func send(_ request: ShieldProtocol.Request) throws(HeldBlockError) -> ShieldProtocol.Answer {
+        let answer = try client.send(request)
+        if let layers = answer.layers { reported.layers.withLock { $0 = layers } }
+        return answer
+    }
+
+    /// The layers as the service reported them last, or as it reports them now.
+    private func layers() -> [ShieldProtocol.Layer] {
+        if let known = reported.layers.withLock({ $0 }) { return known }
+        return (try? send(.init(op: .status)))?.layers ?? []
     }
 
     public var identity: String { Self.identityPrefix + client.socketPath }
@@ -23,7 +41,7 @@ public struct SystemShield: Shield {
     /// on; and every layer that fails to enforce the blocks now. One status
     /// request: what the service itself reports, not what it was meant to do.
     public func reach(askingAboutApps: Bool) async -> ShieldReach {
-        let layers = ((try? client.send(.init(op: .status)))?.layers ?? []).map(\.report)
+        let layers = layers().map(\.report)
         let apps = layers.contains { $0.name == "apps" && $0.active }
         return ShieldReach(sites: true, apps: askingAboutApps ? (apps ? .blocked : .layerOff) : nil,
                            failing: layers.compactMap { layer in layer.failure.map { "\(layer.name): \($0)" } },
@@ -32,13 +50,13 @@ public struct SystemShield: Shield {
 
     public func raise(_ targets: [Target], for session: Session) async throws {
         let length = session.plannedEnd.map { $0.timeIntervalSince(session.startedAt) }
-        _ = try client.send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,
+        _ = try send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,
                                   plannedEnd: session.plannedEnd, length: length))
     }
 
     /// A block with no session's terms: open-ended, not strict.
     public func raise(_ targets: [Target], for session: SessionID) async throws {
-        _ = try client.send(.init(op: .raise, session: session, targets: targets.map(\.description), strict: false))
+        _ = try send(.init(op: .raise, session: session, targets: targets.map(\.description), strict: false))
     }
 
     public func lower(for session: SessionID) async throws {
@@ -48,19 +66,19 @@ public struct SystemShield: Shield {
     /// The service decides: a strict block whose time is not up is lowered
     /// only with the passcode the service keeps for this user.
     public func lower(for session: SessionID, passcode: Passcode?) async throws {
-        _ = try client.send(.init(op: .lower, session: session, passcode: passcode?.text))
+        _ = try send(.init(op: .lower, session: session, passcode: passcode?.text))
     }
 
     /// Whether the service's app layer is on (it terminates blocked apps).
     public func blocksApps() -> Bool {
-        ((try? client.send(.init(op: .status)))?.layers ?? []).contains { $0.report.name == "apps" && $0.report.active }
+        layers().contains { $0.report.name == "apps" && $0.report.active }
     }
 
     /// The block the service holds for this user; one that root released
     /// stands as the session's (released, enforced by nothing), so no
     /// command raises it again.
     public func state() async throws -> ShieldState? {
-        let blocks = try client.send(.init(op: .status)).blocks ?? []
+        let blocks = try send(.init(op: .status)).blocks ?? []
         guard let block = blocks.first(where: { $0.released != true }) ?? blocks.first else { return nil }
         return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) },
                            released: block.released == true)
@@ -72,4 +90,9 @@ extension SystemShield: ShieldAuthorizationProbe {
     public func authorization() async -> ShieldAuthorization {
         client.isReachable() ? .approved : .denied
     }
+}
+
+/// The layers of a `SystemShield`'s last answer, shared by its copies.
+private final class LastReport: Sendable {
+    let layers = Mutex<[ShieldProtocol.Layer]?>(nil)
 }
