@@ -85,8 +85,22 @@ public enum SystemTimeZone {
     }
 
     private static func file(_ path: String, identifier: String) -> TimeZoneRules? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return TZifFile.rules([UInt8](data), identifier: identifier)
+        contents(path).flatMap { TZifFile.rules($0, identifier: identifier) }
+    }
+
+    /// The largest zone file read: the tz database's are a few KiB, so a
+    /// bigger file is no zone (`TZ` naming a 100 MB file cost 200 MB).
+    static let largestFile = 1 << 20
+
+    /// A regular file's bytes, links followed (/etc/localtime is one), if
+    /// it is no larger than `largestFile`; never a device or a FIFO.
+    private static func contents(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= largestFile else { return nil }
+        return try? POSIXFiles.readAll(fd, path: path, limit: largestFile)
     }
 
     /// The zone's name /etc/localtime links to (`Europe/Berlin`), else

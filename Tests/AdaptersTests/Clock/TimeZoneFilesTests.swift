@@ -88,6 +88,16 @@ struct TimeZoneFilesTests {
             #expect(found.rules.offset(atSecond: 1_800_000_000) == 0, "\(bad)")
             #expect(found.problem?.contains("TZ=\(bad)") == true, "\(bad)")
         }
+        // A device, a FIFO, or a file far larger than any zone file is no zone, read or not.
+        let big = FileManager.default.temporaryDirectory.path + "/retime-bigtz-\(UUID().uuidString)"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/Europe/Berlin")))
+        bytes += [UInt8](repeating: 0, count: SystemTimeZone.largestFile)
+        try Data(bytes).write(to: URL(fileURLWithPath: big))
+        defer { try? FileManager.default.removeItem(atPath: big) }
+        for odd in ["/dev/zero", "/dev/urandom", big] {
+            let found = SystemTimeZone.lookUp(environment: ["TZ": odd])
+            #expect(found.rules == .utc && found.problem?.contains("TZ=\(odd)") == true, "\(odd)")
+        }
         #expect(SystemTimeZone.named("../etc/passwd") == nil)
         #expect(TZifFile.rules(Array("TZif2 not really".utf8), identifier: "x") == nil)
         #expect(TZifFile.rules([], identifier: "x") == nil)
