@@ -1,4 +1,5 @@
 @testable import RetimeCLI
+import Adapters
 import Domain
 import Foundation
 import PortContracts
@@ -149,5 +150,17 @@ struct CompositionRootTests {
             let container = CLIRoot.container(runtime)
             return ShieldAccessHealth(shields: try container.resolve(ConfiguredShields.self), sessions: try container.resolve())
         }
+    }
+
+    /// The settings, notification and time-zone findings, each in a healthy
+    /// world (their damaged ones are tested through the binary: a setting of
+    /// the wrong shape, an unknown TZ). They repair nothing.
+    @Test(arguments: HealthInspectorContract.checks)
+    func settingsHealthContract(_ check: ContractCheck<HealthInspectorContract.Factory>) async throws {
+        let runtime = runtime
+        try await check.run { _ in SettingsHealth(read: { try StoreSettings.snapshot(of: runtime.store, dataDirectory: runtime.dataDirectory) }) }
+        try await check.run { _ in NotificationHealth(settings: Settings(stored: ["notify": "off"], dataDirectory: "/d"), environment: [:]) }
+        try await check.run { _ in NotificationHealth(settings: Settings(stored: [:], dataDirectory: "/d"), environment: [:]) }
+        try await check.run { _ in TimeZoneHealth(environment: ["TZ": "Europe/Berlin"]) }
     }
 }

@@ -26,6 +26,26 @@ struct DataSafetyTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(content.utf8))
     }
 
+    @Test("a setting of the wrong shape, written by hand: commands say which key and what is wrong (exit 4), doctor names the way out, unset mends it")
+    func settingOfWrongShape() throws {
+        try retime.run("group", "create", "work")
+        try retime.run("config", "set", "notify", "off")
+        let path = retime.file("store/config.json")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"off\"", with: "5").write(toFile: path, atomically: true, encoding: .utf8)
+        let start = try retime.run("start", "work", "--for", "25m")
+        #expect(start.status == 4 && start.err.contains("the value of 'notify' has an unexpected shape: expected a string, found a number"),
+                "\(start.err)")
+        #expect(!start.err.contains("DecodingError"), "no Swift type names: \(start.err)")
+        let doctor = try retime.run("doctor")
+        #expect(doctor.prose.contains("'notify' is not a value retime reads") && doctor.prose.contains("'retime config unset notify'"),
+                "\(doctor.out)")
+        #expect(!doctor.out.contains("Domain.") && !doctor.out.contains("container"), "no wiring talk for damaged data: \(doctor.out)")
+        #expect(try retime.run("config", "unset", "notify").status == 0)
+        #expect(try retime.run("start", "work", "--for", "25m").status == 0)
+        #expect(try retime.run("doctor").prose.contains("settings: all defaults"))
+    }
+
     @Test("a data file without read permission is a storage error naming it, also when run as root")
     func unreadable() throws {
         var retime = retime

@@ -121,6 +121,7 @@ struct UndoEndToEndTests {
         let back = try retime.run("import", "--from", "watson", second)
         #expect(back.status == 0 && back.prose.contains("Imported 3 of 3 entries from watson (3 of them deleted here since an earlier import, brought back)"),
                 "\(back.out)")
+        #expect((undone.out + back.out).split(separator: "\n").allSatisfy { $0.count <= 80 }, "wrapped to 80 columns: \(undone.out)\(back.out)")
         #expect(try sessions().count == 3)
         #expect(try retime.run("undo").prose.contains(": 3 sessions it added are removed."))
         #expect(try sessions().isEmpty, "and undone again")

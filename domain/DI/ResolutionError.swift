@@ -25,6 +25,11 @@ public enum ResolutionError: Error, CustomStringConvertible {
             return "no registration for \(key)\(needed); registered: \(known)"
         case .cycle(let path):
             return "dependency cycle: \(Self.render(path))"
+        case .factoryFailed(_, _, let underlying as any RetimeError):
+            // Data a factory read is damaged (a setting of the wrong shape):
+            // that is the whole story for whoever reads it, and the
+            // service's path names Swift types; `key` and `path` keep it.
+            return underlying.description
         case .factoryFailed(let key, let path, let underlying):
             let via = path.count > 1 ? " (resolving \(Self.render(path)))" : ""
             return "building \(key) failed\(via): \(underlying)"

@@ -93,8 +93,10 @@ struct TimeZoneFilesTests {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/Europe/Berlin")))
         bytes += [UInt8](repeating: 0, count: SystemTimeZone.largestFile)
         try Data(bytes).write(to: URL(fileURLWithPath: big))
-        defer { try? FileManager.default.removeItem(atPath: big) }
-        for odd in ["/dev/zero", "/dev/urandom", big] {
+        let fifo = big + ".fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: big); try? FileManager.default.removeItem(atPath: fifo) }
+        for odd in ["/dev/zero", "/dev/urandom", fifo, big] {
             let found = SystemTimeZone.lookUp(environment: ["TZ": odd])
             #expect(found.rules == .utc && found.problem?.contains("TZ=\(odd)") == true, "\(odd)")
         }

@@ -99,6 +99,17 @@ struct ContainerResolutionTests {
         #expect(error.description.contains("building DomainTests.Engine failed"))
     }
 
+    @Test("a factory that failed on damaged data says what the data error says, without the services' type names")
+    func factoryFailedOnData() throws {
+        let container = Container {
+            $0.register(Car.self) { try Car(engine: $0.resolve()) }
+            $0.register(Engine.self) { _ in throw StoreError.typeMismatch(key: "notify", reason: "expected a string, found a number") }
+        }
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Car.self) }
+        #expect(error.description == StoreError.typeMismatch(key: "notify", reason: "expected a string, found a number").description)
+        #expect(error.key == ServiceKey(Engine.self))
+    }
+
     @Test("a failed singleton build is retried on the next resolve, not cached")
     func failedSingletonIsNotCached() throws {
         let attempts = Mutex(0)

@@ -139,9 +139,10 @@ struct ImportCommand: RetimeCommand {
                          + "\(summary.settingsRestored) setting\(summary.settingsRestored == 1 ? "" : "s").")
         }
         if summary.gone > 0 {
-            let sessions = summary.gone == 1 ? "1 session" : "\(summary.gone) sessions"
-            lines.append("\(sessions) imported earlier from \(source.rawValue) \(summary.gone == 1 ? "is" : "are") no longer in its data "
-                         + "(deleted or moved there): they stay in history; 'retime delete' removes one.")
+            let one = summary.gone == 1
+            lines.append("\(one ? "1 session" : "\(summary.gone) sessions") imported earlier from \(source.rawValue) "
+                         + "\(one ? "is" : "are") no longer in its data (deleted or moved there): \(one ? "it stays" : "they stay") "
+                         + "in history; 'retime delete' removes \(one ? "it" : "one").")
         }
         if !summary.problems.isEmpty {
             lines.append("Skipped \(summary.problems.count):")
@@ -157,9 +158,19 @@ struct ImportCommand: RetimeCommand {
             "skipped": .array(summary.problems.map { .object(["line": .int(Int64($0.line)), "message": .string($0.message)]) }),
         ])
         guard summary.problems.isEmpty else {
-            throw ImportSkipped(skipped: summary.problems.count, read: summary.read, report: lines.joined(separator: "\n"), json: json)
+            throw ImportSkipped(skipped: summary.problems.count, read: summary.read, report: Self.wrapped(lines, io), json: json)
         }
-        return CommandResult(json: json, human: lines.joined(separator: "\n"))
+        return CommandResult(json: json, human: Self.wrapped(lines, io))
+    }
+
+    /// The summary's lines wrapped to the prose width, each continuation
+    /// indented two past its line's own indent (a skipped entry's four).
+    static func wrapped(_ lines: [String], _ io: CommandIO) -> String {
+        lines.map { line in
+            let indent = String(line.prefix { $0 == " " })
+            let text = TextWrap.wrap(String(line.dropFirst(indent.count)), width: io.console.proseColumns - indent.count, indent: "  ")
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 }
 

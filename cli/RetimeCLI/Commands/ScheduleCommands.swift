@@ -93,7 +93,7 @@ enum ScheduleCommands {
             let added = try await services.add.execute(request)
             var members: [String: JSONValue] = ["schedule": ScheduleCommands.document(added.schedule, groupName: added.groupName)]
             if !added.warnings.isEmpty { members["warnings"] = .array(added.warnings.map(JSONValue.string)) }
-            let columns = io.console.isTerminal ? io.console.width : 80
+            let columns = io.console.proseColumns
             let warnings = added.warnings.map { "\n" + TextWrap.wrap(io.style.yellow("Warning: ") + $0 + ".", width: columns, indent: "  ") }.joined()
             return CommandResult(json: Documents.document(members),
                                  human: "Added " + ScheduleCommands.human(added.schedule, groupName: added.groupName, style: io.style) + warnings)

@@ -72,7 +72,7 @@ enum SessionCommands {
                 members["shieldFailures"] = .array(reach.failing.map(JSONValue.string))
                 json = .object(members)
             }
-            let columns = io.console.isTerminal ? io.console.width : 80
+            let columns = io.console.proseColumns
             return CommandResult(json: json,
                                  human: TextWrap.wrap("Started \(length).\(Self.blocking(targets, group: name, reach: reach))\(strict)"
                                     + Self.failing(reach), width: columns))

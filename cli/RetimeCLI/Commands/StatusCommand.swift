@@ -41,7 +41,7 @@ struct StatusCommand: RetimeCommand {
         let daemon = daemonPID.map { "daemon: running (pid \($0))" }
             ?? "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),"
             + " but blocks are lifted on the second only while 'retime daemon run' runs."
-        let columns = io.console.isTerminal ? io.console.width : 80
+        let columns = io.console.proseColumns
         guard let status else { return "No session is active.\n" + style.dim(TextWrap.wrap(daemon, width: columns, indent: "        ")) }
         let session = status.session
         // Held by the boot-time clock, the session ends when its time has

@@ -45,7 +45,8 @@ struct UndoCommand: RetimeCommand {
             "restored": .array(outcome.restored.map(entry)),
             "changedSince": .array(outcome.changedSince.map(entry)),
         ])
-        return CommandResult(json: json, human: Self.message(outcome, now: now, name: name))
+        return CommandResult(json: json, human: TextWrap.wrap(Self.message(outcome, now: now, name: name),
+                                                              width: io.console.proseColumns, indent: "  "))
     }
 
     /// What was (or would be) undone, in words.

@@ -25,9 +25,9 @@ enum CLIRoot {
             let inspectors: [any HealthInspector] = [
                 files, CompositionHealth(runtime: context),
                 ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
-                NotificationHealth(settings: (try? resolver.resolve(Settings.self)) ?? Settings(stored: [:], dataDirectory: layout.root),
-                                   environment: context.environment),
+                NotificationHealth(settings: try? resolver.resolve(Settings.self), environment: context.environment),
                 TimeZoneHealth(environment: context.environment),
+                SettingsHealth(read: { try resolver.resolve(Settings.self) }),
             ]
             return DoctorUseCase(inspectors: inspectors,
                                  daemon: try resolver.resolve(),

@@ -23,6 +23,9 @@ public struct Console: Sendable {
         self.height = height
     }
 
+    /// The width prose is wrapped to: the terminal's, else 80 columns.
+    var proseColumns: Int { isTerminal ? width : 80 }
+
     public func out(_ text: String) { writeOut(text.hasSuffix("\n") ? text : text + "\n") }
     public func err(_ text: String) { writeErr(text.hasSuffix("\n") ? text : text + "\n") }
 }

@@ -110,8 +110,23 @@ public enum JSONValueCoding {
     public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, key: String = "") throws -> T {
         do {
             return try JSONValueDecoder().decode(type, from: value)
+        } catch let error as DecodingError {
+            throw StoreError.typeMismatch(key: key, reason: reason(error))
         } catch {
             throw StoreError.typeMismatch(key: key, reason: "\(error)")
         }
+    }
+
+    /// What a decoding error says, in its own words and where (`at
+    /// targets.3: expected a string, found a number`), not the type's
+    /// description, which names Swift's types.
+    static func reason(_ error: DecodingError) -> String {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let found), .valueNotFound(_, let found), .keyNotFound(_, let found), .dataCorrupted(let found): context = found
+        @unknown default: return "\(error)"
+        }
+        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
     }
 }
