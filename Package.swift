@@ -28,14 +28,37 @@ let package = Package(
         .executable(name: "retime", targets: ["retime"]),
     ],
     targets: [
-        .target(name: "Domain", path: "domain", swiftSettings: startupSettings),
-        .target(name: "Adapters", dependencies: ["Domain", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux]))], path: "adapters", exclude: ["CLinux", "CCrypt"],
+        // The domain kernel: one target per bounded context, each allowed to
+        // use only the contexts it names (docs/architecture.md, "Contexts").
+        // Shared is the kernel every context shares (clock, logging, errors,
+        // ids, settings); DI is the registry container the roots build on.
+        .target(name: "RetimeShared", path: "domain/Shared", swiftSettings: startupSettings),
+        .target(name: "RetimeDI", dependencies: ["RetimeShared"], path: "domain/DI", swiftSettings: startupSettings),
+        .target(name: "RetimeGroup", dependencies: ["RetimeShared"], path: "domain/Group", swiftSettings: startupSettings),
+        .target(name: "RetimeAuth", dependencies: ["RetimeShared"], path: "domain/Auth", swiftSettings: startupSettings),
+        .target(name: "RetimeSession", dependencies: ["RetimeShared", "RetimeGroup"], path: "domain/Session",
+                swiftSettings: startupSettings),
+        .target(name: "RetimeSchedule", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession"], path: "domain/Schedule",
+                swiftSettings: startupSettings),
+        .target(name: "RetimeHistory", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession", "RetimeSchedule"],
+                path: "domain/History", swiftSettings: startupSettings),
+        .target(name: "RetimeEnforcement", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession"], path: "domain/Enforcement",
+                swiftSettings: startupSettings),
+        // Every context at once, for the outer rings only (adapters, roots, tests).
+        .target(name: "Domain", dependencies: ["RetimeShared", "RetimeDI", "RetimeGroup", "RetimeAuth", "RetimeSession",
+                                               "RetimeSchedule", "RetimeHistory", "RetimeEnforcement"],
+                path: "domain/Umbrella", swiftSettings: startupSettings),
+        // JSON documents (a value, its text, its Codable coders): the store's
+        // files and the CLI's `--json` output share them; not the domain's.
+        .target(name: "JSONDocument", dependencies: ["RetimeShared"], path: "adapters/JSON", swiftSettings: startupSettings),
+        .target(name: "Adapters", dependencies: ["Domain", "JSONDocument", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux]))],
+                path: "adapters", exclude: ["CLinux", "CCrypt", "JSON"],
                 swiftSettings: startupSettings),
         // timerfd and inotify, which the Glibc module does not export.
         .target(name: "CRetimeLinux", path: "adapters/CLinux"),
         // libxcrypt (crypt_r, crypt_gensalt) for passcode hashes.
         .systemLibrary(name: "CCrypt", path: "adapters/CCrypt", providers: [.apt(["libcrypt-dev"])]),
-        .target(name: "RetimeCLI", dependencies: ["Domain", "Adapters"], path: "cli/RetimeCLI", swiftSettings: startupSettings),
+        .target(name: "RetimeCLI", dependencies: ["Domain", "JSONDocument", "Adapters"], path: "cli/RetimeCLI", swiftSettings: startupSettings),
         // Release builds on Linux are one static, position-dependent
         // executable: no dynamic loader resolving libstdc++ and libc (~1.5 ms
         // of every run) and no PIE relocations (75,000, ~1 ms). lld lays the
@@ -50,7 +73,7 @@ let package = Package(
                                                         .when(platforms: [.linux], configuration: .release))]),
 
         // Reusable contract verifiers: every adapter of a port runs the same checks.
-        .target(name: "PortContracts", dependencies: ["Domain"], path: "Tests/PortContracts"),
+        .target(name: "PortContracts", dependencies: ["Domain", "Adapters"], path: "Tests/PortContracts"),
 
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Adapters", "PortContracts"], path: "Tests/DomainTests"),
         .testTarget(name: "AdaptersTests", dependencies: ["Domain", "Adapters", "PortContracts", "StoreProbe"],

@@ -6,10 +6,10 @@ import Foundation
 /// (its time passes by itself).
 public enum ClockContract {
     public struct Subject: Sendable {
-        public var clock: any Domain.Clock
+        public var clock: any RetimeShared.Clock
         public var passTime: @Sendable (TimeInterval) async -> Void
 
-        public init(clock: any Domain.Clock, passTime: @escaping @Sendable (TimeInterval) async -> Void) {
+        public init(clock: any RetimeShared.Clock, passTime: @escaping @Sendable (TimeInterval) async -> Void) {
             self.clock = clock
             self.passTime = passTime
         }

@@ -22,7 +22,7 @@ struct DaemonLoopTests {
     /// The daemon's root with the manual clock in place of the system's.
     func container() -> Container {
         var registry = DaemonRoot.registry(runtime)
-        registry.register((any Domain.Clock).self, value: clock)
+        registry.register((any RetimeShared.Clock).self, value: clock)
         return Container(registry)
     }
 

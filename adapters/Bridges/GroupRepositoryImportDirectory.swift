@@ -4,9 +4,9 @@ import Domain
 /// context's repository, creating the missing ones in one batch.
 public struct GroupRepositoryImportDirectory: ImportGroupDirectory {
     private let groups: any GroupRepository
-    private let clock: any Domain.Clock
+    private let clock: any RetimeShared.Clock
 
-    public init(groups: any GroupRepository, clock: any Domain.Clock) {
+    public init(groups: any GroupRepository, clock: any RetimeShared.Clock) {
         self.groups = groups
         self.clock = clock
     }

@@ -9,9 +9,9 @@ import Glibc
 /// "Running" follows the same clocks as its end (`Session.isExpired`).
 public struct StrictSessionLock: GroupLock, StrictSessionQuery {
     private let sessions: any SessionRepository
-    private let clock: any Domain.Clock
+    private let clock: any RetimeShared.Clock
 
-    public init(sessions: any SessionRepository, clock: any Domain.Clock) {
+    public init(sessions: any SessionRepository, clock: any RetimeShared.Clock) {
         self.sessions = sessions
         self.clock = clock
     }

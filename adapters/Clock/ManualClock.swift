@@ -12,7 +12,7 @@ import Synchronization
 /// real time passing does; `setWallClock(to:)` moves the wall clock alone, as
 /// a user changing the system time does. Sleepers whose deadline is reached
 /// resume in deadline order.
-public final class ManualClock: Domain.Clock {
+public final class ManualClock: RetimeShared.Clock {
     private struct Sleeper {
         var deadline: Date
         var continuation: CheckedContinuation<Void, any Error>

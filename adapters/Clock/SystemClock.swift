@@ -6,7 +6,7 @@ import Glibc
 
 /// The real clock: the system's wall clock, and on Linux the boot-time clock
 /// with the boot id.
-public struct SystemClock: Domain.Clock {
+public struct SystemClock: RetimeShared.Clock {
     public init() {}
 
     public func now() -> Date { Date() }

@@ -25,7 +25,7 @@ public final class FirewallLayer: BlockLayer, Sendable {
     public var name: String { "firewall" }
     let resolver: any AddressResolver
     let filter: any PacketFilter
-    let clock: any Domain.Clock
+    let clock: any RetimeShared.Clock
     let logger: Logger
     let minimumTTL: TimeInterval
     let maximumTTL: TimeInterval
@@ -80,7 +80,7 @@ public final class FirewallLayer: BlockLayer, Sendable {
         }
     }
 
-    public init(resolver: any AddressResolver, filter: any PacketFilter, clock: any Domain.Clock, logger: Logger,
+    public init(resolver: any AddressResolver, filter: any PacketFilter, clock: any RetimeShared.Clock, logger: Logger,
                 minimumTTL: TimeInterval = 60, maximumTTL: TimeInterval = 900) {
         self.resolver = resolver
         self.filter = filter

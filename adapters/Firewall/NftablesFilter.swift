@@ -1,8 +1,9 @@
+#if canImport(Glibc)
 import CRetimeLinux
 import Domain
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
+import JSONDocument
 #endif
 
 /// The packet-filter port over nftables: one table, `inet retime`, replaced

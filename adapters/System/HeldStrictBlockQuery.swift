@@ -10,9 +10,9 @@ import Glibc
 public struct HeldStrictBlockQuery: StrictSessionQuery {
     private let store: any HeldBlockStore
     private let uid: UInt32
-    private let clock: any Domain.Clock
+    private let clock: any RetimeShared.Clock
 
-    public init(store: any HeldBlockStore, uid: UInt32, clock: any Domain.Clock) {
+    public init(store: any HeldBlockStore, uid: UInt32, clock: any RetimeShared.Clock) {
         self.store = store
         self.uid = uid
         self.clock = clock

@@ -9,14 +9,14 @@ import Glibc
 /// answer, never a crash. What a caller may do is `HeldBlocks`' to decide.
 public struct ShieldRequestHandler: Sendable {
     private let blocks: HeldBlocks
-    private let clock: any Domain.Clock
+    private let clock: any RetimeShared.Clock
     /// The passcode use cases of one user, by uid.
     private let passcodes: @Sendable (UInt32) throws -> ServicePasscodeBook
     /// Each user's share of passcode work (each request may hash once or
     /// twice): enough for a person, too little to hold the service.
     private let hashing: PerUserBudget
 
-    public init(blocks: HeldBlocks, clock: any Domain.Clock,
+    public init(blocks: HeldBlocks, clock: any RetimeShared.Clock,
                 passcodes: @escaping @Sendable (UInt32) throws -> ServicePasscodeBook,
                 hashing: PerUserBudget = ShieldRequestHandler.passcodeBudget()) {
         self.blocks = blocks

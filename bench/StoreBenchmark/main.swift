@@ -1,6 +1,7 @@
 import Adapters
 import Domain
 import Foundation
+import JSONDocument
 
 // Storage benchmarks, run by bench/store.sh on a release build:
 //   - set + durable write of one key, and read of one key (median, p99);

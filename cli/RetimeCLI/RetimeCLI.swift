@@ -1,7 +1,8 @@
+#if canImport(Glibc)
 import Domain
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
+import JSONDocument
 #endif
 
 /// The retime command line: parses, builds the services, completes an

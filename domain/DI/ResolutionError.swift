@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Why a service could not be resolved. Every case carries the resolution
 /// path, so a message tells which service needed the one that failed.
 public enum ResolutionError: Error, CustomStringConvertible {

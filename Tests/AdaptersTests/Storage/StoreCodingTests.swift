@@ -1,6 +1,7 @@
 import Adapters
 import Domain
 import Foundation
+import JSONDocument
 import PortContracts
 import Testing
 

@@ -1,6 +1,7 @@
 import Adapters
 import Domain
 import Foundation
+import JSONDocument
 import Testing
 
 /// Suite files are read and written by retime's own JSON reader and writer.

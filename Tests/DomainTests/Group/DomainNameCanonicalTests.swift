@@ -1,4 +1,5 @@
-@testable import Domain
+import Domain
+@testable import RetimeGroup
 import Testing
 
 /// The fast path for names already canonical must agree with the full parse.

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import JSONDocument
 import Testing
 
 @Suite("Entity ids in JSON")

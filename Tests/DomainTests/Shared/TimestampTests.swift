@@ -1,3 +1,4 @@
+import Adapters
 import Domain
 import Foundation
 import PortContracts

@@ -1,6 +1,7 @@
 import Adapters
 import Domain
 import Foundation
+import JSONDocument
 
 // A helper process for the multi-process storage tests: each command works
 // on a real data directory the way a retime process would.

@@ -1,8 +1,9 @@
+#if canImport(Glibc)
 import Domain
 import FoundationEssentials
-import Synchronization
-#if canImport(Glibc)
 import Glibc
+import JSONDocument
+import Synchronization
 #endif
 
 /// The UserDefaults-like store on disk: one JSON file per suite in one

@@ -1,4 +1,5 @@
 import Domain
+import JSONDocument
 
 /// JSON text to and from `JSONValue` for the store's suite files, without
 /// Foundation's coders: every command reads a suite or two, and JSONDecoder's

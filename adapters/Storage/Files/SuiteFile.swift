@@ -1,7 +1,8 @@
+#if canImport(Glibc)
 import Domain
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
+import JSONDocument
 #endif
 
 /// The on-disk form of one suite: `{"format":"retime.suite","version":1,"values":{...}}`,

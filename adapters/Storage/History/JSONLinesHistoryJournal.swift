@@ -1,7 +1,8 @@
+#if canImport(Glibc)
 import Domain
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
+import JSONDocument
 #endif
 
 /// The undo journal as one more append-only file in the device's history

@@ -1,5 +1,6 @@
 import Domain
 import FoundationEssentials
+import JSONDocument
 #if canImport(Glibc)
 import Glibc
 #endif

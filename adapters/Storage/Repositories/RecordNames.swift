@@ -1,4 +1,5 @@
 import Domain
+import JSONDocument
 
 /// Finding a named record among a suite's raw values by reading only its
 /// `name`: a lookup among 1,000 groups decodes the one it finds, not all.

@@ -1,4 +1,5 @@
 import Domain
+import JSONDocument
 
 /// Groups kept in the `groups` suite of a key-value store, one key per group
 /// id. Name uniqueness is checked inside the store's atomic update, so two

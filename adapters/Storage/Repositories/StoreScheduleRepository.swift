@@ -1,4 +1,5 @@
 import Domain
+import JSONDocument
 
 /// Schedules kept in the `schedules` suite of a key-value store, one key per
 /// schedule id; name uniqueness is checked inside the atomic update.

@@ -35,7 +35,7 @@ enum HistoryEditCommands {
     struct Amending<UseCase: Sendable>: CommandServices {
         let amend: UseCase
         let groups: any GroupRepository
-        let clock: any Domain.Clock
+        let clock: any RetimeShared.Clock
         init(_ services: ServiceSource) throws {
             amend = try services()
             groups = try services()

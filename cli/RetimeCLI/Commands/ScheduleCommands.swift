@@ -1,7 +1,8 @@
+#if canImport(Glibc)
 import Domain
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
+import JSONDocument
 #endif
 
 /// `retime schedule ...`: recurring intervals that the daemon turns into sessions.

@@ -16,7 +16,7 @@ struct StatusCommand: RetimeCommand {
     struct Services: CommandServices {
         let status: SessionStatusUseCase
         let daemon: any DaemonPresence
-        let clock: any Domain.Clock
+        let clock: any RetimeShared.Clock
         init(_ services: ServiceSource) throws {
             status = try services()
             daemon = try services()

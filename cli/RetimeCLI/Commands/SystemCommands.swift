@@ -1,7 +1,8 @@
+#if canImport(Glibc)
 import Domain
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
+import JSONDocument
 #endif
 
 /// `retime system run | status | release | install | uninstall`: the root

@@ -1,5 +1,6 @@
 import Domain
 import FoundationEssentials
+import JSONDocument
 
 /// `retime undo [--dry-run]`: reverts the last change this device's
 /// `track`, `edit`, `delete` or `import` made to history; again, the one
@@ -15,7 +16,7 @@ struct UndoCommand: RetimeCommand {
     struct Services: CommandServices {
         let undo: UndoHistoryChangeUseCase
         let groups: any GroupRepository
-        let clock: any Domain.Clock
+        let clock: any RetimeShared.Clock
         init(_ services: ServiceSource) throws {
             undo = try services()
             groups = try services()

@@ -14,7 +14,7 @@ public enum ServiceRegistration {
         let data = context.dataDirectory, layout = context.layout
         registry.register(RuntimeContext.self, value: context)
 
-        registry.register((any Domain.Clock).self, value: SystemClock())
+        registry.register((any RetimeShared.Clock).self, value: SystemClock())
         registry.register((any KeyValueStore).self, lifetime: .singleton, teardown: { _ in context.store.forgetParsedSuites() }) { _ in context.store }
         registry.register((any GroupRepository).self, lifetime: .singleton) { StoreGroupRepository(store: try $0.resolve()) }
         registry.register((any SessionRepository).self, lifetime: .singleton) { StoreSessionRepository(store: try $0.resolve()) }
@@ -30,6 +30,8 @@ public enum ServiceRegistration {
             JSONLinesSessionHistory(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
+        // Ending a session sees the same history through the Session context's port.
+        registry.register((any SessionArchive).self) { try $0.resolve((any SessionHistory).self) }
         registry.register((any HistoryJournal).self, lifetime: .singleton) { _ in
             JSONLinesHistoryJournal(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) })
         }
@@ -190,13 +192,13 @@ public enum ServiceRegistration {
             RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(AddScheduleUseCase.self) {
-            AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve((any Domain.Clock).self))
+            AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve((any RetimeShared.Clock).self))
         }
         registry.register(DaemonOutlookUseCase.self) {
             DaemonOutlookUseCase(daemon: try $0.resolve(), sessions: try $0.resolve(), upcoming: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register(ListSchedulesUseCase.self) {
-            ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve((any Domain.Clock).self))
+            ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve((any RetimeShared.Clock).self))
         }
         registry.register(SessionLogUseCase.self) {
             SessionLogUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())

@@ -78,7 +78,7 @@ struct SchedulerService: DaemonService {
             // daemon: say so, and look again when the data changes
             // (`doctor --repair`) or in a minute.
             logger.error("a pass failed: \(error)")
-            let now = (try? services.resolve((any Domain.Clock).self).now()) ?? Date()
+            let now = (try? services.resolve((any RetimeShared.Clock).self).now()) ?? Date()
             return now.addingTimeInterval(retryAfter)
         }
     }

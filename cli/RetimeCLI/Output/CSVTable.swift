@@ -1,7 +1,8 @@
+#if canImport(Glibc)
 import Domain
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
+import JSONDocument
 #endif
 
 /// Sessions as CSV (RFC 4180 quoting), with a header line.

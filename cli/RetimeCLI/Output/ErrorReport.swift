@@ -1,4 +1,5 @@
 import Domain
+import JSONDocument
 
 /// One failure as the contract reports it: `retime: error: MESSAGE` (and a
 /// `hint:` line) on stderr, with `--json` also a JSON error document there,

@@ -1,4 +1,5 @@
 import Domain
+import JSONDocument
 
 /// The documents that `--json` prints: one compact line with sorted keys,
 /// byte-for-byte stable between runs, written by the one JSON writer with

@@ -1,4 +1,5 @@
 import Domain
+import JSONDocument
 
 /// A command line that does not fit the command tree: exit code 2.
 public struct UsageError: RetimeCLIError, Equatable {

@@ -32,7 +32,7 @@ struct SystemOptions: Sendable {
 enum SystemRoot {
     static func container(_ options: SystemOptions, context: RuntimeContext) throws -> Container {
         var registry = Registry()
-        registry.register((any Domain.Clock).self, value: SystemClock())
+        registry.register((any RetimeShared.Clock).self, value: SystemClock())
         registry.register(Logger.self, value: Logger(label: "retime.shield",
                                                      handler: StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)))
         registry.register((any KeyValueStore).self, lifetime: .singleton) { _ in JSONFileStore(directory: options.stateDirectory) }
@@ -50,7 +50,7 @@ enum SystemRoot {
                        health: try $0.resolve())
         }
         registry.register(ShieldRequestHandler.self) { resolver in
-            let clock = try resolver.resolve((any Domain.Clock).self)
+            let clock = try resolver.resolve((any RetimeShared.Clock).self)
             let held = try resolver.resolve((any HeldBlockStore).self)
             return ShieldRequestHandler(blocks: try resolver.resolve(), clock: clock, passcodes: { uid in passcodeBook(uid, options: options, held: held, clock: clock) })
         }
@@ -81,7 +81,7 @@ enum SystemRoot {
     /// without it; `nftables` refuses to start without it).
     /// `RETIME_FIREWALL_MINIMUM_TTL` shortens the re-resolution interval's
     /// lower bound (tests follow a changing DNS answer in seconds).
-    static func firewallLayer(_ options: SystemOptions, clock: any Domain.Clock, logger: Logger,
+    static func firewallLayer(_ options: SystemOptions, clock: any RetimeShared.Clock, logger: Logger,
                               environment: [String: String]) throws -> any BlockLayer {
         guard options.firewall != .off else { return UnavailableLayer(name: "firewall", reason: "turned off (--firewall off)") }
         let reason: String
@@ -147,7 +147,7 @@ enum SystemRoot {
     /// directory (`users/UID/`), with the same hashing, lockout and audit
     /// as a user's data has. No passcode can be set while the service holds
     /// a strict block of that user's.
-    static func passcodeBook(_ uid: UInt32, options: SystemOptions, held: any HeldBlockStore, clock: any Domain.Clock) -> ServicePasscodeBook {
+    static func passcodeBook(_ uid: UInt32, options: SystemOptions, held: any HeldBlockStore, clock: any RetimeShared.Clock) -> ServicePasscodeBook {
         let directory = options.stateDirectory + "/users/\(uid)"
         let state = StoreAuthState(store: JSONFileStore(directory: directory))
         // Capped and summarised: its size is not the user's to decide.

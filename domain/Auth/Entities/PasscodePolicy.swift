@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// What a new passcode must be. Short passcodes are allowed on purpose
 /// (a friend types a 4-digit code to release you, as with Screen Time);
 /// the lockout, not the length, is what stops guessing.

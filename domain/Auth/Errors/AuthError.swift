@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// Everything that can go wrong in the Auth context.
 public enum AuthError: RetimeError, Equatable {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// The passcode as an enforcer outside the user's data keeps it: the system
 /// service holds its own hash per user and decides a strict block's early

@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Turns a passcode into a salted, deliberately slow hash and checks a
 /// passcode against one. The hash is self-describing (crypt(3) format:
 /// algorithm, cost and salt inside), so a stored hash stays verifiable when

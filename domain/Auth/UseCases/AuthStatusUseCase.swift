@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// What `auth status` reports.
 public struct AuthStatus: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Replaces the passcode, or removes it, given the current one. Removing is
 /// always allowed, even in a strict session: it only makes the session
 /// stricter.

@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// The Auth context's answer to `StrictOverride`: the right passcode lets
 /// an action through a strict session's refusal; with no passcode set the
 /// refusal stands (semantics.md: like SelfControl, no way out).

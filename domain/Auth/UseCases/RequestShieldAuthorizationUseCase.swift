@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// `auth request`: asks the configured shield whether it can enforce, and
 /// keeps the answer, as Screen Time keeps its authorization status.
 public struct RequestShieldAuthorizationUseCase: Sendable {

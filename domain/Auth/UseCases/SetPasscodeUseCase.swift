@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Sets the first passcode. Refused while a strict session runs: a session
 /// started with no passcode set has no way out, and setting one now would
 /// make one.

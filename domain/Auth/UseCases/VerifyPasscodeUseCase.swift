@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// Checks a passcode for an action, under the lockout rules, and records
 /// the attempt in the audit trail whatever its outcome.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// A named set of targets that a focus session blocks.
 public struct Group: Identifiable, Hashable, Sendable, Codable {
@@ -42,3 +43,6 @@ public struct Group: Identifiable, Hashable, Sendable, Codable {
         targets.contains { $0.covers(candidate) }
     }
 }
+
+/// Identifies a `Group`; the only way other contexts refer to one.
+public typealias GroupID = EntityID<Group>

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// A validated group name (`NameRules`: 1-64 characters, no control
 /// characters, no `/`); two names match case-insensitively.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// Everything that can go wrong in the Group context.
 public enum GroupError: RetimeError, Equatable {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// Answers "may this group be weakened now?" for the Group context: a strict
 /// session on it says no until its end. The Session context knows; the

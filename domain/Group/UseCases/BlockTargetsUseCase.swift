@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Adds targets to a group. Targets it already blocks are left as they are;
 /// a block raised from the group (a running session's) follows at once.
 public struct BlockTargetsUseCase: Sendable {

@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Creates a named group, optionally with its first targets.
 public struct CreateGroupUseCase: Sendable {
     private let groups: any GroupRepository

@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Deletes a group, unless the active session or a schedule uses it; the
 /// refusal names what does.
 public struct DeleteGroupUseCase: Sendable {

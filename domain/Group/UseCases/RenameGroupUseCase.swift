@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Gives a group a new name; its id, and so every reference to it, stays.
 public struct RenameGroupUseCase: Sendable {
     private let groups: any GroupRepository

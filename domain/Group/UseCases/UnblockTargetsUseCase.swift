@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Removes targets from a group; every one must be in it, so a typo is
 /// reported rather than silently ignored. A block raised from the group
 /// follows at once.

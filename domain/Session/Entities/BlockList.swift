@@ -1,3 +1,5 @@
+import RetimeGroup
+
 /// What the Session context needs to know of a group: its id, its name for
 /// messages, and the targets to block.
 public struct BlockList: Hashable, Sendable {

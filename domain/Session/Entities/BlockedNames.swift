@@ -1,3 +1,5 @@
+import RetimeGroup
+
 /// The host names one user's blocks refuse (cli.md, "TARGET": a domain
 /// blocks its subdomains too): each blocked domain and every name below it,
 /// compared as DNS compares names, without regard to ASCII case or a

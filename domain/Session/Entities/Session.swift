@@ -1,4 +1,6 @@
 import FoundationEssentials
+import RetimeGroup
+import RetimeShared
 
 /// A focus session on one group: when it started, when it is planned to end,
 /// its breaks and, once ended, how. Transitions are pure functions that return

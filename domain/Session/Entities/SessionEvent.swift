@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeGroup
 
 /// Something that happened to a session or a schedule's interval that the
 /// user's hooks (and, for some, the desktop) are told about. Carries what
@@ -41,4 +42,11 @@ public struct SessionEvent: Sendable, Equatable {
         self.outcome = outcome
         self.warning = warning
     }
+}
+
+/// The four events of a schedule's interval, in the order they happen.
+/// Named here, not in the Schedule context, because session events (and so
+/// hooks and notifications) carry them.
+public enum IntervalEventKind: String, Sendable, Hashable, CaseIterable, Codable {
+    case intervalWillStartWarning, intervalDidStart, intervalWillEndWarning, intervalDidEnd
 }

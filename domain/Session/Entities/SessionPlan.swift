@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeGroup
 
 /// What a user asks for when starting a session, before validation.
 public struct SessionPlan: Sendable, Hashable {
@@ -72,7 +73,7 @@ extension SessionPlan {
     public static let maxNoteLength = 1_000
 
     /// Tags trimmed, checked and de-duplicated, in the order given.
-    func validatedTags() throws(SessionError) -> [String] {
+    public func validatedTags() throws(SessionError) -> [String] {
         var result: [String] = []
         for tag in tags {
             let trimmed = tag.trimmedSpaces
@@ -92,7 +93,7 @@ extension SessionPlan {
     }
 
     /// The note trimmed, nil when blank.
-    func validatedNote() throws(SessionError) -> String? {
+    public func validatedNote() throws(SessionError) -> String? {
         guard let trimmed = note?.trimmed, !trimmed.isEmpty else { return nil }
         guard trimmed.count <= Self.maxNoteLength else {
             throw .invalidNote(reason: "it is longer than \(Self.maxNoteLength) characters")

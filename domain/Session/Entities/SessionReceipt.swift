@@ -1,3 +1,5 @@
+import RetimeGroup
+
 /// A session as a session use case (start, stop, pause, resume) leaves it,
 /// with what its caller shows beside it, so that no caller reads the
 /// group again: the group's name now (nil once the group is deleted) and,

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeGroup
 
 /// The part of an ended session that time reports need: when it ran, its
 /// breaks, its group and how it ended. Small and cheap to copy, so a report

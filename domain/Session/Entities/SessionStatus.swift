@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// The active session seen at one instant: how far along it is.
 public struct SessionStatus: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// Identifies a `Session`.
 public typealias SessionID = EntityID<Session>

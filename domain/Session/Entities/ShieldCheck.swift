@@ -1,3 +1,5 @@
+import RetimeGroup
+
 /// How `shield test` judges a finding or a target: closed to the caller
 /// (`blocked`), reachable (`open`), or not known either way (`unknown`: an
 /// address it could not reach, a name it could not resolve).

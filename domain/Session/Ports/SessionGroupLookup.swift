@@ -1,3 +1,5 @@
+import RetimeGroup
+
 /// How the Session context learns about groups without depending on the
 /// Group context's repository: the composition root adapts one to the other.
 public protocol SessionGroupLookup: Sendable {

@@ -1,3 +1,6 @@
+import RetimeGroup
+import RetimeShared
+
 /// Enforces a block: while raised, the targets cannot be reached. The block
 /// belongs to one session, so a late "lower" from a session that has ended
 /// never lifts the block of the session that followed it.

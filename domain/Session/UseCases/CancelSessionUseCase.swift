@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// `cancel`: discards the running session, as Watson's and Timewarrior's
 /// `cancel` do: its block is lifted and nothing of it goes to history. A

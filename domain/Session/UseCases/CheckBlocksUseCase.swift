@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Whether the block agrees with the session (`doctor`'s "blocks"): a block
 /// whose session is no longer active (a crash between the steps of an
 /// ending), or that is up during a break, is lifted on repair; a running

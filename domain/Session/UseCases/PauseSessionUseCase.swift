@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Starts a break: the block is lifted, the planned end stays where it was.
 /// Strict sessions take no breaks, unless the passcode overrides it.
 public struct PauseSessionUseCase: Sendable {

@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Completes a session whose planned end has passed, at exactly its planned
 /// end, finishes an archival a crash interrupted, and raises the block of a
 /// running session that a start killed mid-way left down. Every command runs
@@ -11,7 +13,7 @@ public struct ReconcileSessionUseCase: Sendable {
     private let archiver: SessionArchiver
     private let logger: Logger
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionHistory, shields: any ShieldDirectory,
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, logger: Logger) {
         self.sessions = sessions
         self.groups = groups

@@ -11,5 +11,3 @@ extension CancelSessionUseCase: ReconcilesSession {}
 extension PauseSessionUseCase: ReconcilesSession {}
 extension ResumeSessionUseCase: ReconcilesSession {}
 extension SessionStatusUseCase: ReconcilesSession {}
-extension ContinueSessionUseCase: ReconcilesSession {}
-extension RunDueEventsUseCase: ReconcilesSession {}

@@ -1,3 +1,5 @@
+import RetimeGroup
+
 /// Makes the block match the session: raises the active session's block
 /// again with its group's current targets (so targets added to or removed
 /// from the group take effect at once), and lifts a block that no running

@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// Ends a break: the block goes up again with the group's current targets.
 public struct ResumeSessionUseCase: Sendable {
     private let sessions: any SessionRepository

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// The one way a session ends: marked ended in the slot (the compare-and-swap
 /// that makes exactly one process the winner), appended to history, its
@@ -10,7 +11,7 @@ import FoundationEssentials
 /// ending.
 struct SessionArchiver: Sendable {
     let sessions: any SessionRepository
-    let history: any SessionHistory
+    let history: any SessionArchive
     let shields: any ShieldDirectory
     let events: SessionEventPublisher
     /// The group's name as the session ends: one renamed while the session

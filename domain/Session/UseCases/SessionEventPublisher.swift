@@ -1,4 +1,6 @@
 import FoundationEssentials
+import RetimeGroup
+import RetimeShared
 
 /// Tells the world what happened: every event is recorded (`Tracker`) and
 /// logged, once each, the hook events run the user's hooks, and interval
@@ -34,7 +36,7 @@ public struct SessionEventPublisher: Sendable {
     /// A session started, ended, paused or resumed. `group` is the session's
     /// group when the caller has just read it; otherwise its name is looked
     /// up, and its targets only if a hook hears this event.
-    func session(_ kind: SessionEvent.Kind, _ session: Session, at instant: Date, group known: BlockList? = nil) async {
+    public func session(_ kind: SessionEvent.Kind, _ session: Session, at instant: Date, group known: BlockList? = nil) async {
         record(.sessionEvent(kind.rawValue, session, at: instant))
         let group: BlockList? = if let known { known } else if hooks.listens(to: kind) { await blockList(session.groupId) } else {
             ((try? await groups.groupName(id: session.groupId)) ?? nil).map { BlockList(groupId: session.groupId, name: $0, targets: []) }
@@ -44,13 +46,14 @@ public struct SessionEventPublisher: Sendable {
                              outcome: kind == .sessionEnded ? session.outcome : nil))
     }
 
-    /// An interval's warning, or its skip (another session was active).
-    func interval(_ kind: SessionEvent.Kind, _ event: IntervalEvent, session: SessionID?, at instant: Date) async {
-        let group = await blockList(event.schedule.groupId)
+    /// An event of a schedule's interval (a warning, or a skip because
+    /// another session was active), told about its group: the Schedule
+    /// context says what happened, this decides who hears it.
+    public func announce(_ kind: SessionEvent.Kind, group groupId: GroupID, session: SessionID?, plannedEnd: Date?,
+                         origin: SessionOrigin, warning: IntervalEventKind?, at instant: Date) async {
+        let group = await blockList(groupId)
         deliver(SessionEvent(kind: kind, at: instant, sessionId: session, groupName: group?.name,
-                             targets: group?.targets ?? [], plannedEnd: event.interval.end,
-                             origin: .schedule(event.schedule.name),
-                             warning: kind == .intervalWarning ? event.kind : nil))
+                             targets: group?.targets ?? [], plannedEnd: plannedEnd, origin: origin, warning: warning))
     }
 
     private func deliver(_ event: SessionEvent) {

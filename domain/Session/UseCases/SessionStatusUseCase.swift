@@ -1,3 +1,5 @@
+import RetimeShared
+
 /// The active session with its elapsed, focused and remaining time, after
 /// completing it if its planned end has passed.
 /// With `groups` and `shields`, it also names the group and the shield.

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import RetimeGroup
+import RetimeShared
 
 /// Starts a focus session on a group: validates the plan, records the session
 /// and raises the shield before returning. If the shield cannot be raised,

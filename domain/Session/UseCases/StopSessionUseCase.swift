@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetimeShared
 
 /// Ends the active session now: stopped, or completed when it was
 /// open-ended (it had no end to fall short of). A strict session refuses until
@@ -12,7 +13,7 @@ public struct StopSessionUseCase: Sendable {
 
     private let groups: any SessionGroupLookup
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionHistory, shields: any ShieldDirectory,
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
         self.sessions = sessions
         self.groups = groups

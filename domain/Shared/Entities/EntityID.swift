@@ -33,6 +33,3 @@ public struct EntityID<Entity>: Hashable, Sendable, Codable, CustomStringConvert
     /// Lower-case UUID text, as written in JSON and shown to users.
     public var description: String { UUIDText.lowercase(rawValue) }
 }
-
-/// Identifies a `Group`; the only way other contexts refer to one.
-public typealias GroupID = EntityID<Group>

@@ -106,7 +106,7 @@ public enum Timestamp {
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
+    public static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
         let z = z + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -118,7 +118,7 @@ public enum Timestamp {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    public static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -129,7 +129,7 @@ public enum Timestamp {
 
     /// From the start of `first`'s month to the start of the month after
     /// `last`'s, in UTC: the months Timewarrior files them under.
-    static func utcMonths(from first: Date, through last: Date) -> Range<Date> {
+    public static func utcMonths(from first: Date, through last: Date) -> Range<Date> {
         func monthStart(_ date: Date, plus months: Int64) -> Date {
             let day = Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
             let (year, month, _) = civil(fromDays: day)
@@ -140,7 +140,7 @@ public enum Timestamp {
         return monthStart(first, plus: 0)..<monthStart(max(first, last), plus: 1)
     }
 
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
+    public static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

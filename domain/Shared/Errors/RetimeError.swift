@@ -20,7 +20,7 @@ extension RetimeError {
 }
 
 /// How the domain writes an instant in a message: ISO 8601, UTC.
-func utcInstant(_ date: Date) -> String { date.formatted(.iso8601) }
+public func utcInstant(_ date: Date) -> String { date.formatted(.iso8601) }
 
 /// The families of failure that the CLI contract distinguishes (exit codes 1-4).
 public enum ErrorKind: Sendable, Equatable, CaseIterable {

@@ -58,8 +58,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .notify: return try oneOf(["on", "off"])
         case .logLevel: return try oneOf(LogLevel.allCases.map(\.rawValue))
         case .defaultGroup:
-            do { return try GroupName(trimmed).rawValue } catch {
-                throw .invalidValue(key: rawValue, value: value, reason: error.description)
+            // GroupName's rule (the kernel's NameRules), without depending on the Group context.
+            switch NameRules.check(trimmed) {
+            case .success(let name): return name
+            case .failure(let problem): throw .invalidValue(key: rawValue, value: value, reason: "invalid group name '\(trimmed)': \(problem.description)")
             }
         case .shieldHostsFile, .hooksDir:
             guard trimmed.hasPrefix("/"), !trimmed.contains("\u{0}") else {

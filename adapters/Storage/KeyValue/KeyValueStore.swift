@@ -1,0 +1,134 @@
+import Domain
+import FoundationEssentials
+import JSONDocument
+
+/// A UserDefaults-like store shared by every retime process: named suites,
+/// each a set of JSON values by key. Reads see either the old or the new
+/// content of a suite, never a mixture; `update` is an atomic
+/// read-modify-write, also across processes.
+///
+/// The contract every adapter keeps is `KeyValueStoreContract`. Typed
+/// `Codable` access is built on these primitives (see the extension below).
+public protocol KeyValueStore: Sendable {
+    /// The values stored in `suite` (defaults not included); empty if the
+    /// suite was never written.
+    func values(of suite: String) throws -> [String: JSONValue]
+
+    /// Runs `body` on the suite's current values under an exclusive lock and
+    /// stores what it leaves, if anything changed. If `body` throws, nothing
+    /// is stored and the error is rethrown. Readers see the new values once
+    /// it returns; `durability` says whether a crash may still undo them.
+    func update<Result>(_ suite: String, durability: WriteDurability,
+                        _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result
+
+    /// Values returned for keys the suite does not hold. Never persisted.
+    func register(defaults: [String: JSONValue], in suite: String)
+
+    /// The defaults registered for `suite`.
+    func defaults(of suite: String) -> [String: JSONValue]
+
+    /// Names of suites changed through this store, as they change (in-process).
+    func changes() -> AsyncStream<String>
+
+    /// Forgets the earlier versions a store keeps of `suite` (its backups),
+    /// so a secret removed from it is gone from the disk too.
+    func discardBackups(of suite: String) throws
+}
+
+/// The rule for suite names, the same for every adapter: a plain file name
+/// of lower-case letters, digits, `.`, `-` and `_`, not starting with a dot.
+public enum SuiteName {
+    public static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.first != "." && name.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+        }
+    }
+
+    /// Throws `StoreError.invalidSuiteName` unless `name` is valid.
+    public static func check(_ name: String) throws {
+        guard isValid(name) else { throw StoreError.invalidSuiteName(name) }
+    }
+}
+
+/// What a crash right after a write may do to it.
+public enum WriteDurability: Sendable {
+    /// The write survives any crash once it returns: what every
+    /// acknowledged edit needs (semantics.md, "Storage guarantees").
+    case durable
+    /// The write is whole or absent after a crash, but the previous version
+    /// may come back: only for state that the next command repairs when it
+    /// is lost (a step that is redone, a record derivable from others). It
+    /// spares the directory's fsync.
+    case repairable
+}
+
+/// Typed access, as `UserDefaults` offers it.
+extension KeyValueStore {
+    /// A store that keeps no earlier versions has nothing to forget.
+    public func discardBackups(of suite: String) throws {}
+
+    /// A durable `update`.
+    public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
+        try update(suite, durability: .durable, body)
+    }
+
+    public func value<T: Decodable>(_ type: T.Type, forKey key: String, in suite: String) throws -> T? {
+        guard let raw = try values(of: suite)[key] ?? defaults(of: suite)[key] else { return nil }
+        return try JSONValueCoding.decode(type, from: raw, key: key)
+    }
+
+    public func set<T: Encodable>(_ value: T, forKey key: String, in suite: String, durability: WriteDurability = .durable) throws {
+        let raw = try JSONValueCoding.encode(value, key: key)
+        try update(suite, durability: durability) { $0[key] = raw }
+    }
+
+    public func removeValue(forKey key: String, in suite: String) throws {
+        try update(suite) { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// Keys stored in the suite, sorted (defaults not included).
+    public func keys(in suite: String) throws -> [String] {
+        try values(of: suite).keys.sorted()
+    }
+
+    /// The suite as a reader sees it: defaults overlaid by stored values.
+    public func dictionaryRepresentation(of suite: String) throws -> [String: JSONValue] {
+        defaults(of: suite).merging(try values(of: suite)) { _, stored in stored }
+    }
+}
+
+/// Converts between typed values and `JSONValue` with the store's encoding
+/// (dates as ISO-8601 text with nanoseconds, exactly reversible).
+public enum JSONValueCoding {
+    public static func encode<T: Encodable>(_ value: T, key: String = "") throws -> JSONValue {
+        do {
+            return try JSONValueEncoder().encode(value)
+        } catch {
+            throw StoreError.typeMismatch(key: key, reason: "\(error)")
+        }
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, key: String = "") throws -> T {
+        do {
+            return try JSONValueDecoder().decode(type, from: value)
+        } catch let error as DecodingError {
+            throw StoreError.typeMismatch(key: key, reason: reason(error))
+        } catch {
+            throw StoreError.typeMismatch(key: key, reason: "\(error)")
+        }
+    }
+
+    /// What a decoding error says, in its own words and where (`at
+    /// targets.3: expected a string, found a number`), not the type's
+    /// description, which names Swift's types.
+    static func reason(_ error: DecodingError) -> String {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let found), .valueNotFound(_, let found), .keyNotFound(_, let found), .dataCorrupted(let found): context = found
+        @unknown default: return "\(error)"
+        }
+        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
+    }
+}

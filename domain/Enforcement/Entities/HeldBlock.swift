@@ -1,0 +1,80 @@
+import FoundationEssentials
+import RetimeGroup
+import RetimeSession
+import RetimeShared
+
+/// A block the system service holds for one local user (semantics.md, "The
+/// system service"): what it blocks, for which session, until when, and how
+/// much of its length it has been in force on the boot-time clock, so a
+/// strict block ends by both clocks, across reboots too.
+public struct HeldBlock: Codable, Hashable, Sendable {
+    /// The user it blocks, as the kernel named the caller that raised it.
+    public let uid: UInt32
+    public let session: SessionID
+    public var targets: [Target]
+    public let strict: Bool
+    /// Nil for an open-ended block, which only its user (or root) lowers.
+    public let plannedEnd: Date?
+    /// The planned length: a strict block stays until it has been in force
+    /// this long of boot time, however the wall clock is moved.
+    public let length: TimeInterval?
+    /// Boot time in force, as of `checkpoint`.
+    public private(set) var served: TimeInterval
+    /// The boot-time reading `served` was last brought up to.
+    public private(set) var checkpoint: BootTimeReading?
+    /// When root released the block (`system release`): no layer enforces
+    /// it any more, and the session cannot raise it again. Kept until the
+    /// session's planned end, or until its user lowers it, so the user's
+    /// next command does not undo root's decision.
+    public private(set) var releasedAt: Date?
+
+    public init(uid: UInt32, session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?,
+                at boot: BootTimeReading?) {
+        self.uid = uid
+        self.session = session
+        self.targets = targets
+        self.strict = strict
+        self.plannedEnd = plannedEnd
+        self.length = length
+        self.served = 0
+        self.checkpoint = boot
+    }
+
+    /// Whether root released it: a record of that decision, not a block.
+    public var isReleased: Bool { releasedAt != nil }
+
+    /// The same block, released by root at `date`.
+    public func released(at date: Date) -> HeldBlock {
+        var copy = self
+        copy.releasedAt = date
+        return copy
+    }
+
+    /// Counts the boot time since the last checkpoint as served. After a
+    /// reboot (another boot id) the time the machine was off is not served:
+    /// the count goes on from the new boot's reading.
+    public mutating func advance(to boot: BootTimeReading?) {
+        if let last = checkpoint, let boot, last.bootID == boot.bootID { served += max(0, boot.seconds - last.seconds) }
+        checkpoint = boot ?? checkpoint
+    }
+
+    /// Whether the block's time is up at `now` (after `advance`): the
+    /// planned end has passed and, for a strict block, its whole length has
+    /// been served (within the clocks' tolerance).
+    public func isOver(at now: Date) -> Bool {
+        guard let plannedEnd, plannedEnd <= now else { return false }
+        // Nothing is served after a release: its record lasts to the planned end.
+        guard !isReleased else { return true }
+        guard strict, let length else { return true }
+        return length - served < Session.clockTolerance
+    }
+
+    /// When the block's time is up, as of `now` on the wall clock: the
+    /// planned end, or later while boot time is still owed; nil when
+    /// open-ended.
+    public func end(at now: Date) -> Date? {
+        guard let plannedEnd else { return nil }
+        guard strict, let length else { return plannedEnd }
+        return max(plannedEnd, now.addingTimeInterval(max(0, length - served)))
+    }
+}

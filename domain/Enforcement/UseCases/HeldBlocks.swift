@@ -1,0 +1,242 @@
+import FoundationEssentials
+import RetimeGroup
+import RetimeSession
+import RetimeShared
+
+/// The system service's authority over the blocks it holds (semantics.md,
+/// "The system service"): any user may raise a block for itself and lower
+/// its own; a strict block only once its time is up by both clocks; root
+/// may release any, and that release is final for its session. Every
+/// change is made under the store's lock and then enforced by every layer,
+/// which is given all users' blocks at once. A layer that fails does not
+/// undo a change nor stop the others: the block is held, the failure is
+/// reported (`reports()`), and the layer is given the blocks again soon.
+public struct HeldBlocks: Sendable {
+    private let store: any HeldBlockStore
+    private let layers: [any BlockLayer]
+    private let clock: any Clock
+    private let logger: Logger
+    private let health: LayerHealth
+
+    public init(store: any HeldBlockStore, layers: [any BlockLayer], clock: any Clock, logger: Logger,
+                health: LayerHealth = LayerHealth()) {
+        self.store = store
+        self.layers = layers
+        self.clock = clock
+        self.logger = logger
+        self.health = health
+    }
+
+    /// What a user asks to have blocked.
+    public struct Request: Sendable, Equatable {
+        public var session: SessionID
+        public var targets: [Target]
+        public var strict: Bool
+        public var plannedEnd: Date?
+        public var length: TimeInterval?
+
+        public init(session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?) {
+            self.session = session
+            self.targets = targets
+            self.strict = strict
+            self.plannedEnd = plannedEnd
+            self.length = length
+        }
+    }
+
+    /// Raises (or raises again, with new targets) `uid`'s block for a
+    /// session. A strict block keeps every target it had: targets may be
+    /// added, never removed. A user's block of another session is replaced,
+    /// unless it is strict and its time is not up. A session whose block
+    /// root released is not raised again. The block is held even when a
+    /// layer fails to enforce it: the answer's reports say which.
+    @discardableResult
+    public func raise(_ request: Request, for uid: UInt32) async throws -> HeldBlock {
+        let now = clock.now(), boot = clock.bootTime()
+        let (block, all) = try await store.update { blocks -> (HeldBlock, [HeldBlock]) in
+            expire(&blocks, now: now, boot: boot)
+            if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == request.session }) {
+                guard !blocks[index].isReleased else { throw HeldBlockError.released }
+                var kept = blocks[index]
+                let had = Set(kept.targets)
+                kept.targets = kept.strict ? kept.targets + request.targets.filter { !had.contains($0) } : request.targets
+                try Self.checkSize(kept.targets)
+                blocks[index] = kept
+                return (kept, blocks)
+            }
+            if let held = blocks.first(where: { $0.uid == uid && $0.strict && !$0.isReleased }) {
+                throw HeldBlockError.anotherStrictBlock(until: held.end(at: now))
+            }
+            try Self.checkSize(request.targets)
+            blocks.removeAll { $0.uid == uid }
+            let block = HeldBlock(uid: uid, session: request.session, targets: request.targets, strict: request.strict,
+                                  plannedEnd: request.plannedEnd, length: request.length, at: boot)
+            blocks.append(block)
+            return (block, blocks)
+        }
+        await enforce(all)
+        logger.info("raised", metadata: ["uid": "\(uid)", "session": "\(request.session)", "targets": "\(block.targets.count)",
+                                         "strict": "\(block.strict)"])
+        return block
+    }
+
+    /// Lowers `uid`'s block of `session`; nothing to lower is not an error
+    /// (a repeated lower). A strict block whose time is not up stays, unless
+    /// `overridden` (the user's passcode was right).
+    public func lower(_ session: SessionID, for uid: UInt32, overridden: Bool = false) async throws {
+        let now = clock.now(), boot = clock.bootTime()
+        let (changed, all): (Bool, [HeldBlock])
+        do {
+            (changed, all) = try await store.update { blocks -> (Bool, [HeldBlock]) in
+            expire(&blocks, now: now, boot: boot)
+            guard let block = blocks.first(where: { $0.uid == uid && $0.session == session }) else { return (false, blocks) }
+            // Root's release stays on record to the session's end: a pause
+            // and a resume must not raise what root lifted.
+            guard !block.isReleased else { return (false, blocks) }
+            if block.strict, !block.isReleased, !overridden, !block.isOver(at: now) {
+                throw HeldBlockError.strict(until: block.end(at: now))
+            }
+            blocks.removeAll { $0.uid == uid && $0.session == session }
+            return (true, blocks)
+            }
+        } catch let refusal as HeldBlockError {
+            // An attempt to end a strict block early is the administrator's business.
+            logger.notice("refused to lower a strict block early", metadata: ["uid": "\(uid)", "session": "\(session)"])
+            throw refusal
+        }
+        await enforce(all)
+        if changed { logger.info("lowered", metadata: ["uid": "\(uid)", "session": "\(session)", "overridden": "\(overridden)"]) }
+    }
+
+    /// Root lifts blocks now: one user's, or every user's. Returns the
+    /// blocks lifted, for the audit line. Each stays on record as released
+    /// (enforced by no layer) so its session cannot raise it again.
+    public func release(uid target: UInt32?, by caller: UInt32) async throws -> [HeldBlock] {
+        guard caller == 0 else { throw HeldBlockError.notRoot }
+        let now = clock.now()
+        let (released, all) = try await store.update { blocks -> ([HeldBlock], [HeldBlock]) in
+            let lifted = blocks.filter { (target == nil || $0.uid == target) && !$0.isReleased }
+            blocks = blocks.map { block in lifted.contains(block) ? block.released(at: now) : block }
+            return (lifted, blocks)
+        }
+        await enforce(all)
+        for block in released {
+            logger.notice("released by root", metadata: ["uid": "\(block.uid)", "session": "\(block.session)", "strict": "\(block.strict)"])
+        }
+        return released
+    }
+
+    /// `uid`'s blocks as they stand now, those root released included
+    /// (`isReleased`).
+    public func status(of uid: UInt32) async throws -> [HeldBlock] {
+        try await store.blocks().filter { $0.uid == uid }
+    }
+
+    /// The service's pass: brings every block's served time up to now,
+    /// lifts those whose time is up, and enforces what is left (also what
+    /// it restores after a restart). Returns when it must look again: the
+    /// earliest end, and within a minute while a strict block is held, so
+    /// its progress is written at least once a minute.
+    @discardableResult
+    public func pass() async throws -> Date? {
+        let now = clock.now(), boot = clock.bootTime()
+        let (lifted, left) = try await store.update { blocks -> ([HeldBlock], [HeldBlock]) in
+            var advanced = blocks
+            let lifted = expire(&advanced, now: now, boot: boot)
+            // Served time is written when a block ends, after a reboot, and
+            // once its checkpoint is old enough; not at every pass (a durable
+            // write after every request). The answer uses it all the same.
+            if !lifted.isEmpty || blocks.contains(where: { Self.checkpointDue($0, at: boot) }) { blocks = advanced }
+            return (lifted, advanced)
+        }
+        let again = await enforce(left)
+        for block in lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
+        let ends = left.compactMap { $0.end(at: now) }
+        let checkpoint = left.contains(where: { $0.strict && !$0.isReleased }) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
+        return (ends + checkpoint + [again].compactMap { $0 }).min()
+    }
+
+    /// Whether `block`'s served time should be written now: its checkpoint
+    /// is from another boot, or half a checkpoint interval old (the timer
+    /// wakes the service once an interval, give or take its jitter).
+    private static func checkpointDue(_ block: HeldBlock, at boot: BootTimeReading?) -> Bool {
+        guard let last = block.checkpoint, let boot, last.bootID == boot.bootID else { return true }
+        return boot.seconds - last.seconds >= checkpointInterval / 2
+    }
+
+    /// The most targets one block holds: one user's block must not fill the
+    /// machine's hosts file (a strict block grows with every raise).
+    public static let maximumTargets = 10_000
+
+    private static func checkSize(_ targets: [Target]) throws {
+        guard targets.count <= maximumTargets else {
+            throw HeldBlockError.badRequest("a block holds at most \(maximumTargets) targets")
+        }
+    }
+
+    /// How often a strict block's served time is written while it is held.
+    public static let checkpointInterval: TimeInterval = 60
+
+    /// Brings the blocks' served time up to `boot` and removes those whose
+    /// time is up at `now`; returns those.
+    @discardableResult
+    private func expire(_ blocks: inout [HeldBlock], now: Date, boot: BootTimeReading?) -> [HeldBlock] {
+        for index in blocks.indices { blocks[index].advance(to: boot) }
+        let over = blocks.filter { $0.isOver(at: now) }
+        blocks.removeAll { $0.isOver(at: now) }
+        return over
+    }
+
+    /// What each layer does on this machine (`system status`), with the
+    /// failure of its last attempt to enforce the blocks, if it failed.
+    public func reports() async -> [LayerReport] {
+        var reports: [LayerReport] = []
+        for layer in layers {
+            var report = await layer.report()
+            report.failure = health.failure(of: layer.name)
+            reports.append(report)
+        }
+        return reports
+    }
+
+    /// What each layer says about each of `targets` for `uid` now (`shield
+    /// test`), in the order of the targets.
+    public func checks(_ targets: [Target], for uid: UInt32) async -> [[LayerCheck]] {
+        var checks = [[LayerCheck]](repeating: [], count: targets.count)
+        // Layer by layer, each asked once for all the targets: a request
+        // costs one read of each layer's state, not one a target.
+        for layer in layers {
+            let found = await layer.checks(targets, for: uid)
+            for (index, check) in zip(checks.indices, found) { if let check { checks[index].append(check) } }
+        }
+        return checks
+    }
+
+    /// Every layer made to enforce `blocks` (those root released left
+    /// out), the store's blocks as the change that was just made left them;
+    /// returns the earliest time a layer asked to be given them again. A
+    /// layer that fails is recorded, said loudly once, and given them again
+    /// within `LayerHealth.retryDelay`; the others enforce all the same.
+    @discardableResult
+    private func enforce(_ blocks: [HeldBlock]) async -> Date? {
+        let enforced = blocks.filter { !$0.isReleased }
+        var again: Date?
+        for layer in layers {
+            do {
+                let date = try await layer.enforce(enforced)
+                if let date { again = min(again ?? date, date) }
+                if let was = health.recovered(layer.name) {
+                    logger.notice("a layer enforces the blocks again", metadata: ["layer": "\(layer.name)", "after": "\(was)"])
+                }
+            } catch {
+                let retry = clock.now().addingTimeInterval(LayerHealth.retryDelay)
+                again = min(again ?? retry, retry)
+                if health.failed(layer.name, "\(error)") {
+                    logger.error("a layer cannot enforce the blocks; the others do, and it is tried again",
+                                 metadata: ["layer": "\(layer.name)", "error": "\(error)"])
+                }
+            }
+        }
+        return again
+    }
+}

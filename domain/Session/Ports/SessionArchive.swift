@@ -1,0 +1,10 @@
+import FoundationEssentials
+
+/// Where an ended session goes: the History context's record, seen from the
+/// session's side, where appending is all that ending a session needs.
+/// Appending a session whose id is already there changes nothing, so a
+/// retried or raced archive leaves one entry.
+public protocol SessionArchive: Sendable {
+    /// Records an ended session.
+    func append(_ session: Session) async throws
+}
