@@ -28,9 +28,19 @@ struct SystemOptions: Sendable {
 /// The system service's composition root: only what enforcement needs (the
 /// clock, its own store in the root-owned state directory, the blocks it
 /// holds, the hosts layer and the request handler), nothing of a user's
-/// data. Privilege separation: small enough to audit.
+/// data. Privilege separation: small enough to audit. Its entry resolves
+/// one `ShieldWork`; `CompositionRootTests` validates the whole graph.
 enum SystemRoot {
-    static func container(_ options: SystemOptions, context: RuntimeContext) throws -> Container {
+    static func container(_ options: SystemOptions, context: RuntimeContext) -> Container {
+        Container(registry(options, context: context))
+    }
+
+    /// What the service's work uses of `container`, built now.
+    static func work(_ container: Container) throws -> ShieldWork {
+        try container.resolve(ShieldWork.self)
+    }
+
+    static func registry(_ options: SystemOptions, context: RuntimeContext) -> Registry {
         var registry = Registry()
         registry.register((any Domain.Clock).self, value: SystemClock())
         registry.register(Logger.self, value: Logger(label: "retime.shield",
@@ -54,9 +64,10 @@ enum SystemRoot {
             let held = try resolver.resolve((any HeldBlockStore).self)
             return ShieldRequestHandler(blocks: try resolver.resolve(), clock: clock, passcodes: { uid in passcodeBook(uid, options: options, held: held, clock: clock) })
         }
-        let container = Container(registry)
-        try container.validate()
-        return container
+        registry.register(ShieldWork.self) {
+            ShieldWork(logger: try $0.resolve(), blocks: try $0.resolve(), handler: try $0.resolve(), layers: try $0.resolve())
+        }
+        return registry
     }
 
     /// Lifts every block the stopped service held, as a root release does
@@ -70,7 +81,7 @@ enum SystemRoot {
         defer { lock.release() }
         var offline = options
         offline.apps = false   // nothing of the app layer outlives the service
-        let services = try container(offline, context: context)
+        let services = container(offline, context: context)
         let released = try await services.resolve(HeldBlocks.self).release(uid: nil, by: 0)
         await services.teardown()
         return released
