@@ -121,6 +121,44 @@ struct DaemonLoopTests {
         #expect(mailbox.take() == nil)
     }
 
+    /// What one build of the daemon's services makes for its scheduler
+    /// (`DaemonWork`): the pass and what it runs (reconcile, start, stop,
+    /// and stop's passcode override), the refresh at start, the shield,
+    /// the events' publisher and what it feeds, the settings; 32 of the 77
+    /// registrations. Before, `validate()` at every start and reload built
+    /// all of them (285-288 factory runs; now 55). Status, doctor, reports,
+    /// imports, exports and history edits are the CLI's alone.
+    static let daemonBuilds: Set<String> = [
+        "RetimeCLI.DaemonWork", "Domain.Logger", "Domain.Clock", "Domain.Settings", "Domain.SettingsStore", "Domain.KeyValueStore",
+        "Domain.RunDueEventsUseCase", "Domain.RefreshShieldUseCase", "Domain.ReconcileSessionUseCase",
+        "Domain.StartSessionUseCase", "Domain.StopSessionUseCase",
+        "Domain.IntervalCalendar", "Domain.IntervalLedger", "Domain.ScheduleRepository", "Domain.SessionRepository",
+        "Domain.GroupRepository", "Domain.SessionGroupLookup", "Domain.ImportGroupDirectory", "Domain.SessionHistory", "Domain.DataLock",
+        "RetimeCLI.ConfiguredShields", "Domain.ShieldDirectory",
+        "Domain.SessionEventPublisher", "Domain.Tracker", "Domain.EventHooks", "Optional<Domain.Notifier>",
+        "Domain.StrictOverride", "Domain.VerifyPasscodeUseCase", "Domain.AuthStateStore", "Domain.PasscodeHasher", "Domain.AuditTrail",
+        "Domain.EnforcerPasscodes",
+    ]
+
+    @Test("the daemon builds only what its scheduler uses, at its start and at each reload")
+    func buildsOnlyWhatItUses() async throws {
+        let made = Mutex<[Container]>([])
+        let services = ContainerService {
+            let container = self.container()
+            made.withLock { $0.append(container) }
+            return container
+        }
+        let wake = ScriptedWakeSignals(clock: clock)
+        wake.post(.signal(SIGHUP))
+        try await daemon(wake, services).run()
+        let builds = made.withLock { $0 }
+        #expect(builds.count == 2)   // start, HUP
+        for container in builds {
+            let built = Set(container.built.services.map(\.description))
+            #expect(built == Self.daemonBuilds)
+        }
+    }
+
     @Test("a second daemon on the same data is refused while the first runs, and nothing of it is started")
     func singleInstance() async throws {
         let held = try DaemonLock(dataDirectory: directory).acquire()
