@@ -15,7 +15,7 @@ enum CLIRoot {
         let handler = StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)
         registry.register(Logger.self, value: Logger(label: "retime.cli", handler: handler))
         let layout = context.layout
-        registry.register(CheckBlocksUseCase.self) {
+        registry.register {
             CheckBlocksUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(DoctorUseCase.self) { resolver in

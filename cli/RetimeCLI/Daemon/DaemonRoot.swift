@@ -31,13 +31,13 @@ enum DaemonRoot {
             Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file]))
         }
         registry.register((any IntervalLedger).self, lifetime: .singleton) { StoreIntervalLedger(store: try $0.resolve()) }
-        registry.register(RunDueEventsUseCase.self) {
+        registry.register {
             RunDueEventsUseCase(schedules: try $0.resolve(), ledger: try $0.resolve(), sessions: try $0.resolve(),
                                 calendar: try $0.resolve(), clock: try $0.resolve(), events: try $0.resolve(),
                                 logger: try $0.resolve(), reconcile: try $0.resolve(), start: try $0.resolve(),
                                 stop: try $0.resolve())
         }
-        registry.register(DaemonWork.self) {
+        registry.register {
             DaemonWork(logger: try $0.resolve(), pass: try $0.resolve(), refresh: try $0.resolve(), clock: try $0.resolve(),
                        calendar: try $0.resolve(), settings: try $0.resolve())
         }

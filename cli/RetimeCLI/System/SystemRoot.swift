@@ -55,7 +55,7 @@ enum SystemRoot {
         // One record of the layers' failures for the service's passes and
         // its answers alike.
         registry.register(LayerHealth.self, value: LayerHealth())
-        registry.register(HeldBlocks.self) {
+        registry.register {
             HeldBlocks(store: try $0.resolve(), layers: try $0.resolve(), clock: try $0.resolve(), logger: try $0.resolve(),
                        health: try $0.resolve())
         }
@@ -64,7 +64,7 @@ enum SystemRoot {
             let held = try resolver.resolve((any HeldBlockStore).self)
             return ShieldRequestHandler(blocks: try resolver.resolve(), clock: clock, passcodes: { uid in passcodeBook(uid, options: options, held: held, clock: clock) })
         }
-        registry.register(ShieldWork.self) {
+        registry.register {
             ShieldWork(logger: try $0.resolve(), blocks: try $0.resolve(), handler: try $0.resolve(), layers: try $0.resolve())
         }
         return registry
