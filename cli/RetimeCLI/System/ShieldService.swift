@@ -35,12 +35,15 @@ struct ShieldService: Service {
         logger.notice("serving", metadata: ["socket": "\(options.socket)", "state": "\(options.stateDirectory)", "hosts": "\(options.hostsFile)"])
         let sources = work.layers.compactMap { $0 as? any ServiceEventSource }
         await ServiceLifecycle.withHandlers(onShutdown: { loop.shutDown(signal: $0 ?? SIGTERM) }) {
-            await loop.run(sources: sources, first: .some(first), pass: {
-                do { return try await blocks.pass() } catch {
-                    logger.error("a pass failed: \(error)")
-                    return Date().addingTimeInterval(60)
-                }
-            }, handle: { uid, line in await handler.answer(line, from: uid) })
+            // The loop blocks in poll: on a thread of its own (QueueExecutor).
+            await withTaskExecutorPreference(QueueExecutor(label: "retime.shield.loop")) {
+                await loop.run(sources: sources, first: .some(first), pass: {
+                    do { return try await blocks.pass() } catch {
+                        logger.error("a pass failed: \(error)")
+                        return Date().addingTimeInterval(60)
+                    }
+                }, handle: { uid, line in await handler.answer(line, from: uid) })
+            }
         }
         logger.notice("stopping; the blocks' progress is written")
     }

@@ -35,9 +35,11 @@ enum SystemRoot {
         Container(registry(options, context: context))
     }
 
-    /// What the service's work uses of `container`, built now.
+    /// What the service's work uses of `container`, built now. A layer
+    /// that refuses to run as asked (`--firewall nftables` without nft)
+    /// is reported as itself, with its code and hint.
     static func work(_ container: Container) throws -> ShieldWork {
-        try container.resolve(ShieldWork.self)
+        do { return try container.resolve(ShieldWork.self) } catch .factoryFailed(_, _, let refusal as SystemServiceError) { throw refusal }
     }
 
     static func registry(_ options: SystemOptions, context: RuntimeContext) -> Registry {
