@@ -30,6 +30,30 @@ struct CompositionRootTests {
         await container.teardown()
     }
 
+    /// The system service's root, with the layers that need no privilege
+    /// (the hosts file its own, no firewall, no apps): every registration
+    /// resolves, and what its entry resolves builds every one of them, so
+    /// it holds nothing it does not use.
+    @Test("every registration of the system service's root resolves, and its entry uses them all")
+    func systemRoot() async throws {
+        var options = SystemOptions()
+        options.stateDirectory = directory + "/state"
+        options.hostsFile = directory + "/hosts"
+        options.names = .hosts
+        options.firewall = .off
+        options.apps = false
+        try FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: options.hostsFile, contents: Data())
+        let validated = SystemRoot.container(options, context: runtime)
+        try validated.validate()
+        await validated.teardown()
+
+        let container = SystemRoot.container(options, context: runtime)
+        _ = try SystemRoot.work(container)
+        #expect(Set(container.built.services) == Set(container.registrations.keys))
+        await container.teardown()
+    }
+
     /// Descriptors of this process open on `path`.
     static func openDescriptors(on path: String) -> Int {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

@@ -26,9 +26,10 @@ struct DaemonLoopTests {
         return Container(registry)
     }
 
-    func daemon(_ wake: ScriptedWakeSignals, _ services: DaemonContainer, configuration: @escaping @Sendable () -> AnyHashable? = { nil })
-        -> DaemonServiceGroup {
-        DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake, configuration: configuration)
+    func daemon(_ wake: ScriptedWakeSignals, _ services: ContainerService, configuration: @escaping @Sendable () -> AnyHashable? = { nil })
+        -> ServiceGroup {
+        DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake, interrupt: { wake.post($0) },
+                           signals: ManualSignals(), configuration: configuration)
     }
 
     @Test("a session ends at its planned end to the nanosecond; with nothing due the daemon sleeps without a deadline; TERM stops it")
@@ -39,7 +40,7 @@ struct DaemonLoopTests {
         let plannedEnd = try #require(started.session.plannedEnd)
 
         let wake = ScriptedWakeSignals(clock: clock)
-        let services = DaemonContainer { self.container() }
+        let services = ContainerService { self.container() }
         try await daemon(wake, services).run()
 
         #expect(wake.deadlines == [plannedEnd, nil])
@@ -70,7 +71,7 @@ struct DaemonLoopTests {
 
         // The daemon runs through the interval; the script ends before the next day's.
         let wake = ScriptedWakeSignals(clock: clock, end: endAt.addingTimeInterval(3_600))
-        let services = DaemonContainer { self.container() }
+        let services = ContainerService { self.container() }
         try await daemon(wake, services).run()
         let sessions = try await setup.resolve((any SessionHistory).self).sessions(matching: .all)
         #expect(sessions.count == 1)
@@ -83,7 +84,7 @@ struct DaemonLoopTests {
     func rebuilds() async throws {
         let wake = ScriptedWakeSignals(clock: clock)
         let version = Version()
-        let services = DaemonContainer { self.container() }
+        let services = ContainerService { self.container() }
         wake.post(.signal(SIGHUP))
         wake.post(.dataChanged)
         wake.post(.timeZoneChanged)
@@ -92,7 +93,7 @@ struct DaemonLoopTests {
         #expect(services.builds == 3)   // start, HUP, zone
 
         let again = ScriptedWakeSignals(clock: clock)
-        let rebuilt = DaemonContainer { self.container() }
+        let rebuilt = ContainerService { self.container() }
         again.post(.dataChanged)
         again.post(.dataChanged) { version.value = 2 }
         try await daemon(again, rebuilt, configuration: { version.value }).run()
@@ -101,14 +102,15 @@ struct DaemonLoopTests {
 
     @Test("watchers start after the services are built and stop before they are torn down; a real data watcher stops posting")
     func watchersInsideServices() async throws {
-        let services = DaemonContainer { self.container() }
+        let services = ContainerService { self.container() }
         let seen = Mutex<[String]>([])
         let probe = ProbeService { event in seen.withLock { $0.append("\(event) with services \(services.current != nil)") } }
         let mailbox = try WakeMailbox()
         let data = try DirectoryWatcher.data(directory: directory + "/store")
+        let wake = ScriptedWakeSignals(clock: clock)
         let group = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services,
                                        watchers: [probe, WatcherService(watcher: data, mailbox: mailbox)],
-                                       wake: ScriptedWakeSignals(clock: clock), configuration: { nil })
+                                       wake: wake, interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
         try await group.run()
         #expect(seen.withLock { $0 } == ["start with services true", "stop with services true"])
         // The data watcher was stopped with the group: what the daemon's own
@@ -119,22 +121,65 @@ struct DaemonLoopTests {
         #expect(mailbox.take() == nil)
     }
 
+    /// What one build of the daemon's services makes for its scheduler
+    /// (`DaemonWork`): the pass and what it runs (reconcile, start, stop,
+    /// and stop's passcode override), the refresh at start, the shield,
+    /// the events' publisher and what it feeds, the settings; 32 of the 77
+    /// registrations. Before, `validate()` at every start and reload built
+    /// all of them (285-288 factory runs; now 55). Status, doctor, reports,
+    /// imports, exports and history edits are the CLI's alone.
+    static let daemonBuilds: Set<String> = [
+        "RetimeCLI.DaemonWork", "RetimeShared.Logger", "RetimeShared.Clock", "RetimeShared.Settings", "RetimeShared.SettingsStore", "Adapters.KeyValueStore",
+        "RetimeSchedule.RunDueEventsUseCase", "RetimeSession.RefreshShieldUseCase", "RetimeSession.ReconcileSessionUseCase",
+        "RetimeSession.StartSessionUseCase", "RetimeSession.StopSessionUseCase",
+        "RetimeSchedule.IntervalCalendar", "RetimeSchedule.IntervalLedger", "RetimeSchedule.ScheduleRepository", "RetimeSession.SessionRepository",
+        "RetimeGroup.GroupRepository", "RetimeSession.SessionGroupLookup", "RetimeGroup.ImportGroupDirectory", "RetimeHistory.SessionHistory", "RetimeSession.SessionArchive", "RetimeShared.DataLock",
+        "RetimeCLI.ConfiguredShields", "RetimeSession.ShieldDirectory",
+        "RetimeSession.SessionEventPublisher", "RetimeShared.Tracker", "RetimeSession.EventHooks", "Optional<RetimeSession.Notifier>",
+        "RetimeShared.StrictOverride", "RetimeAuth.VerifyPasscodeUseCase", "RetimeAuth.AuthStateStore", "RetimeAuth.PasscodeHasher", "RetimeAuth.AuditTrail",
+        "RetimeAuth.EnforcerPasscodes",
+    ]
+
+    @Test("the daemon builds only what its scheduler uses, at its start and at each reload")
+    func buildsOnlyWhatItUses() async throws {
+        let made = Mutex<[Container]>([])
+        let services = ContainerService {
+            let container = self.container()
+            made.withLock { $0.append(container) }
+            return container
+        }
+        let wake = ScriptedWakeSignals(clock: clock)
+        wake.post(.signal(SIGHUP))
+        try await daemon(wake, services).run()
+        let builds = made.withLock { $0 }
+        #expect(builds.count == 2)   // start, HUP
+        for container in builds {
+            let built = Set(container.built.services.map(\.description))
+            #expect(built == Self.daemonBuilds)
+        }
+    }
+
     @Test("a second daemon on the same data is refused while the first runs, and nothing of it is started")
     func singleInstance() async throws {
         let held = try DaemonLock(dataDirectory: directory).acquire()
         defer { held.release() }
-        let services = DaemonContainer { self.container() }
+        let services = ContainerService { self.container() }
         await #expect(throws: DaemonError.self) { try await daemon(ScriptedWakeSignals(clock: clock), services).run() }
         #expect(services.builds == 0)
     }
 }
 
 /// A service that reports its start and stop.
-private struct ProbeService: DaemonService {
+private struct ProbeService: Service {
     let name = "probe"
     let report: @Sendable (String) -> Void
-    func start() async throws { report("start") }
-    func stop() async { report("stop") }
+    var announcesStart: Bool { true }
+    func run() async throws {
+        report("start")
+        ServiceLifecycle.started()
+        await ServiceLifecycle.shutdownRequested()
+        report("stop")
+    }
 }
 
 /// A configuration version a test changes while the daemon runs.

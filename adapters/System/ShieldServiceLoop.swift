@@ -76,16 +76,23 @@ public final class ShieldServiceLoop: @unchecked Sendable {
     }
 
     /// Listens at `socketPath`; wakes when any of `watchedFiles` is changed
-    /// by someone else (a hosts file edited by hand).
-    public init(socketPath: String, watchedFiles: [String]) throws {
+    /// by someone else (a hosts file edited by hand). It catches TERM and
+    /// INT itself unless `catchingSignals` is false: then `shutDown` ends it
+    /// (a service group that owns the process's signals).
+    public init(socketPath: String, watchedFiles: [String], catchingSignals: Bool = true) throws {
         capacity = Self.raiseDescriptorLimit(toServe: Self.maximumClients)
         listener = try UnixSocket.listen(at: socketPath)
         timer = try DeadlineTimer()
         mailbox = try WakeMailbox()
         // Without inotify the layers are still rewritten at every pass; a
         // hand edit then waits for the next one.
-        watchers = [SignalWatcher()] + [try? DirectoryWatcher.files(watchedFiles, name: "layers")].compactMap { $0 }
+        watchers = (catchingSignals ? [SignalWatcher()] : []) + [try? DirectoryWatcher.files(watchedFiles, name: "layers")].compactMap { $0 }
         for watcher in watchers { try watcher.start(posting: mailbox) }
+    }
+
+    /// Ends `run` as TERM does (its last pass written); safe from any thread.
+    public func shutDown(signal: Int32 = SIGTERM) {
+        mailbox.post(.signal(signal))
     }
 
     deinit {

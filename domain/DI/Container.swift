@@ -19,6 +19,7 @@ public final class Container: Sendable {
     /// Held while a singleton is built; recursive because factories resolve.
     private let buildLock = RecursiveLock()
     private let tornDown = Mutex(false)
+    private let record = Mutex(BuildRecord())
 
     public init(_ registry: Registry) {
         self.registry = registry
@@ -63,6 +64,7 @@ public final class Container: Sendable {
             let memory = UnsafeMutablePointer<T>.allocate(capacity: 1)
             defer { memory.deallocate() }
             try slot.build(resolver, into: memory)
+            noteBuilt(slot, path: path)
             return memory.move()
         }
 
@@ -77,11 +79,25 @@ public final class Container: Sendable {
             throw error
         }
         slot.publish(memory)
+        noteBuilt(slot, path: path)
         return memory.pointee
     }
 
+    /// Counts a factory run (only builds, never the fast path of a built
+    /// singleton), and whether a singleton is the one that needed it.
+    func noteBuilt(_ slot: Slot, path: [ServiceKey]) {
+        let parent = path.last.flatMap { key in slots[key].map { (key: key, lifetime: $0.lifetime) } }
+        record.withLock { $0.note(slot.key, lifetime: slot.lifetime, parent: parent) }
+    }
+
+    /// What this container has built so far (a root's tests hold it to
+    /// what its entry point uses).
+    public var built: BuildRecord { record.withLock { $0 } }
+
     /// Resolves every registration and reports all problems together, one per
-    /// faulty service, so a misconfigured root is fixed in one pass.
+    /// faulty service, so a misconfigured root is fixed in one pass: a
+    /// missing registration, a cycle, a failing factory, and a singleton
+    /// whose factory captured a transient (a lifetime mismatch).
     public func validate() throws(ContainerValidationError) {
         var problems: [ResolutionError] = []
         var seen = Set<String>()
@@ -96,7 +112,8 @@ public final class Container: Sendable {
                 if seen.insert(identity).inserted { problems.append(error) }
             }
         }
-        guard problems.isEmpty else { throw ContainerValidationError(problems: problems) }
+        let captives = built.captives
+        guard problems.isEmpty, captives.isEmpty else { throw ContainerValidationError(problems: problems, captives: captives) }
     }
 
     /// A child container: this one's registrations with `changes` applied, and

@@ -46,9 +46,16 @@ public enum ResolutionError: Error, CustomStringConvertible {
 /// Every problem `Container.validate()` found, one per faulty service.
 public struct ContainerValidationError: Error, CustomStringConvertible {
     public let problems: [ResolutionError]
+    /// Singletons that captured a transient: lifetimes that do not agree.
+    public let captives: [Captive]
+
+    public init(problems: [ResolutionError], captives: [Captive] = []) {
+        self.problems = problems
+        self.captives = captives
+    }
 
     public var description: String {
-        "the service container has \(problems.count) problem(s):\n"
-            + problems.map { "  - \($0)" }.joined(separator: "\n")
+        "the service container has \(problems.count + captives.count) problem(s):\n"
+            + (problems.map { "  - \($0)" } + captives.map { "  - \($0)" }).joined(separator: "\n")
     }
 }

@@ -15,19 +15,21 @@ enum CLIRoot {
         let handler = StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)
         registry.register(Logger.self, value: Logger(label: "retime.cli", handler: handler))
         let layout = context.layout
-        registry.register(CheckBlocksUseCase.self) {
+        registry.register {
             CheckBlocksUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(DoctorUseCase.self) { resolver in
             let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit))
             // Built even when the configured shield cannot be: doctor must
-            // report on damaged settings, not fail on them.
+            // report on damaged settings, not fail on them. Each inspector
+            // is handed what it reads, never the resolver.
+            let settings = Result { try resolver.resolve(Settings.self) }
             let inspectors: [any HealthInspector] = [
                 files, CompositionHealth(runtime: context),
                 ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
-                NotificationHealth(settings: try? resolver.resolve(Settings.self), environment: context.environment),
+                NotificationHealth(settings: try? settings.get(), environment: context.environment),
                 TimeZoneHealth(environment: context.environment),
-                SettingsHealth(read: { try resolver.resolve(Settings.self) }),
+                SettingsHealth(read: { try settings.get() }),
             ]
             return DoctorUseCase(inspectors: inspectors,
                                  daemon: try resolver.resolve(),

@@ -99,49 +99,49 @@ public enum ServiceRegistration {
         registry.register((any Notifier)?.self, lifetime: .singleton) { resolver in
             settings(resolver).notifies ? NotifySendNotifier.make(logPath: log, environment: environment) : nil
         }
-        registry.register(SessionEventPublisher.self) {
+        registry.register {
             SessionEventPublisher(tracker: try $0.resolve(), hooks: try $0.resolve(), notifier: try $0.resolve((any Notifier)?.self),
                                   groups: try $0.resolve(), logger: try $0.resolve(Logger.self).labelled("retime.events"))
         }
     }
 
     private static func registerAuthUseCases(into registry: inout Registry) {
-        registry.register(VerifyPasscodeUseCase.self) {
+        registry.register {
             VerifyPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
                                   enforcer: try $0.resolve((any EnforcerPasscodes).self))
         }
-        registry.register(SetPasscodeUseCase.self) {
+        registry.register {
             SetPasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
                                strict: try $0.resolve(), dataLock: try $0.resolve(), enforcer: try $0.resolve())
         }
-        registry.register(ChangePasscodeUseCase.self) {
+        registry.register {
             ChangePasscodeUseCase(state: try $0.resolve(), hasher: try $0.resolve(), audit: try $0.resolve(), clock: try $0.resolve(),
                                   dataLock: try $0.resolve(), enforcer: try $0.resolve())
         }
-        registry.register(AuthStatusUseCase.self) {
+        registry.register {
             AuthStatusUseCase(state: try $0.resolve(), clock: try $0.resolve(), enforcer: try $0.resolve((any EnforcerPasscodes).self))
         }
-        registry.register(RequestShieldAuthorizationUseCase.self) {
+        registry.register {
             RequestShieldAuthorizationUseCase(state: try $0.resolve(), probe: try $0.resolve(), clock: try $0.resolve())
         }
     }
 
     private static func registerUseCases(into registry: inout Registry) {
-        registry.register(CreateGroupUseCase.self) { CreateGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
-        registry.register(RenameGroupUseCase.self) {
+        registry.register { CreateGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register {
             RenameGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve(),
                                dataLock: try $0.resolve())
         }
         registry.register((any GroupTargetsObserver).self) { ShieldRefreshOnTargetChange(refresh: try $0.resolve()) }
-        registry.register(BlockTargetsUseCase.self) {
+        registry.register {
             BlockTargetsUseCase(groups: try $0.resolve(), clock: try $0.resolve(), dataLock: try $0.resolve(),
                                 observer: try $0.resolve((any GroupTargetsObserver).self))
         }
-        registry.register(UnblockTargetsUseCase.self) {
+        registry.register {
             UnblockTargetsUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), clock: try $0.resolve(),
                                   dataLock: try $0.resolve(), observer: try $0.resolve((any GroupTargetsObserver).self))
         }
-        registry.register(DeleteGroupUseCase.self) {
+        registry.register {
             DeleteGroupUseCase(groups: try $0.resolve(), lock: try $0.resolve(), override: try $0.resolve(), usage: try $0.resolve(),
                                dataLock: try $0.resolve())
         }
@@ -149,98 +149,98 @@ public enum ServiceRegistration {
         registry.register((any HistoryImportSource).self, name: "watson", value: WatsonFramesSource())
         registry.register((any HistoryImportSource).self, name: "timewarrior", value: TimewarriorSource())
         registry.register((any HistoryImportSource).self, name: "retime", value: RetimeExportSource())
-        registry.register(ExportHistoryUseCase.self) {
+        registry.register {
             ExportHistoryUseCase(history: try $0.resolve(), groups: try $0.resolve(), schedules: try $0.resolve(), settings: try $0.resolve(),
                                  clock: try $0.resolve())
         }
-        registry.register(ReadSettingsUseCase.self) {
+        registry.register {
             ReadSettingsUseCase(settings: try $0.resolve(), dataDirectory: try $0.resolve(RuntimeContext.self).dataDirectory)
         }
-        registry.register(ConfigureSettingUseCase.self) {
+        registry.register {
             ConfigureSettingUseCase(settings: try $0.resolve(), strict: try $0.resolve(), override: try $0.resolve(), dataLock: try $0.resolve(),
                                     reading: try $0.resolve())
         }
-        registry.register(ReconcileSessionUseCase.self) {
+        registry.register {
             ReconcileSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
                                     clock: try $0.resolve(), events: try $0.resolve(),
                                     logger: try $0.resolve(Logger.self).labelled("retime.session"))
         }
-        registry.register(StartSessionUseCase.self) {
+        registry.register {
             StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                 clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                 dataLock: try $0.resolve(), settings: try $0.resolve((any SettingsStore).self),
                                 creator: try $0.resolve((any ImportGroupDirectory).self))
         }
-        registry.register(StopSessionUseCase.self) {
+        registry.register {
             StopSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                override: try $0.resolve())
         }
-        registry.register(CancelSessionUseCase.self) {
+        registry.register {
             CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
                                  reconcile: try $0.resolve(), override: try $0.resolve())
         }
-        registry.register(PauseSessionUseCase.self) {
+        registry.register {
             PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
                                 events: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
         }
-        registry.register(ResumeSessionUseCase.self) {
+        registry.register {
             ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                  clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve())
         }
-        registry.register(RefreshShieldUseCase.self) {
+        registry.register {
             RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(AddScheduleUseCase.self) {
             AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve((any RetimeShared.Clock).self))
         }
-        registry.register(DaemonOutlookUseCase.self) {
+        registry.register {
             DaemonOutlookUseCase(daemon: try $0.resolve(), sessions: try $0.resolve(), upcoming: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register(ListSchedulesUseCase.self) {
             ListSchedulesUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve((any RetimeShared.Clock).self))
         }
-        registry.register(SessionLogUseCase.self) {
+        registry.register {
             SessionLogUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve())
         }
-        registry.register(ChangeScheduleUseCase.self) {
+        registry.register {
             ChangeScheduleUseCase(schedules: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve(), calendar: try $0.resolve(),
                                   override: try $0.resolve())
         }
-        registry.register(UpcomingEventsUseCase.self) {
+        registry.register {
             UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve(), clock: try $0.resolve())
         }
-        registry.register(ReportUseCase.self) {
+        registry.register {
             ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), calendar: try $0.resolve())
         }
-        registry.register(ImportHistoryUseCase.self) {
+        registry.register {
             ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), sessions: try $0.resolve(),
                                  schedules: try $0.resolve((any ScheduleRepository).self), settings: try $0.resolve((any SettingsStore).self),
                                  clock: try $0.resolve((any Clock).self), journal: try $0.resolve((any HistoryJournal).self),
                                  dataLock: try $0.resolve((any DataLock).self))
         }
-        registry.register(TrackSessionUseCase.self) {
+        registry.register {
             TrackSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(),
                                 journal: try $0.resolve((any HistoryJournal).self), dataLock: try $0.resolve((any DataLock).self))
         }
-        registry.register(EditSessionUseCase.self) {
+        registry.register {
             EditSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(),
                                journal: try $0.resolve((any HistoryJournal).self), dataLock: try $0.resolve((any DataLock).self))
         }
-        registry.register(DeleteSessionUseCase.self) {
+        registry.register {
             DeleteSessionUseCase(history: try $0.resolve(), clock: try $0.resolve(), journal: try $0.resolve((any HistoryJournal).self),
                                  dataLock: try $0.resolve((any DataLock).self))
         }
-        registry.register(UndoHistoryChangeUseCase.self) {
+        registry.register {
             UndoHistoryChangeUseCase(history: try $0.resolve(), journal: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve())
         }
-        registry.register(ContinueSessionUseCase.self) {
+        registry.register {
             ContinueSessionUseCase(history: try $0.resolve(), groups: try $0.resolve(), start: try $0.resolve())
         }
-        registry.register(TestShieldUseCase.self) {
+        registry.register {
             TestShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), inspector: try $0.resolve())
         }
-        registry.register(SessionStatusUseCase.self) {
+        registry.register {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve(),
                                  groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self))
         }

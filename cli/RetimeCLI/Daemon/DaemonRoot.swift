@@ -7,14 +7,19 @@ import Glibc
 
 /// The daemon's composition root: the shared registration, plus logging at
 /// `info` to stderr (journald-aware) and to a rotating file, the interval
-/// ledger and the daemon's pass.
+/// ledger, the daemon's pass, and `DaemonWork`, the one thing its entry
+/// resolves at each build.
 enum DaemonRoot {
-    /// Validated at start: a daemon that cannot build a service must say so
-    /// at once, not at the first interval hours later.
-    static func container(_ context: RuntimeContext) throws -> Container {
-        let container = Container(registry(context))
-        try container.validate()
-        return container
+    /// Nothing is built here: the scheduler's `DaemonWork` builds what a
+    /// pass needs, at start (a daemon that cannot build it says so at once,
+    /// not at the first interval hours later) and at each rebuild.
+    static func container(_ context: RuntimeContext) -> Container {
+        Container(registry(context))
+    }
+
+    /// What the scheduler uses of `container`, built now.
+    static func work(_ container: Container) throws -> DaemonWork {
+        try container.resolve(DaemonWork.self)
     }
 
     static func registry(_ context: RuntimeContext) -> Registry {
@@ -26,11 +31,15 @@ enum DaemonRoot {
             Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file]))
         }
         registry.register((any IntervalLedger).self, lifetime: .singleton) { StoreIntervalLedger(store: try $0.resolve()) }
-        registry.register(RunDueEventsUseCase.self) {
+        registry.register {
             RunDueEventsUseCase(schedules: try $0.resolve(), ledger: try $0.resolve(), sessions: try $0.resolve(),
                                 calendar: try $0.resolve(), clock: try $0.resolve(), events: try $0.resolve(),
                                 logger: try $0.resolve(), reconcile: try $0.resolve(), start: try $0.resolve(),
                                 stop: try $0.resolve())
+        }
+        registry.register {
+            DaemonWork(logger: try $0.resolve(), pass: try $0.resolve(), refresh: try $0.resolve(), clock: try $0.resolve(),
+                       calendar: try $0.resolve(), settings: try $0.resolve())
         }
         return registry
     }

@@ -7,8 +7,9 @@ import Glibc
 
 /// `retime daemon run`: the daemon's services, started in order (the
 /// single-instance lock, the services built from its root, the watchers of
-/// signals, data and time zone, the scheduler) and stopped in reverse when
-/// a signal ends it (docs/architecture.md).
+/// data and time zone, the scheduler) by a `ServiceGroup`, which catches
+/// TERM and INT (stop, in reverse order) and HUP (reload)
+/// (docs/architecture.md, "One lifecycle").
 struct DaemonRunner {
     let runtime: RuntimeContext
 
@@ -16,27 +17,31 @@ struct DaemonRunner {
         let runtime = runtime
         let mailbox = try WakeMailbox()
         let zone = try DirectoryWatcher.timeZone()
-        let watchers: [any WakeWatcher] = [SignalWatcher(), try DirectoryWatcher.data(directory: runtime.layout.store), zone]
+        let watchers: [any WakeWatcher] = [try DirectoryWatcher.data(directory: runtime.layout.store), zone]
         let wake = try WakeSource(mailbox: mailbox, followsTimeZone: zone.isWatching)
-        let services = DaemonContainer { try DaemonRoot.container(runtime) }
-        try await DaemonRunner.group(lock: DaemonLock(dataDirectory: runtime.dataDirectory), services: services,
-                                     watchers: watchers.map { WatcherService(watcher: $0, mailbox: mailbox) }, wake: wake,
+        try await DaemonRunner.group(lock: DaemonLock(dataDirectory: runtime.dataDirectory),
+                                     services: ContainerService { DaemonRoot.container(runtime) },
+                                     watchers: watchers.map { WatcherService(watcher: $0, mailbox: mailbox) },
+                                     wake: wake, interrupt: { mailbox.post($0) }, signals: ProcessSignals(),
                                      configuration: { try? runtime.store.stamp(of: StoreSettings.suite) }).run()
     }
 
     /// The daemon as a group of services; the same for a test, with its
-    /// own watchers (or none), wake signals and a container on the manual
-    /// clock.
-    static func group(lock: DaemonLock, services: DaemonContainer, watchers: [any DaemonService] = [], wake: any WakeSignals,
-                      configuration: @escaping @Sendable () -> AnyHashable?) -> DaemonServiceGroup {
-        DaemonServiceGroup(services: [
-            DaemonLockService {
-                let held = try lock.acquire()
-                return { held.release() }
-            },
-            services,
-        ] + watchers + [
-            SchedulerService(wake: wake, services: services, configuration: configuration, forgetTimeZone: { SystemTimeZone.forget() }),
-        ])
+    /// own watchers (or none), wake signals, signal source and a container
+    /// on the manual clock.
+    static func group(lock: DaemonLock, services: ContainerService, watchers: [any Service] = [], wake: any WakeSignals,
+                      interrupt: @escaping @Sendable (WakeReason) -> Void, signals: any SignalSource,
+                      configuration: @escaping @Sendable () -> AnyHashable?) -> ServiceGroup {
+        let lockService = HoldingService(name: "lock") {
+            let held = try lock.acquire()
+            return { held.release() }
+        }
+        let scheduler = SchedulerService(wake: wake, interrupt: interrupt, work: { try DaemonRoot.work(services.container()) },
+                                         rebuild: {
+                                             try await services.rebuild()
+                                             return try DaemonRoot.work(services.container())
+                                         },
+                                         configuration: configuration, forgetTimeZone: { SystemTimeZone.forget() })
+        return ServiceGroup(services: [lockService, services] + watchers + [scheduler], signals: signals)
     }
 }

@@ -6,14 +6,22 @@ import Glibc
 
 /// The daemon's work: a pass over what is due, then a sleep until the next
 /// deadline or until something else wakes it (`WakeSignals`: the clock,
-/// and what the watcher services post: the data, the time zone, signals). TERM and INT
-/// end it after the pass in hand; HUP, a changed configuration and a
-/// changed time zone build the services again. Everything it waits on and
-/// reads the time from is injected: a test runs it on the manual clock.
-struct SchedulerService: DaemonService {
+/// and what the watcher services post: the data, the time zone). Its
+/// group's shutdown (TERM, INT) ends it after the pass in hand; its
+/// group's reload (HUP), a changed configuration and a changed time zone
+/// build the services again. It resolves nothing: the root hands it what
+/// a build gives it and how to rebuild. Everything it waits on and reads
+/// the time from is injected: a test runs it on the manual clock.
+struct SchedulerService: Service {
     let name = "scheduler"
     let wake: any WakeSignals
-    let services: DaemonContainer
+    /// Wakes `wake`'s wait with a reason: how the group's shutdown and
+    /// reload reach a scheduler asleep.
+    let interrupt: @Sendable (WakeReason) -> Void
+    /// What the services built now give the scheduler.
+    let work: @Sendable () throws -> DaemonWork
+    /// Tears the services down, builds them again, and gives what they give.
+    let rebuild: @Sendable () async throws -> DaemonWork
     /// The configuration's version: when it changes, services are rebuilt so
     /// hooks, notifications and the log level follow it as the shield does.
     let configuration: @Sendable () -> AnyHashable?
@@ -22,64 +30,67 @@ struct SchedulerService: DaemonService {
     /// Forgets the local time zone read so far (the system's changed).
     var forgetTimeZone: @Sendable () -> Void = {}
 
-    func start() async throws {
-        var configured = configuration()
-        var logger = try services.resolve(Logger.self)
-        func rebuild() async throws {
-            try await services.rebuild()
-            configured = configuration()
-            logger = try services.resolve(Logger.self)
+    func run() async throws {
+        let interrupt = interrupt
+        try await ServiceLifecycle.withHandlers(onShutdown: { interrupt(.signal($0 ?? SIGTERM)) },
+                                                onReload: { interrupt(.signal(SIGHUP)) }) {
+            try await loop()
         }
-        logger.notice("daemon started", metadata: ["pid": "\(getpid())"])
-        if !wake.followsTimeZone { logger.warning("cannot watch the system's time-zone files; restart the daemon after changing the zone") }
+    }
+
+    private func loop() async throws {
+        var configured = configuration()
+        var work = try work()
+        func rebuilt() async throws {
+            work = try await rebuild()
+            configured = configuration()
+        }
+        work.logger.notice("daemon started", metadata: ["pid": "\(getpid())"])
+        if !wake.followsTimeZone { work.logger.warning("cannot watch the system's time-zone files; restart the daemon after changing the zone") }
         // A block left up by a crash, with no session to own it, comes down now.
-        do { try await services.resolve(RefreshShieldUseCase.self).execute() } catch {
-            logger.error("cannot bring the block in line with the session: \(error)")
+        do { try await work.refresh.execute() } catch {
+            work.logger.error("cannot bring the block in line with the session: \(error)")
         }
         while true {
-            let deadline = await pass(logger)
-            logger.debug("sleeping", metadata: ["until": "\(deadline.map { Timestamp.format($0) } ?? "nothing is due")"])
+            let deadline = await pass(work)
+            work.logger.debug("sleeping", metadata: ["until": "\(deadline.map { Timestamp.format($0) } ?? "nothing is due")"])
             switch await wake.wait(until: deadline) {
             case .signal(SIGHUP):
-                logger.notice("reloading the configuration")
-                try await rebuild()
+                work.logger.notice("reloading the configuration")
+                try await rebuilt()
             case .signal(let number):
-                logger.notice("stopping", metadata: ["signal": "\(number)"])
+                work.logger.notice("stopping", metadata: ["signal": "\(number)"])
                 return
             case .clockChanged:
-                logger.notice("the wall clock changed; looking again")
+                work.logger.notice("the wall clock changed; looking again")
             case .timeZoneChanged:
                 // The zone read first is kept; forget it, and build the
                 // services again so the schedules' calendar (and with it
                 // every interval's instants) follows the new zone.
                 forgetTimeZone()
-                try await rebuild()
-                let zone = (try? services.resolve(IntervalCalendar.self).timeZone.identifier) ?? "?"
-                logger.notice("the time zone changed; schedules follow it", metadata: ["zone": "\(zone)"])
+                try await rebuilt()
+                work.logger.notice("the time zone changed; schedules follow it", metadata: ["zone": "\(work.calendar.timeZone.identifier)"])
             case .dataChanged where configuration() != configured:
-                try await rebuild()
-                logger.notice("the configuration changed; services rebuilt")
+                try await rebuilt()
+                work.logger.notice("the configuration changed; services rebuilt")
             case .deadline, .dataChanged:
                 continue
             }
         }
     }
 
-    func stop() async {}
-
     /// Runs what is due; returns when to look again (nil: nothing is due).
-    private func pass(_ logger: Logger) async -> Date? {
+    private func pass(_ work: DaemonWork) async -> Date? {
         do {
             // What the pass handled was recorded and logged as it happened
             // (`SessionEventPublisher`).
-            return try await services.resolve(RunDueEventsUseCase.self).execute().nextDeadline
+            return try await work.pass.execute().nextDeadline
         } catch {
             // Unreadable data (say, a damaged file) must not kill the
             // daemon: say so, and look again when the data changes
             // (`doctor --repair`) or in a minute.
-            logger.error("a pass failed: \(error)")
-            let now = (try? services.resolve((any RetimeShared.Clock).self).now()) ?? Date()
-            return now.addingTimeInterval(retryAfter)
+            work.logger.error("a pass failed: \(error)")
+            return work.clock.now().addingTimeInterval(retryAfter)
         }
     }
 }

@@ -28,9 +28,21 @@ struct SystemOptions: Sendable {
 /// The system service's composition root: only what enforcement needs (the
 /// clock, its own store in the root-owned state directory, the blocks it
 /// holds, the hosts layer and the request handler), nothing of a user's
-/// data. Privilege separation: small enough to audit.
+/// data. Privilege separation: small enough to audit. Its entry resolves
+/// one `ShieldWork`; `CompositionRootTests` validates the whole graph.
 enum SystemRoot {
-    static func container(_ options: SystemOptions, context: RuntimeContext) throws -> Container {
+    static func container(_ options: SystemOptions, context: RuntimeContext) -> Container {
+        Container(registry(options, context: context))
+    }
+
+    /// What the service's work uses of `container`, built now. A layer
+    /// that refuses to run as asked (`--firewall nftables` without nft)
+    /// is reported as itself, with its code and hint.
+    static func work(_ container: Container) throws -> ShieldWork {
+        do { return try container.resolve(ShieldWork.self) } catch .factoryFailed(_, _, let refusal as SystemServiceError) { throw refusal }
+    }
+
+    static func registry(_ options: SystemOptions, context: RuntimeContext) -> Registry {
         var registry = Registry()
         registry.register((any RetimeShared.Clock).self, value: SystemClock())
         registry.register(Logger.self, value: Logger(label: "retime.shield",
@@ -45,7 +57,7 @@ enum SystemRoot {
         // One record of the layers' failures for the service's passes and
         // its answers alike.
         registry.register(LayerHealth.self, value: LayerHealth())
-        registry.register(HeldBlocks.self) {
+        registry.register {
             HeldBlocks(store: try $0.resolve(), layers: try $0.resolve(), clock: try $0.resolve(), logger: try $0.resolve(),
                        health: try $0.resolve())
         }
@@ -54,9 +66,10 @@ enum SystemRoot {
             let held = try resolver.resolve((any HeldBlockStore).self)
             return ShieldRequestHandler(blocks: try resolver.resolve(), clock: clock, passcodes: { uid in passcodeBook(uid, options: options, held: held, clock: clock) })
         }
-        let container = Container(registry)
-        try container.validate()
-        return container
+        registry.register {
+            ShieldWork(logger: try $0.resolve(), blocks: try $0.resolve(), handler: try $0.resolve(), layers: try $0.resolve())
+        }
+        return registry
     }
 
     /// Lifts every block the stopped service held, as a root release does
@@ -70,7 +83,7 @@ enum SystemRoot {
         defer { lock.release() }
         var offline = options
         offline.apps = false   // nothing of the app layer outlives the service
-        let services = try container(offline, context: context)
+        let services = container(offline, context: context)
         let released = try await services.resolve(HeldBlocks.self).release(uid: nil, by: 0)
         await services.teardown()
         return released

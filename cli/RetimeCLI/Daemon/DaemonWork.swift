@@ -1,0 +1,19 @@
+import Domain
+
+/// What the daemon's scheduler uses of one build of its services, and all
+/// the daemon's entry resolves: its registration's factory resolves the
+/// rest, so a build makes only what a pass needs (docs/performance.md,
+/// "Container: what each root builds").
+struct DaemonWork: Sendable {
+    let logger: Logger
+    /// The pass over what is due.
+    let pass: RunDueEventsUseCase
+    /// Brings a block left up by a crash in line with the session, at start.
+    let refresh: RefreshShieldUseCase
+    let clock: any RetimeShared.Clock
+    /// The schedules' calendar, whose zone the log names after a change.
+    let calendar: IntervalCalendar
+    /// The settings in force: read at every build, so damaged settings
+    /// stop the daemon at its start as they stop a command.
+    let settings: Settings
+}
