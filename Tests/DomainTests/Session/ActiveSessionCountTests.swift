@@ -87,7 +87,7 @@ struct ActiveSessionCountTests {
         let schedules = InMemoryScheduleRepository()
         try await schedules.insert(Schedule(name: "work", groupId: world.work.id, from: TimeOfDay(parsing: "09:00")!,
                                             to: TimeOfDay(parsing: "10:00")!, weekdays: Set(Weekday.allCases), strict: strict))
-        let step = RunDueEventsUseCase(schedules: schedules, ledger: InMemoryIntervalLedger(), sessions: sessions,
+        let step = RunDueEventsUseCase(schedules: schedules, ledger: InMemoryIntervalLedger(),
                                        calendar: IntervalCalendar(timeZone: .utc), clock: world.clock, events: world.events,
                                        logger: Logger(label: "t", handler: world.logs), reconcile: reconcile, start: start, stop: stop)
         _ = try await step.execute()

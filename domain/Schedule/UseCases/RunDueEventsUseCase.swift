@@ -19,7 +19,6 @@ import RetimeShared
 public struct RunDueEventsUseCase: Sendable {
     private let schedules: any ScheduleRepository
     private let ledger: any IntervalLedger
-    private let sessions: any SessionRepository
     private let calendar: IntervalCalendar
     private let clock: any Clock
     private let events: SessionEventPublisher
@@ -28,12 +27,12 @@ public struct RunDueEventsUseCase: Sendable {
     private let start: StartSessionUseCase
     private let stop: StopSessionUseCase
 
-    public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, sessions: any SessionRepository,
-                calendar: IntervalCalendar, clock: any Clock, events: SessionEventPublisher, logger: Logger,
-                reconcile: ReconcileSessionUseCase, start: StartSessionUseCase, stop: StopSessionUseCase) {
+    /// The session is read through `reconcile`'s owner of the active
+    /// session (`ActiveSession`), once per pass.
+    public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, calendar: IntervalCalendar, clock: any Clock,
+                events: SessionEventPublisher, logger: Logger, reconcile: ReconcileSessionUseCase, start: StartSessionUseCase, stop: StopSessionUseCase) {
         self.schedules = schedules
         self.ledger = ledger
-        self.sessions = sessions
         self.calendar = calendar
         self.clock = clock
         self.events = events
