@@ -18,7 +18,7 @@ struct DaemonWorld {
 
     /// A new pass, as a restarted daemon would build it, over the same data.
     var step: RunDueEventsUseCase {
-        RunDueEventsUseCase(schedules: schedules, ledger: ledger, sessions: world.sessions, calendar: calendar,
+        RunDueEventsUseCase(schedules: schedules, ledger: ledger, calendar: calendar,
                             clock: world.clock, events: world.events, logger: Logger(label: "t", handler: world.logs),
                             reconcile: world.reconcile, start: world.start, stop: world.stop)
     }

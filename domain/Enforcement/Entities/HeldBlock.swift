@@ -50,11 +50,18 @@ public struct HeldBlock: Codable, Hashable, Sendable {
         return copy
     }
 
-    /// Counts the boot time since the last checkpoint as served. After a
-    /// reboot (another boot id) the time the machine was off is not served:
-    /// the count goes on from the new boot's reading.
+    /// The strict-time rule as it holds this block: the length not yet
+    /// served is owed as of the last checkpoint, and carries over a reboot.
+    public var strictTime: StrictTime {
+        StrictTime(plannedEnd: plannedEnd, owed: strict ? length.map { $0 - served } : nil, asOf: checkpoint,
+                   reboot: .owedTimeCarriesOver)
+    }
+
+    /// Counts the boot time since the last checkpoint as served
+    /// (`StrictTime.served(from:to:)`: after a reboot the time the machine
+    /// was off is not served; the count goes on from the new boot's reading).
     public mutating func advance(to boot: BootTimeReading?) {
-        if let last = checkpoint, let boot, last.bootID == boot.bootID { served += max(0, boot.seconds - last.seconds) }
+        served += StrictTime.served(from: checkpoint, to: boot)
         checkpoint = boot ?? checkpoint
     }
 
@@ -62,19 +69,15 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     /// planned end has passed and, for a strict block, its whole length has
     /// been served (within the clocks' tolerance).
     public func isOver(at now: Date) -> Bool {
-        guard let plannedEnd, plannedEnd <= now else { return false }
         // Nothing is served after a release: its record lasts to the planned end.
-        guard !isReleased else { return true }
-        guard strict, let length else { return true }
-        return length - served < Session.clockTolerance
+        guard !isReleased else { return plannedEnd.map { $0 <= now } ?? false }
+        return strictTime.isOver(at: now, boot: checkpoint)
     }
 
     /// When the block's time is up, as of `now` on the wall clock: the
     /// planned end, or later while boot time is still owed; nil when
     /// open-ended.
     public func end(at now: Date) -> Date? {
-        guard let plannedEnd else { return nil }
-        guard strict, let length else { return plannedEnd }
-        return max(plannedEnd, now.addingTimeInterval(max(0, length - served)))
+        strictTime.end(at: now, boot: checkpoint)
     }
 }

@@ -19,7 +19,6 @@ import RetimeShared
 public struct RunDueEventsUseCase: Sendable {
     private let schedules: any ScheduleRepository
     private let ledger: any IntervalLedger
-    private let sessions: any SessionRepository
     private let calendar: IntervalCalendar
     private let clock: any Clock
     private let events: SessionEventPublisher
@@ -28,12 +27,12 @@ public struct RunDueEventsUseCase: Sendable {
     private let start: StartSessionUseCase
     private let stop: StopSessionUseCase
 
-    public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, sessions: any SessionRepository,
-                calendar: IntervalCalendar, clock: any Clock, events: SessionEventPublisher, logger: Logger,
-                reconcile: ReconcileSessionUseCase, start: StartSessionUseCase, stop: StopSessionUseCase) {
+    /// The session is read through `reconcile`'s owner of the active
+    /// session (`ActiveSession`), once per pass.
+    public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, calendar: IntervalCalendar, clock: any Clock,
+                events: SessionEventPublisher, logger: Logger, reconcile: ReconcileSessionUseCase, start: StartSessionUseCase, stop: StopSessionUseCase) {
         self.schedules = schedules
         self.ledger = ledger
-        self.sessions = sessions
         self.calendar = calendar
         self.clock = clock
         self.events = events
@@ -46,7 +45,9 @@ public struct RunDueEventsUseCase: Sendable {
     public func execute() async throws -> DaemonStep {
         var handled: [DaemonStep.Handled] = []
         var now = clock.now()
-        if let completed = try await reconcile.execute(), let due = completed.endedAt {
+        // The pass reconciles once: what it found serves every step after.
+        var reconciled = try await reconcile.active.reconcile()
+        if let completed = reconciled.completed, let due = completed.endedAt {
             let late = now.timeIntervalSince(due)
             events.record(TrackedEvent(name: "session-completed", at: now, properties: [
                 "sessionId": .string(completed.id.description), "due": .date(due), "lateMs": .int(Int((late * 1_000).rounded())),
@@ -60,7 +61,7 @@ public struct RunDueEventsUseCase: Sendable {
         let since = watermark ?? now
         for event in dueEvents(of: all, at: now, endingAfter: since) where try await ledger.claim(event.ledgerKey, at: now) {
             now = clock.now()
-            if let outcome = try await handle(event, now: now) { handled.append(outcome) }
+            if let outcome = try await handle(event, now: now, reconciled: &reconciled) { handled.append(outcome) }
         }
         // The watermark only bounds how far back a pass looks (claims keep
         // each event once), so it moves when something was handled or an hour
@@ -70,7 +71,8 @@ public struct RunDueEventsUseCase: Sendable {
             try await ledger.advanceWatermark(to: now)
             try await ledger.forget(before: now.addingTimeInterval(-4 * 86_400))
         }
-        return DaemonStep(handled: handled, nextDeadline: try await nextDeadline(after: clock.now(), schedules: all))
+        let current = try await reconcile.active.current(after: reconciled)
+        return DaemonStep(handled: handled, nextDeadline: nextDeadline(after: clock.now(), current: current, schedules: all))
     }
 
     /// Every event at or before `now` of the instances that end after `since`.
@@ -93,7 +95,7 @@ public struct RunDueEventsUseCase: Sendable {
     /// asleep), the session begins when it really did.
     static let onTime: TimeInterval = 1
 
-    private func handle(_ event: IntervalEvent, now: Date) async throws -> DaemonStep.Handled? {
+    private func handle(_ event: IntervalEvent, now: Date, reconciled: inout ActiveSession.Reconciled) async throws -> DaemonStep.Handled? {
         let schedule = event.schedule, interval = event.interval
         let late = now.timeIntervalSince(event.at)
         func record(_ action: DaemonStep.Handled.Action, _ name: String) -> DaemonStep.Handled {
@@ -109,24 +111,28 @@ public struct RunDueEventsUseCase: Sendable {
             await events.interval(.intervalWarning, event, session: nil, at: now)
             return record(.warning, "interval-warning")
         case .intervalWillEndWarning:
-            guard now < interval.end, let session = try await startedByThis(interval, schedule) else { return nil }
+            guard now < interval.end, let session = try await startedByThis(interval, schedule, after: reconciled) else { return nil }
             await events.interval(.intervalWarning, event, session: session, at: now)
             return record(.warning, "interval-warning")
         case .intervalDidStart:
             guard now < interval.end else { return record(.intervalMissed, "interval-missed") }
             // A strict interval ends a non-strict session in its way.
-            if schedule.strict, let preempted = try await stop.preempt(at: interval.start) {
+            if schedule.strict, let preempted = try await stop.preempt(at: interval.start, after: reconciled) {
+                reconciled.forgetSlot()
                 logger.notice("a strict interval ended the session in its way", metadata: [
                     "schedule": "\(schedule.name)", "session": "\(preempted.id)",
                 ])
             }
             do {
-                _ = try await start.execute(SessionPlan(groupName: schedule.name, groupId: schedule.groupId,
-                                                        length: .until(interval.end), strict: schedule.strict,
-                                                        origin: .schedule(schedule.name),
-                                                        startAt: late < Self.onTime ? interval.start : nil))
+                let receipt = try await start.execute(SessionPlan(groupName: schedule.name, groupId: schedule.groupId,
+                                                                  length: .until(interval.end), strict: schedule.strict,
+                                                                  origin: .schedule(schedule.name),
+                                                                  startAt: late < Self.onTime ? interval.start : nil),
+                                                      after: reconciled)
+                reconciled.slotHolds(receipt.session)
                 return record(.sessionStarted, "interval-started")
             } catch SessionError.alreadyActive {
+                reconciled.forgetSlot()   // another process started one since the pass reconciled
                 await events.interval(.intervalSkipped, event, session: nil, at: now)
                 return record(.intervalSkipped, "interval-skipped")
             } catch SessionError.invalidLength {
@@ -139,14 +145,15 @@ public struct RunDueEventsUseCase: Sendable {
     }
 
     /// The active session if this interval started it.
-    private func startedByThis(_ interval: IntervalInstance, _ schedule: Schedule) async throws -> SessionID? {
-        guard let session = try await sessions.current(), session.isActive,
+    private func startedByThis(_ interval: IntervalInstance, _ schedule: Schedule,
+                               after reconciled: ActiveSession.Reconciled) async throws -> SessionID? {
+        guard let session = try await reconcile.active.current(after: reconciled), session.isActive,
               session.origin == .schedule(schedule.name), session.plannedEnd == interval.end else { return nil }
         return session.id
     }
 
-    private func nextDeadline(after now: Date, schedules: [Schedule]) async throws -> Date? {
-        let sessionEnd = try await sessions.current().flatMap { session -> Date? in
+    private func nextDeadline(after now: Date, current: Session?, schedules: [Schedule]) -> Date? {
+        let sessionEnd = current.flatMap { session -> Date? in
             // An ended session still in the slot: its block could not be
             // lifted (reconcile logged why). Try again in a minute.
             guard session.isActive else { return now.addingTimeInterval(60) }

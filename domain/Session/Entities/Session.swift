@@ -79,44 +79,39 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// Whether a break is going on.
     public var isPaused: Bool { breaks.last.map { $0.end == nil } ?? false }
 
-    /// How far the two clocks may disagree before the boot-time clock is
-    /// taken to hold a strict session: they are read a moment apart, so
-    /// they never agree to the nanosecond, and moving the clock by less than
-    /// this gains nothing worth refusing.
-    public static let clockTolerance: TimeInterval = 1
+    /// The strict-time rule as it holds this session: its planned end on
+    /// the wall clock and, when strict, its boot-time deadline (nothing owed
+    /// as of that reading); after a reboot the wall clock alone decides.
+    public var strictTime: StrictTime {
+        let held = strict && bootDeadline != nil
+        return StrictTime(plannedEnd: plannedEnd, owed: held ? 0 : nil, asOf: held ? bootDeadline : nil, reboot: .wallClockDecides)
+    }
 
     /// Whether the planned end has come by `now`. A strict session's time is
-    /// up only when the boot-time clock agrees (in the same boot; after a
-    /// reboot the wall clock alone decides), so moving the clock forward does
-    /// not end it early.
+    /// up only when the boot-time clock agrees (`StrictTime.isOver`), so
+    /// moving the clock forward does not end it early.
     public func isExpired(at now: Date, boot: BootTimeReading?) -> Bool {
-        guard let plannedEnd, plannedEnd <= now else { return false }
-        guard let left = bootTimeLeft(boot: boot) else { return true }
-        return left < Self.clockTolerance
+        strictTime.isOver(at: now, boot: boot)
     }
 
     /// When the session ends on the wall clock: its planned end, or for a
     /// strict session later, if the wall clock was moved forward and the
     /// boot-time clock still holds it. Nil for an open-ended session.
     public func endOnWallClock(at now: Date, boot: BootTimeReading?) -> Date? {
-        guard let plannedEnd else { return nil }
-        return heldEnd(at: now, boot: boot) ?? plannedEnd
+        strictTime.end(at: now, boot: boot)
     }
 
     /// The wall-clock instant a strict session really ends, when the
     /// boot-time clock holds it beyond its planned end (the wall clock was
     /// moved forward); nil when the clocks agree.
     public func heldEnd(at now: Date, boot: BootTimeReading?) -> Date? {
-        guard let plannedEnd, let left = bootTimeLeft(boot: boot),
-              left >= plannedEnd.timeIntervalSince(now) + Self.clockTolerance else { return nil }
-        return now.addingTimeInterval(left)
+        strictTime.heldEnd(at: now, boot: boot)
     }
 
     /// How long until the boot-time clock reaches a strict session's end, in
     /// the same boot; nil when it does not hold the session.
     public func bootTimeLeft(boot: BootTimeReading?) -> TimeInterval? {
-        guard strict, let deadline = bootDeadline, let boot, boot.bootID == deadline.bootID else { return nil }
-        return max(0, deadline.seconds - boot.seconds)
+        strictTime.owed(at: boot)
     }
 
     /// The session with a break opened at `instant`.

@@ -26,9 +26,9 @@ public struct CancelSessionUseCase: Sendable {
     /// Returns the session that was discarded, with its group's name, and
     /// when it was.
     public func execute(passcode: Passcode? = nil) async throws -> (receipt: SessionReceipt, at: Date) {
-        try await reconcile.execute()
+        let reconciled = try await reconcile.active.reconcile()
         var authorized = false, at = clock.now()
-        let cancelled = try await sessions.retryingActive { current in
+        let cancelled = try await sessions.retryingActive(known: reconciled.slot) { current in
             let now = clock.now(), boot = clock.bootTime()
             at = now
             if !authorized, current.strict, let until = current.endOnWallClock(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {

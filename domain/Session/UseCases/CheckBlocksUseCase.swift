@@ -29,30 +29,26 @@ public struct CheckBlocksUseCase: Sendable {
     private func check(repairing: Bool) async throws -> HealthCheck {
         let current = try await sessions.current()
         let shield = try current.map(shields.shield(of:)) ?? shields.configured()
-        let block = try await shield.state()
-        let running = current.flatMap { $0.isActive ? $0 : nil }
+        let aligned = try await ActiveSession.align(current, through: shield, groups: groups, repairing ? .repairing : .inspecting)
         func found(_ status: HealthCheck.Status, _ detail: String) -> HealthCheck { HealthCheck(name: "blocks", status: status, detail: detail) }
-        switch (block, running) {
-        case (nil, nil):
+        switch aligned.found {
+        case .clear:
             return found(.ok, "no session runs and no block is up")
-        case (nil, let session?) where session.isPaused:
+        case .onBreak:
             return found(.ok, "the session is on a break; no block is up")
-        case (nil, let session?):
-            guard repairing else {
+        case .down:
+            guard aligned.raised != nil else {
                 return found(.warning, "the running session's block is down (an interrupted start); the next command raises it")
             }
-            let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
-            try await shield.raise(targets, for: session)
             return found(.repaired, "raised the running session's block")
-        case (let block?, let session?) where block.session == session.id && block.released:
+        case .released:
             return found(.warning, "root released the running session's block; nothing is blocked until the session ends")
-        case (let block?, let session?) where block.session == session.id && !session.isPaused:
+        case .up:
             let what = shield.kind == "none" ? "recorded (the 'none' shield blocks nothing)" : "up (\(shield.identity))"
             return found(.ok, "the running session's block is \(what)")
-        case (let block?, let session):
+        case .stale(let block, let session):
             let why = session?.id == block.session ? "during the session's break" : "for a session that is no longer running"
-            guard repairing else { return found(.warning, "a block is up \(why)") }
-            try await shield.lower(for: block.session)
+            guard aligned.lowered != nil else { return found(.warning, "a block is up \(why)") }
             return found(.repaired, "lifted a block that was up \(why)")
         }
     }

@@ -25,9 +25,9 @@ public struct PauseSessionUseCase: Sendable {
 
     /// Returns the paused session, with its group's name.
     public func execute(passcode: Passcode? = nil) async throws -> SessionReceipt {
-        try await reconcile.execute()
+        let reconciled = try await reconcile.active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
-        let (running, paused) = try await sessions.retryingActive { current -> (Session, Session)? in
+        let (running, paused) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
             if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {
                 try await override.authorize("pause", passcode: passcode, otherwise: SessionError.strict(until: until))
                 authorized = true

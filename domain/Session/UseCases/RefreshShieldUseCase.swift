@@ -20,15 +20,6 @@ public struct RefreshShieldUseCase: Sendable {
     public func execute() async throws -> [Target]? {
         let current = try await sessions.current()
         let shield = try current.map(shields.shield(of:)) ?? shields.configured()
-        guard let session = current, session.isActive, !session.isPaused else {
-            // No session runs unpaused, so any block up now is stale.
-            if let stale = try await shield.state() { try await shield.guarded { try await $0.lower(for: stale.session) } }
-            return nil
-        }
-        // Root released this session's block: it stays down to the end.
-        if let block = try? await shield.state(), block.session == session.id, block.released { return nil }
-        let targets = try await groups.blockList(id: session.groupId)?.targets ?? []
-        try await shield.guarded { try await $0.raise(targets, for: session) }
-        return targets
+        return try await ActiveSession.align(current, through: shield, groups: groups, .refreshing).raised
     }
 }

@@ -22,8 +22,8 @@ public struct ResumeSessionUseCase: Sendable {
     /// Returns the resumed session, with its group's name and the targets
     /// blocked again.
     public func execute() async throws -> SessionReceipt {
-        try await reconcile.execute()
-        let (paused, resumed) = try await sessions.retryingActive { current -> (Session, Session)? in
+        let reconciled = try await reconcile.active.reconcile()
+        let (paused, resumed) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
             let next = try current.resuming(at: clock.now())
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }

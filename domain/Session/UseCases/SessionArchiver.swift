@@ -21,15 +21,22 @@ struct SessionArchiver: Sendable {
     /// Moves `current` to history as `ended`; false if another process
     /// changed the session first (it then owns the ending).
     func archive(_ current: Session, as ended: Session, passcode: Passcode? = nil) async throws -> Bool {
-        guard try await sessions.replace(current, with: ended) else { return false }
-        try await finish(ended, passcode: passcode)
-        return true
+        try await archiving(current, as: ended, passcode: passcode).archived
+    }
+
+    /// The same, also saying whether this call emptied the slot (false when
+    /// another process changed it first, or finishes the ending).
+    func archiving(_ current: Session, as ended: Session, passcode: Passcode? = nil) async throws -> (archived: Bool, emptied: Bool) {
+        guard try await sessions.replace(current, with: ended) else { return (false, false) }
+        return (true, try await finish(ended, passcode: passcode))
     }
 
     /// Completes the archival of a session already marked ended. Throws
     /// `blockNotLifted` when the shield fails: the session is in history by
     /// then, and stays in the slot until a later finisher lifts its block.
-    func finish(_ ended: Session, passcode: Passcode? = nil) async throws {
+    /// Returns whether this call emptied the slot.
+    @discardableResult
+    func finish(_ ended: Session, passcode: Passcode? = nil) async throws -> Bool {
         // A history that cannot take the session (a segment replaced by a
         // directory or a FIFO) does not keep its block up: the ending is
         // decided, and the ended session stays in the slot until history
@@ -48,6 +55,7 @@ struct SessionArchiver: Sendable {
         if let unwritten { throw SessionError.historyNotWritten((unwritten as? any RetimeError)?.description ?? "\(unwritten)") }
         let emptied = try await sessions.replace(ended, with: nil)
         if emptied { await events.session(.sessionEnded, ended, at: ended.endedAt ?? ended.startedAt) }
+        return emptied
     }
 }
 
@@ -64,9 +72,13 @@ extension SessionRepository {
     /// Runs `attempt` on the active session until it lands: `attempt` returns
     /// nil when its compare-and-swap lost to another process, and is then
     /// retried on the fresh state. Throws `notActive` when there is none.
-    func retryingActive<Result>(_ attempt: (Session) async throws -> Result?) async throws -> Result {
-        for _ in 0..<5 {
-            guard let current = try await current(), current.isActive else { throw SessionError.notActive }
+    /// `known`: the slot as this command's reconcile left it, for the first
+    /// attempt (`.none`: read it).
+    func retryingActive<Result>(known: Session?? = .none, _ attempt: (Session) async throws -> Result?) async throws -> Result {
+        for round in 0..<5 {
+            let slot: Session?
+            if round == 0, case .some(let known) = known { slot = known } else { slot = try await current() }
+            guard let current = slot, current.isActive else { throw SessionError.notActive }
             if let result = try await attempt(current) { return result }
         }
         throw SessionError.conflict

@@ -21,14 +21,16 @@ public struct SessionStatusUseCase: Sendable {
 
     /// Nil when no session is active.
     public func execute() async throws -> SessionStatus? {
-        try await reconcile.execute()
-        guard let current = try await sessions.current(), current.isActive else { return nil }
+        let reconciled = try await reconcile.active.reconcile()
+        guard let current = try await reconcile.active.current(after: reconciled), current.isActive else { return nil }
         var status = SessionStatus(session: current, at: clock.now(), boot: clock.bootTime())
         status.groupName = try await groups?.groupName(id: current.groupId)
         if let shield = try shields?.shield(of: current) {
             status.shieldKind = shield.kind
             // Reconcile leaves a released block down; the user must hear why.
-            if let block = try? await shield.state(), block.session == current.id { status.blockReleased = block.released }
+            if let block = try? await reconcile.active.block(of: current, through: shield, after: reconciled), block.session == current.id {
+                status.blockReleased = block.released
+            }
         }
         return status
     }

@@ -36,7 +36,13 @@ public struct StartSessionUseCase: Sendable {
     public func execute(_ plan: SessionPlan) async throws -> SessionReceipt {
         // A block still up from an ended session makes the start fail with
         // its cause, not with "already active".
-        try await reconcile.execute(toleratingStuckBlock: false)
+        try await execute(plan, after: try await reconcile.active.reconcile(toleratingStuckBlock: false))
+    }
+
+    /// The same, in a pass that has reconciled already (the daemon's): what
+    /// that reconcile tolerated fails the start.
+    public func execute(_ plan: SessionPlan, after reconciled: ActiveSession.Reconciled) async throws -> SessionReceipt {
+        try reconciled.throwTolerated()
         // The group is read, the session recorded and its block raised under
         // the lock that deleting the group or removing its targets takes: a
         // session never starts on a deleted group, and a strict one never

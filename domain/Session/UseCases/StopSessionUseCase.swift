@@ -28,8 +28,12 @@ public struct StopSessionUseCase: Sendable {
     /// manual session started just before it (semantics.md). Returns the
     /// session as it went to history; nil when none runs, or a strict one.
     public func preempt(at instant: Date) async throws -> Session? {
-        try await reconcile.execute()
-        guard let current = try await sessions.current(), current.isActive, !current.strict else { return nil }
+        try await preempt(at: instant, after: try await reconcile.active.reconcile())
+    }
+
+    /// The same, in a pass that has reconciled already (the daemon's).
+    public func preempt(at instant: Date, after reconciled: ActiveSession.Reconciled) async throws -> Session? {
+        guard let current = try await reconcile.active.current(after: reconciled), current.isActive, !current.strict else { return nil }
         let ended = current.ending(at: min(max(instant, current.startedAt), clock.now()), outcome: .stopped)
         return try await archiver.archive(current, as: ended) ? ended : nil
     }
@@ -38,9 +42,9 @@ public struct StopSessionUseCase: Sendable {
     /// `at`: when it ended, if earlier than now (`stop --at 10m ago`): not
     /// before its start or its last break, never later than now.
     public func execute(passcode: Passcode? = nil, at: Date? = nil) async throws -> SessionReceipt {
-        try await reconcile.execute()
+        let reconciled = try await reconcile.active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
-        let ended = try await sessions.retryingActive { current in
+        let ended = try await sessions.retryingActive(known: reconciled.slot) { current in
             let now = clock.now()
             let boot = clock.bootTime()
             if !authorized, current.strict, let until = current.endOnWallClock(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {

@@ -1,0 +1,150 @@
+import Adapters
+import Domain
+import Foundation
+import Synchronization
+import Testing
+
+/// The session slot, counting how often it is read: every reconcile reads it
+/// once first, so the reads bound how often reconcile ran.
+final class CountingSessions: SessionRepository {
+    let inner = InMemorySessionRepository()
+    private let counts = Mutex((reads: 0, swaps: 0))
+    var reads: Int { counts.withLock { $0.reads } }
+
+    func current() async throws -> Session? {
+        counts.withLock { $0.reads += 1 }
+        return try await inner.current()
+    }
+
+    func replace(_ expected: Session?, with new: Session?) async throws -> Bool {
+        counts.withLock { $0.swaps += 1 }
+        return try await inner.replace(expected, with: new)
+    }
+}
+
+/// A shield counting what it is asked: for the system shield each is a
+/// conversation with the service.
+final class CountingShield: Shield {
+    let inner = InMemoryShield()
+    private let counts = Mutex([String: Int]())
+    var identity: String { inner.identity }
+    /// Every request, by name.
+    var asked: [String: Int] { counts.withLock { $0 } }
+    var total: Int { asked.values.reduce(0, +) }
+
+    private func count(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
+    func raise(_ targets: [Target], for session: SessionID) async throws { count("raise"); try await inner.raise(targets, for: session) }
+    func lower(for session: SessionID) async throws { count("lower"); try await inner.lower(for: session) }
+    func state() async throws -> ShieldState? { count("state"); return try await inner.state() }
+    func reach(askingAboutApps: Bool) async -> ShieldReach { count("reach"); return await inner.reach(askingAboutApps: askingAboutApps) }
+}
+
+/// How often one command or one daemon pass reads the session and asks the
+/// shield (issue 30: the active session has one owner, which reconciles
+/// once). Before: a pass starting an interval read the session 3 times (5
+/// for a strict one, with or without a session in its way) and reconciled 2
+/// or 3 times; `stop` and `status` read it twice, and `status` asked the
+/// shield for its block twice (docs/performance.md).
+@Suite("The active session is read once per command or pass")
+struct ActiveSessionCountTests {
+    let world: SessionWorld
+    let sessions = CountingSessions()
+    let shield = CountingShield()
+
+    init() async throws {
+        world = try await SessionWorld()
+    }
+
+    var lookup: GroupRepositoryLookup { GroupRepositoryLookup(groups: world.groups) }
+    var reconcile: ReconcileSessionUseCase {
+        ReconcileSessionUseCase(sessions: sessions, groups: lookup, history: world.history, shields: FixedShieldDirectory(shield),
+                                clock: world.clock, events: world.events, logger: Logger(label: "t", handler: world.logs))
+    }
+    var start: StartSessionUseCase {
+        StartSessionUseCase(sessions: sessions, groups: lookup, shields: FixedShieldDirectory(shield), clock: world.clock,
+                            events: world.events, reconcile: reconcile, dataLock: InMemoryDataLock())
+    }
+    var stop: StopSessionUseCase {
+        StopSessionUseCase(sessions: sessions, groups: lookup, history: world.history, shields: FixedShieldDirectory(shield),
+                           clock: world.clock, events: world.events, reconcile: reconcile, override: world.auth.override)
+    }
+    var status: SessionStatusUseCase {
+        SessionStatusUseCase(sessions: sessions, clock: world.clock, reconcile: reconcile, groups: lookup, shields: FixedShieldDirectory(shield))
+    }
+
+    /// Reads and shield requests made by `work` alone.
+    func measure(_ work: () async throws -> Void) async throws -> (reads: Int, asked: [String: Int]) {
+        let reads = sessions.reads, asked = shield.asked
+        try await work()
+        return (sessions.reads - reads, shield.asked.merging(asked) { $0 - $1 }.filter { $0.value != 0 })
+    }
+
+    /// The pass that starts a 09:00 interval, measured; `inTheWay`: a manual
+    /// session runs when it comes.
+    func pass(strict: Bool, inTheWay: Bool = false) async throws -> (reads: Int, asked: [String: Int]) {
+        world.clock.setWallClock(to: Timestamp.parse("2026-11-23T08:59:59Z")!)
+        if inTheWay { _ = try await start.execute(SessionPlan(groupName: "work", length: .duration(600))) }
+        let schedules = InMemoryScheduleRepository()
+        try await schedules.insert(Schedule(name: "work", groupId: world.work.id, from: TimeOfDay(parsing: "09:00")!,
+                                            to: TimeOfDay(parsing: "10:00")!, weekdays: Set(Weekday.allCases), strict: strict))
+        let step = RunDueEventsUseCase(schedules: schedules, ledger: InMemoryIntervalLedger(),
+                                       calendar: IntervalCalendar(timeZone: .utc), clock: world.clock, events: world.events,
+                                       logger: Logger(label: "t", handler: world.logs), reconcile: reconcile, start: start, stop: stop)
+        _ = try await step.execute()
+        world.clock.advance(by: 1)
+        var handled: [DaemonStep.Handled.Action] = []
+        let counts = try await measure { handled = try await step.execute().handled.map(\.action) }
+        #expect(handled == [.sessionStarted])
+        #expect(try await sessions.inner.current()?.origin == .schedule("work"))
+        return counts
+    }
+
+    @Test("a daemon pass that starts an interval's session reads the session once (one reconcile) and asks the shield to raise")
+    func intervalStart() async throws {
+        let counts = try await pass(strict: false)
+        #expect(counts.reads == 1, "\(counts)")
+        // `reach` is the receipt's: the system shield answers it from the raise.
+        #expect(counts.asked == ["raise": 1, "reach": 1], "\(counts)")
+    }
+
+    @Test("a strict interval's start reconciles once too")
+    func strictIntervalStart() async throws {
+        let counts = try await pass(strict: true)
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked == ["raise": 1, "reach": 1], "\(counts)")
+    }
+
+    @Test("a strict interval's start that ends a session in its way reads the session once and asks for the block once")
+    func strictIntervalPreempts() async throws {
+        let counts = try await pass(strict: true, inTheWay: true)
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked == ["state": 1, "lower": 1, "raise": 1, "reach": 1], "\(counts)")
+        #expect(try await world.history.sessions(matching: .all).map(\.outcome) == [.stopped])
+    }
+
+    @Test("start reads the session once, to reconcile, and asks the shield to raise and what it reaches")
+    func startOnce() async throws {
+        let counts = try await measure { _ = try await start.execute(SessionPlan(groupName: "work", length: .duration(600))) }
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked == ["raise": 1, "reach": 1], "\(counts)")
+    }
+
+    @Test("stop reads the session once and asks the shield for its block once, then lowers it")
+    func stopOnce() async throws {
+        _ = try await start.execute(SessionPlan(groupName: "work", length: .duration(600)))
+        let counts = try await measure { _ = try await stop.execute() }
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked == ["state": 1, "lower": 1], "\(counts)")
+        #expect(try await sessions.inner.current() == nil)
+    }
+
+    @Test("status reads the session once and asks the shield for its block once")
+    func statusOnce() async throws {
+        _ = try await start.execute(SessionPlan(groupName: "work", length: .duration(600)))
+        var released: Bool?
+        let counts = try await measure { released = try await status.execute()?.blockReleased }
+        #expect(released == false)
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked == ["state": 1], "\(counts)")
+    }
+}

@@ -1,0 +1,150 @@
+import FoundationEssentials
+import RetimeShared
+
+/// The one owner of the active session: brings it up to date once per
+/// command or daemon pass (`reconcile`), remembers what it found so the rest
+/// of the pass does not read the slot or ask the shield again, and holds the
+/// one routine that aligns the block with the session (`align`).
+///
+/// Reconcile completes a session whose planned end has passed, at exactly
+/// its planned end (strict time: `StrictTime`), finishes an archival a crash
+/// interrupted, and raises the block of a running session that a start
+/// killed mid-way left down. Any number of processes running it at once
+/// produce one history entry.
+public struct ActiveSession: Sendable {
+    private let sessions: any SessionRepository
+    private let groups: any SessionGroupLookup
+    private let shields: any ShieldDirectory
+    private let clock: any Clock
+    private let archiver: SessionArchiver
+    private let logger: Logger
+
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
+                clock: any Clock, events: SessionEventPublisher, logger: Logger) {
+        self.sessions = sessions
+        self.groups = groups
+        self.shields = shields
+        self.clock = clock
+        self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events, groups: groups)
+        self.logger = logger
+    }
+
+    /// What one reconcile did and left: the rest of the command or pass
+    /// works from it instead of reading the slot and the shield again.
+    public struct Reconciled: Sendable {
+        /// The session this call completed, if any. Finishing the archival
+        /// of a session that another process (or a crashed one) ended is
+        /// not this call's completion.
+        public let completed: Session?
+        /// The slot as this call left it; `.none` when it cannot know (it
+        /// lost a race to another process), and the slot is read again.
+        var slot: Session??
+        /// The block the session's shield holds, as reconcile found or made
+        /// it; `.none` when it did not ask.
+        var block: ShieldState??
+        /// The failure reconcile tolerated (logged as a warning), which a
+        /// caller that must not tolerate it (`start`) throws.
+        let tolerated: SessionError?
+
+        /// The pass changed the slot to `session` itself (a start landed).
+        public mutating func slotHolds(_ session: Session?) {
+            slot = .some(session)
+            block = .none
+        }
+
+        /// The pass changed the slot in a way it cannot follow: read it again.
+        public mutating func forgetSlot() {
+            slot = .none
+            block = .none
+        }
+
+        /// Throws the failure reconcile tolerated: a block still up from an
+        /// ended session makes a start fail with its cause, not with
+        /// "already active".
+        public func throwTolerated() throws(SessionError) {
+            if let tolerated { throw tolerated }
+        }
+    }
+
+    /// A block the shield cannot lift is logged as a warning and recorded in
+    /// the result, not thrown, unless `toleratingStuckBlock` is false: the
+    /// session is in history and every later call tries again, and `log` or
+    /// `config` should not fail because the hosts file is read-only.
+    public func reconcile(toleratingStuckBlock: Bool = true) async throws -> Reconciled {
+        guard let current = try await sessions.current() else {
+            return Reconciled(completed: nil, slot: .some(nil), block: .none, tolerated: nil)
+        }
+        guard current.isActive else {
+            logger.notice("finishing the archival of an ended session", metadata: ["session": "\(current.id)"])
+            var emptied = false
+            let tolerated = try await tolerating(toleratingStuckBlock, current) { emptied = try await archiver.finish(current) }
+            return Reconciled(completed: nil, slot: emptied ? .some(nil) : tolerated == nil ? .none : .some(current), block: .none,
+                              tolerated: tolerated)
+        }
+        guard let plannedEnd = current.plannedEnd, current.isExpired(at: clock.now(), boot: clock.bootTime()) else {
+            var found: (slot: Session??, block: ShieldState??) = (.some(current), .none)
+            let tolerated = try await tolerating(toleratingStuckBlock, current) { found = try await raiseIfDown(current) }
+            return Reconciled(completed: nil, slot: found.slot, block: tolerated == nil ? found.block : .none, tolerated: tolerated)
+        }
+        let ended = current.ending(at: plannedEnd, outcome: .completed)
+        var archived = true   // a stuck block still leaves the session completed and in history
+        var emptied = false
+        let tolerated = try await tolerating(toleratingStuckBlock, ended) {
+            (archived, emptied) = try await archiver.archiving(current, as: ended)
+        }
+        guard archived else { return Reconciled(completed: nil, slot: .none, block: .none, tolerated: tolerated) }
+        logger.info("session completed", metadata: ["session": "\(ended.id)", "plannedEnd": "\(Timestamp.format(plannedEnd))"])
+        return Reconciled(completed: ended, slot: emptied ? .some(nil) : tolerated == nil ? .none : .some(ended), block: .none,
+                          tolerated: tolerated)
+    }
+
+    /// The session in the slot after `reconciled`: read again only when
+    /// reconcile could not know it.
+    public func current(after reconciled: Reconciled) async throws -> Session? {
+        if case .some(let slot) = reconciled.slot { return slot }
+        return try await sessions.current()
+    }
+
+    /// The block `session`'s shield holds after `reconciled`: asked again
+    /// only when reconcile did not ask.
+    func block(of session: Session, through shield: any Shield, after reconciled: Reconciled) async throws -> ShieldState? {
+        if case .some(let slot) = reconciled.slot, slot?.id == session.id, case .some(let block) = reconciled.block { return block }
+        return try await shield.state()
+    }
+
+    /// A start records its session, then raises the block: killed between
+    /// the two, it leaves a session with no block, which is raised here.
+    /// Returns the slot and the block as it left them.
+    private func raiseIfDown(_ session: Session) async throws -> (slot: Session??, block: ShieldState??) {
+        guard !session.isPaused else { return (.some(session), .none) }
+        let shield = try shields.shield(of: session)
+        let aligned = try await Self.align(session, through: shield, groups: groups, .raisingIfDown)
+        guard aligned.raised != nil else { return (.some(session), .some(aligned.found.block)) }
+        logger.notice("raised the block of the running session, which was down", metadata: ["session": "\(session.id)"])
+        // A pause or a stop in another process since the session was read
+        // lifted its block first: the block raised here must not outlive it.
+        if let now = try await sessions.current(), now.id == session.id, now.isActive, !now.isPaused { return (.some(now), .none) }
+        try await shield.guarded { try await $0.lower(for: session.id) }
+        return (.none, .none)
+    }
+
+    /// Returns the failure tolerated, if any.
+    private func tolerating(_ tolerate: Bool, _ session: Session, _ work: () async throws -> Void) async throws -> SessionError? {
+        do { try await work() } catch SessionError.historyNotWritten(let cause) where tolerate {
+            // Not every command's business: `status`, `group` or `config`
+            // go on; `start` (which does not tolerate) and `log` say why.
+            logger.warning("the ended session could not be written to history; retime tries again with every command",
+                           metadata: ["session": "\(session.id)", "cause": "\(cause)"])
+            return .historyNotWritten(cause)
+        } catch SessionError.blockNotLifted(let cause) where tolerate {
+            logger.warning("the ended session's block could not be lifted; retime tries again with every command",
+                           metadata: ["session": "\(session.id)", "cause": "\(cause)"])
+            return .blockNotLifted(cause)
+        } catch let error as SessionError where tolerate && session.isActive && error.isShieldFailure {
+            logger.warning("the running session's block is down and could not be raised; retime tries again with every command",
+                           metadata: ["session": "\(session.id)", "cause": "\(error)"])
+            return error
+        }
+        return nil
+    }
+}
