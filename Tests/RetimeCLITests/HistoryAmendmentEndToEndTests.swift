@@ -226,6 +226,7 @@ struct HistoryAmendmentEndToEndTests {
             #expect(try retime.run("track", "work", "--from", from, "--to", to).status == 0)
         }
         let log = try retime.run("log").out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try #require(log.count > 2, "log printed too little to read on: \(log)")   // a failure, not a trap that ends the whole run
         #expect(log.first == "Tue 2026-11-24  1h 30m in 2 sessions", "\(log)")
         #expect(log[1].contains("  11:00-11:30    30m ") && log[2].contains("  09:00-10:00    1h "), "newest first, with times: \(log)")
         #expect(log.contains("Sun 2026-11-22  45m in 1 session") && log.contains { $0.contains("23:30-00:15+1") }, "\(log)")
