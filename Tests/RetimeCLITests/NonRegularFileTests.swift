@@ -123,6 +123,22 @@ struct SystemStateDirectoryTests {
         #expect(status.err.contains("blocks.json is a FIFO"), "\(status.status) \(status.out)\(status.err)")
     }
 
+    @Test("--firewall nftables where nft is refused (a user namespace's root): exit 1, the code, the reason and a hint; no socket")
+    func firewallRefused() throws {
+        let system = try SystemServiceHarness()
+        var retime = RetimeProcess()
+        // Root of a user namespace of its own: nft may not touch the host's tables.
+        retime.launcher = ["/usr/bin/unshare", "--user", "--map-root-user"]
+        let outcome = try #require(try runWithin(15, retime,
+                                                 ["system", "run", "--socket", system.socket, "--state-dir", system.state, "--hosts-file",
+                                                  system.hosts, "--firewall", "nftables", "--apps", "off", "--names", "hosts"],
+                                                 withDataDir: false))
+        #expect(outcome.status == 1, "\(outcome.out)\(outcome.err)")
+        #expect(outcome.err.contains("the firewall layer cannot run: ") && outcome.err.contains("install nftables, or run with --firewall auto or off"),
+                "\(outcome.err)")
+        #expect(!FileManager.default.fileExists(atPath: system.socket))
+    }
+
     @Test("a state directory another user owns, or others may write, is refused at start with the reason")
     func unsafeState() throws {
         for make in ["owned by nobody", "mode 0777"] {

@@ -18,9 +18,9 @@ public enum AlignMode: Sendable {
 public struct Aligned: Sendable {
     public let found: BlockAlignment
     /// The targets it raised, if it raised the block.
-    public var raised: [Target]?
+    public var raised: [Target]? = nil
     /// The session whose block it lifted, if it lifted one.
-    public var lowered: SessionID?
+    public var lowered: SessionID? = nil
 }
 
 extension ActiveSession {
@@ -77,14 +77,6 @@ extension ActiveSession {
             }
             return aligned
         }
-    }
-}
-
-extension Aligned {
-    init(found: BlockAlignment) {
-        self.found = found
-        raised = nil
-        lowered = nil
     }
 }
 
