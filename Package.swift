@@ -36,6 +36,7 @@ let package = Package(
         .target(name: "RetimeDI", dependencies: ["RetimeShared"], path: "domain/DI", swiftSettings: startupSettings),
         .target(name: "RetimeGroup", dependencies: ["RetimeShared"], path: "domain/Group", swiftSettings: startupSettings),
         .target(name: "RetimeAuth", dependencies: ["RetimeShared"], path: "domain/Auth", swiftSettings: startupSettings),
+        .target(name: "RetimeSync", dependencies: ["RetimeShared"], path: "domain/Sync", swiftSettings: startupSettings),
         .target(name: "RetimeSession", dependencies: ["RetimeShared", "RetimeGroup"], path: "domain/Session",
                 swiftSettings: startupSettings),
         .target(name: "RetimeSchedule", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession"], path: "domain/Schedule",
@@ -46,7 +47,7 @@ let package = Package(
                 swiftSettings: startupSettings),
         // Every context at once, for the outer rings only (adapters, roots, tests).
         .target(name: "Domain", dependencies: ["RetimeShared", "RetimeDI", "RetimeGroup", "RetimeAuth", "RetimeSession",
-                                               "RetimeSchedule", "RetimeHistory", "RetimeEnforcement"],
+                                               "RetimeSchedule", "RetimeHistory", "RetimeEnforcement", "RetimeSync"],
                 path: "domain/Umbrella", swiftSettings: startupSettings),
         // JSON documents (a value, its text, its Codable coders): the store's
         // files and the CLI's `--json` output share them; not the domain's.

@@ -10,3 +10,4 @@
 @_exported import RetimeSchedule
 @_exported import RetimeSession
 @_exported import RetimeShared
+@_exported import RetimeSync

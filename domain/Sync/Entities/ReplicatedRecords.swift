@@ -1,0 +1,119 @@
+/// The records that every device's changes add up to: a state-based CRDT in
+/// which applying changes in any order, any number of times, gives the same
+/// records (the property `ReplicatedRecordsConvergenceTests` checks over
+/// every interleaving). The merge rules (docs/storage.md, "Merge rules"):
+///
+/// - **A field** keeps the value of its latest change by the hybrid clock
+///   (last writer wins, per field: a rename and a new target both hold).
+/// - **A set** (a group's targets) keeps, per element, its latest add or
+///   remove: two devices adding different elements both hold.
+/// - **A delete** hides the record from every change ordered before it; a
+///   change ordered after it (made on a device that had not seen the
+///   delete) brings the record back whole, with its latest fields, so no
+///   edit is silently lost.
+public struct ReplicatedRecords<Value: Hashable & Sendable>: Equatable, Sendable {
+    struct Register: Equatable, Sendable {
+        var at: HybridTimestamp
+        var value: Value?
+    }
+
+    struct Membership: Equatable, Sendable {
+        var added: HybridTimestamp?
+        var removed: HybridTimestamp?
+        var isMember: Bool {
+            guard let added else { return false }
+            return removed.map { added > $0 } ?? true
+        }
+    }
+
+    struct Record: Equatable, Sendable {
+        var fields: [String: Register] = [:]
+        var sets: [String: [Value: Membership]] = [:]
+        var deleted: HybridTimestamp?
+        /// The latest change other than a delete.
+        var edited: HybridTimestamp?
+        var isLive: Bool {
+            guard let edited else { return false }
+            return deleted.map { edited > $0 } ?? true
+        }
+    }
+
+    private var records: [String: Record] = [:]
+    /// The latest change applied, by the hybrid clock.
+    public private(set) var latest: HybridTimestamp?
+
+    public init() {}
+
+    /// Applies `change`. Commutative and idempotent: the order changes
+    /// arrive in, and repeats, make no difference.
+    public mutating func apply(_ change: RecordChange<Value>) {
+        if latest.map({ change.at > $0 }) ?? true { latest = change.at }
+        var record = records[change.record] ?? Record()
+        let at = change.at
+        switch change.kind {
+        case .set(let field, let value):
+            if record.fields[field].map({ at > $0.at }) ?? true { record.fields[field] = Register(at: at, value: value) }
+            record.markEdited(at)
+        case .add(let field, let element):
+            var membership = record.sets[field]?[element] ?? Membership()
+            if membership.added.map({ at > $0 }) ?? true { membership.added = at }
+            record.sets[field, default: [:]][element] = membership
+            record.markEdited(at)
+        case .remove(let field, let element):
+            var membership = record.sets[field]?[element] ?? Membership()
+            if membership.removed.map({ at > $0 }) ?? true { membership.removed = at }
+            record.sets[field, default: [:]][element] = membership
+            record.markEdited(at)
+        case .delete:
+            if record.deleted.map({ at > $0 }) ?? true { record.deleted = at }
+        }
+        records[change.record] = record
+    }
+
+    /// Applies every change of `changes`.
+    public mutating func apply(_ changes: some Sequence<RecordChange<Value>>) {
+        for change in changes { apply(change) }
+    }
+
+    /// The keys of the records that exist, sorted.
+    public var keys: [String] {
+        records.filter { $0.value.isLive }.keys.sorted()
+    }
+
+    /// A record as it stands: its fields with a value, and its sets'
+    /// members in the order they were (last) added; nil if the record does
+    /// not exist (never made, or deleted).
+    public func record(_ key: String) -> RecordFields<Value>? {
+        guard let record = records[key], record.isLive else { return nil }
+        var fields: [String: Value] = [:]
+        for (name, register) in record.fields { if let value = register.value { fields[name] = value } }
+        var sets: [String: [Value]] = [:]
+        for (name, members) in record.sets {
+            sets[name] = members.filter { $0.value.isMember }.sorted { $0.value.added! < $1.value.added! }.map(\.key)
+        }
+        return RecordFields(fields: fields, sets: sets)
+    }
+
+    /// When `key` last changed (a delete included), for `sync status`.
+    public func lastChange(of key: String) -> HybridTimestamp? {
+        guard let record = records[key] else { return nil }
+        return [record.edited, record.deleted].compactMap { $0 }.max()
+    }
+}
+
+/// One record's content as `ReplicatedRecords.record(_:)` returns it.
+public struct RecordFields<Value: Hashable & Sendable>: Equatable, Sendable {
+    public var fields: [String: Value]
+    public var sets: [String: [Value]]
+
+    public init(fields: [String: Value] = [:], sets: [String: [Value]] = [:]) {
+        self.fields = fields
+        self.sets = sets
+    }
+}
+
+extension ReplicatedRecords.Record {
+    fileprivate mutating func markEdited(_ at: HybridTimestamp) {
+        if edited.map({ at > $0 }) ?? true { edited = at }
+    }
+}
