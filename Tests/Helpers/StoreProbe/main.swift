@@ -7,6 +7,7 @@ import JSONDocument
 // on a real data directory the way a retime process would.
 //
 //   StoreProbe increment STORE_DIR N        N read-modify-write increments of counter/n
+//   StoreProbe increment-shared DEVICES_DIR DEVICE N   the same in a shared folder's log store, as DEVICE
 //   StoreProbe write-loop STORE_DIR         rewrites blob/value forever with generation k
 //   StoreProbe append-loop HISTORY_DIR DEV  appends sessions forever
 //
@@ -30,6 +31,17 @@ switch arguments[1] {
 case "increment":
     let store = JSONFileStore(directory: arguments[2], lockTimeout: 30)
     let count = Int(arguments[3]) ?? 0
+    for _ in 0..<count {
+        do {
+            try store.update("counter") { values in
+                guard case .int(let n) = values["n"] ?? .int(0) else { fail("counter is not an int") }
+                values["n"] = .int(n + 1)
+            }
+        } catch { fail("\(error)") }
+    }
+case "increment-shared":
+    let store = ReplicatedLogStore.dataFolder(devices: arguments[2], deviceID: { arguments[3] }, now: { Date() }, lockTimeout: 30)
+    let count = Int(arguments[4]) ?? 0
     for _ in 0..<count {
         do {
             try store.update("counter") { values in

@@ -85,6 +85,10 @@ public struct ReplicatedRecords<Value: Hashable & Sendable>: Equatable, Sendable
     /// not exist (never made, or deleted).
     public func record(_ key: String) -> RecordFields<Value>? {
         guard let record = records[key], record.isLive else { return nil }
+        return Self.content(of: record)
+    }
+
+    private static func content(of record: Record) -> RecordFields<Value> {
         var fields: [String: Value] = [:]
         for (name, register) in record.fields { if let value = register.value { fields[name] = value } }
         var sets: [String: [Value]] = [:]
@@ -92,6 +96,13 @@ public struct ReplicatedRecords<Value: Hashable & Sendable>: Equatable, Sendable
             sets[name] = members.filter { $0.value.isMember }.sorted { $0.value.added! < $1.value.added! }.map(\.key)
         }
         return RecordFields(fields: fields, sets: sets)
+    }
+
+    /// What `key` holds, deleted or not: what a writer must clear when it
+    /// makes the record again, so no field of its earlier life comes back.
+    public func remains(_ key: String) -> RecordFields<Value> {
+        guard let record = records[key] else { return RecordFields() }
+        return Self.content(of: record)
     }
 
     /// When `key` last changed (a delete included), for `sync status`.

@@ -1,0 +1,46 @@
+import Adapters
+import Domain
+import Foundation
+import PortContracts
+import Testing
+
+/// The store of a data folder that several devices share, and the
+/// repositories over it, against the same verifiers as every other store.
+@Suite("The replicated log store keeps the store's and the repositories' contracts")
+struct ReplicatedContractTests {
+    static let device = "0a1b2c3d-0000-4000-8000-000000000001"
+
+    static func store() -> ReplicatedLogStore {
+        ReplicatedLogStore.dataFolder(devices: TemporaryDirectory().file("devices"), deviceID: { device }, now: { Date() })
+    }
+
+    @Test(arguments: KeyValueStoreContract.checks)
+    func store(_ check: ContractCheck<KeyValueStoreContract.Factory>) async throws {
+        try await check.run { Self.store() }
+    }
+
+    @Test(arguments: GroupRepositoryContract.checks)
+    func groups(_ check: ContractCheck<GroupRepositoryContract.Factory>) async throws {
+        try await check.run { StoreGroupRepository(store: Self.store()) }
+    }
+
+    @Test(arguments: SessionRepositoryContract.checks)
+    func session(_ check: ContractCheck<SessionRepositoryContract.Factory>) async throws {
+        try await check.run { StoreSessionRepository(store: Self.store()) }
+    }
+
+    @Test(arguments: SettingsStoreContract.checks)
+    func settings(_ check: ContractCheck<SettingsStoreContract.Factory>) async throws {
+        try await check.run { StoreSettings(store: Self.store()) }
+    }
+
+    @Test(arguments: ScheduleRepositoryContract.checks)
+    func schedules(_ check: ContractCheck<ScheduleRepositoryContract.Factory>) async throws {
+        try await check.run { StoreScheduleRepository(store: Self.store()) }
+    }
+
+    @Test(arguments: AuthStateStoreContract.checks)
+    func auth(_ check: ContractCheck<AuthStateStoreContract.Factory>) async throws {
+        try await check.run { StoreAuthState(store: Self.store()) }
+    }
+}

@@ -1,0 +1,129 @@
+import Adapters
+import Domain
+import Foundation
+import JSONDocument
+import Testing
+
+/// Devices sharing a data folder: each writes only its own logs, and every
+/// device reads the same merged state, whatever a sync tool copied when.
+@Suite struct ReplicatedLogStoreTests {
+    static let a = "aaaaaaaa-0000-4000-8000-000000000001"
+    static let b = "bbbbbbbb-0000-4000-8000-000000000002"
+    static let t0 = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func store(_ folder: String, _ device: String, now: Date = t0) -> ReplicatedLogStore {
+        ReplicatedLogStore.dataFolder(devices: folder, deviceID: { device }, now: { now })
+    }
+
+    /// What a sync tool does: every file of `from` that `to` lacks or holds
+    /// less of is copied over (logs only grow).
+    static func sync(_ from: String, to: String) throws {
+        let files = FileManager.default
+        for device in (try? files.contentsOfDirectory(atPath: from)) ?? [] {
+            let source = from + "/" + device + "/changes", target = to + "/" + device + "/changes"
+            try files.createDirectory(atPath: target, withIntermediateDirectories: true)
+            for name in try files.contentsOfDirectory(atPath: source) {
+                let data = try Data(contentsOf: URL(fileURLWithPath: source + "/" + name))
+                let existing = (try? Data(contentsOf: URL(fileURLWithPath: target + "/" + name))) ?? Data()
+                if data.count > existing.count { try data.write(to: URL(fileURLWithPath: target + "/" + name), options: .atomic) }
+            }
+        }
+    }
+
+    @Test func aRenameOnOneDeviceAndANewTargetOnTheOtherBothHold() async throws {
+        let laptop = TemporaryDirectory().file("devices"), desktop = TemporaryDirectory().file("devices")
+        let groupsA = StoreGroupRepository(store: Self.store(laptop, Self.a))
+        let work = Group(name: try GroupName("work"), targets: [try Target(parsing: "news.com")], createdAt: Self.t0)
+        try await groupsA.insert(work)
+        try Self.sync(laptop, to: desktop)
+
+        // Concurrently: a rename on the laptop, a target on the desktop.
+        var renamed = try #require(try await groupsA.group(id: work.id))
+        renamed.name = try GroupName("deep")
+        try await groupsA.update(renamed)
+        let groupsB = StoreGroupRepository(store: Self.store(desktop, Self.b, now: Self.t0.addingTimeInterval(60)))
+        var blocked = try #require(try await groupsB.group(id: work.id))
+        blocked.add([try Target(parsing: "slack.com")])
+        try await groupsB.update(blocked)
+
+        try Self.sync(laptop, to: desktop)
+        try Self.sync(desktop, to: laptop)
+        for folder in [laptop, desktop] {
+            let merged = try #require(try await StoreGroupRepository(store: Self.store(folder, Self.a)).group(id: work.id))
+            #expect(merged.name.rawValue == "deep")
+            #expect(merged.targets.map(\.description) == ["news.com", "slack.com"])
+        }
+        // Each device wrote only its own log.
+        #expect(FileManager.default.fileExists(atPath: laptop + "/" + Self.a + "/changes/groups.jsonl"))
+        #expect(FileManager.default.fileExists(atPath: desktop + "/" + Self.b + "/changes/groups.jsonl"))
+        #expect(!FileManager.default.fileExists(atPath: laptop + "/" + Self.b + "/changes/groups.jsonl.tmp"))
+    }
+
+    /// Device b's clock runs a year fast. An edit made on a after it had
+    /// read b's still wins: the order is the hybrid clock's, not b's clock's.
+    @Test func aFastClockDoesNotWinALaterEdit() throws {
+        let folder = TemporaryDirectory().file("devices")
+        try Self.store(folder, Self.b, now: Self.t0.addingTimeInterval(365 * 86_400)).set("fast", forKey: "defaultGroup", in: "config")
+        try Self.store(folder, Self.a, now: Self.t0).set("mine", forKey: "defaultGroup", in: "config")
+        #expect(try Self.store(folder, Self.b).value(String.self, forKey: "defaultGroup", in: "config") == "mine")
+    }
+
+    @Test func aConflictCopyIsMergedAndASyncToolsTemporaryFileIsNot() throws {
+        let folder = TemporaryDirectory().file("devices")
+        let store = Self.store(folder, Self.a)
+        try store.set("on", forKey: "notify", in: "config")
+        let changes = folder + "/" + Self.a + "/changes/"
+        let copy = "{\"at\":\"1795000000000-5-\(Self.a)\",\"key\":\"defaultGroup\",\"value\":\"deep\"}\n"
+        try copy.write(toFile: changes + "config.sync-conflict-20261124-120000-ABCDEFG.jsonl", atomically: true, encoding: .utf8)
+        try "garbage, half copied".write(toFile: changes + ".syncthing.config.jsonl.tmp", atomically: true, encoding: .utf8)
+        try "garbage".write(toFile: changes + "~syncthing~config.jsonl.tmp", atomically: true, encoding: .utf8)
+        #expect(try Self.store(folder, Self.b).values(of: "config") == ["notify": .string("on"), "defaultGroup": .string("deep")])
+    }
+
+    @Test func aTornLastLineIsNotReadAndTheNextWriteStartsAfterIt() throws {
+        let folder = TemporaryDirectory().file("devices")
+        try Self.store(folder, Self.a).set("on", forKey: "notify", in: "config")
+        let log = folder + "/" + Self.a + "/changes/config.jsonl"
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        handle.seekToEndOfFile()
+        handle.write(Data("{\"at\":\"17950".utf8))
+        handle.closeFile()
+        #expect(try Self.store(folder, Self.b).values(of: "config") == ["notify": .string("on")])
+        try Self.store(folder, Self.a, now: Self.t0.addingTimeInterval(1)).set("off", forKey: "notify", in: "config")
+        #expect(try Self.store(folder, Self.b).values(of: "config") == ["notify": .string("off")])
+    }
+
+    @Test func aDamagedLineIsAnErrorNamingTheFileAndLineAndTheFileIsLeftAsItWas() throws {
+        let folder = TemporaryDirectory().file("devices")
+        try Self.store(folder, Self.a).set("on", forKey: "notify", in: "config")
+        let log = folder + "/" + Self.b + "/changes/config.jsonl"
+        try FileManager.default.createDirectory(atPath: folder + "/" + Self.b + "/changes", withIntermediateDirectories: true)
+        let damaged = Data("{\"at\":\"1-0-\(Self.b)\",\"key\":\"notify\",\"value\":\"off\"}\n{\"at\":12}\n".utf8)
+        try damaged.write(to: URL(fileURLWithPath: log))
+        #expect {
+            try Self.store(folder, Self.a).values(of: "config")
+        } throws: { error in
+            guard case StoreError.corrupted(let path, let reason)? = error as? StoreError else { return false }
+            return path == log && reason.hasPrefix("line 2:")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == damaged)
+    }
+
+    @Test("20 processes x 50 increments on one device keep all 1,000")
+    func concurrentIncrements() throws {
+        let folder = TemporaryDirectory().file("devices")
+        let probes = try (0..<20).map { _ in try ProbeProcess(["increment-shared", folder, Self.a, "50"]) }
+        #expect(probes.map { $0.wait() }.allSatisfy { $0 == 0 })
+        #expect(try Self.store(folder, Self.b).values(of: "counter")["n"] == .int(1_000))
+    }
+
+    @Test func aDeletedRecordMadeAgainStartsClean() throws {
+        let folder = TemporaryDirectory().file("devices")
+        let store = Self.store(folder, Self.a)
+        try store.update("groups") { $0["g"] = .object(["name": .string("work"), "targets": .array([.string("x.com")]), "note": .string("n")]) }
+        try store.update("groups") { $0["g"] = nil }
+        #expect(try store.values(of: "groups").isEmpty)
+        try store.update("groups") { $0["g"] = .object(["name": .string("again"), "targets": .array([])]) }
+        #expect(try Self.store(folder, Self.b).values(of: "groups")["g"] == .object(["name": .string("again"), "targets": .array([])]))
+    }
+}

@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Domain
+import FoundationEssentials
+import Glibc
+import JSONDocument
+import Synchronization
+#endif
+
+/// The key-value store of a data folder that several devices share through
+/// a folder-sync tool (Syncthing, Nextcloud, rsync): each device appends its
+/// own changes to its own logs, `devices/<id>/changes/<suite>.jsonl`, and
+/// every reader merges all devices' logs with `ReplicatedRecords` (per field,
+/// ordered by the hybrid clock; docs/storage.md, "Devices"). No device ever
+/// writes another's file, so a sync tool never has two versions of one file
+/// to choose between.
+///
+/// - Reads take no lock: logs only grow by whole lines (a torn last line,
+///   left by a crash, is not read), and a suite is merged again only when
+///   one of its files' stamps moved.
+/// - `update` locks this device's log of the suite (`flock`), merges every
+///   log as it is now, runs the change, and appends the changes it made,
+///   one line per field, `fsync`ed.
+/// - Conflict copies a sync tool made of a log (`<suite>.sync-conflict-*.jsonl`)
+///   are read as more lines of their device: merging is a union.
+/// - A line that cannot be read is a `StoreError` naming the file and line,
+///   never skipped.
+public final class ReplicatedLogStore: KeyValueStore {
+    /// `DATA_DIR/devices`.
+    public let directory: String
+    public let lockTimeout: Double
+    private let deviceID: @Sendable () throws -> String
+    private let now: @Sendable () -> Date
+    private let shapes: @Sendable (String) -> RecordJSON
+    private let registeredDefaults = Mutex<[String: [String: JSONValue]]>([:])
+    private let observers = Mutex<[UUID: AsyncStream<String>.Continuation]>([:])
+    private let cache = Mutex<[String: Merged]>([:])
+
+    /// A suite merged from its logs, with the stamps of the files it came from.
+    struct Merged {
+        var stamps: [String: POSIXFiles.FileStamp]
+        var records: ReplicatedRecords<JSONValue>
+        var values: [String: JSONValue]
+    }
+
+    /// - Parameters:
+    ///   - setFields: per suite, the object members merged per element.
+    ///   - wholeValueSuites: suites whose values are never merged per field.
+    ///   - now: the wall clock the hybrid clock follows.
+    public init(directory: String, deviceID: @escaping @Sendable () throws -> String, now: @escaping @Sendable () -> Date,
+                setFields: [String: Set<String>] = [:], wholeValueSuites: Set<String> = [], lockTimeout: Double = 5) {
+        self.directory = directory
+        self.deviceID = deviceID
+        self.now = now
+        self.lockTimeout = lockTimeout
+        shapes = { suite in RecordJSON(setFields: setFields[suite] ?? [], wholeValues: wholeValueSuites.contains(suite)) }
+    }
+
+    public func values(of suite: String) throws -> [String: JSONValue] {
+        try merged(suite).values
+    }
+
+    public func update<Result>(_ suite: String, durability: WriteDurability,
+                               _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
+        try SuiteName.check(suite)
+        let device = try deviceID()
+        let folder = directory + "/" + device + "/changes"
+        try POSIXFiles.ensureDirectory(directory + "/" + device)
+        try POSIXFiles.ensureDirectory(folder)
+        let path = folder + "/" + suite + ".jsonl"
+        let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
+        // Merged inside the lock: this device's earlier writes, by any of
+        // its processes, are all in.
+        let state = try merged(suite)
+        var after = state.values
+        let result = try body(&after)
+        guard after != state.values else { return result }
+        let shape = shapes(suite)
+        var clock = HybridClock(device: device, latest: state.records.latest)
+        var records = state.records
+        var lines: [UInt8] = []
+        let instant = now()
+        for key in Set(state.values.keys).union(after.keys).sorted() where after[key] != state.values[key] {
+            for kind in shape.changes(to: after[key], of: key, in: records) {
+                let change = RecordChange(at: clock.tick(now: instant), record: key, kind: kind)
+                records.apply(change)
+                lines += try ChangeLine.encode(change)
+            }
+        }
+        try append(lines, to: lock.descriptor, path: path, folder: folder, durability: durability)
+        // The next read merges the files again (their stamps moved), which
+        // also takes in what other devices added meanwhile.
+        _ = consume lock
+        notify(suite)
+        return result
+    }
+
+    /// Appends whole lines. A torn last line (a write of this device that a
+    /// crash cut short, never acknowledged: only this device writes here)
+    /// is cut off first, so it never becomes a damaged line.
+    private func append(_ bytes: [UInt8], to fd: Int32, path: String, folder: String, durability: WriteDurability) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: POSIXFiles.reason()) }
+        try POSIXFiles.requireRegular(info, path: path)
+        let whole = try Self.wholeLinesLength(fd, size: Int(info.st_size), path: path)
+        if whole < Int(info.st_size), ftruncate(fd, off_t(whole)) != 0 {
+            throw StoreError.notWritable(path: path, reason: "ftruncate: \(POSIXFiles.reason())")
+        }
+        try POSIXFiles.writeAll(fd, bytes, path: path)
+        guard durability == .durable else { return }
+        guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
+        if info.st_size == 0 { POSIXFiles.syncDirectory(folder) }
+    }
+
+    /// How many bytes of the file end with its last newline.
+    private static func wholeLinesLength(_ fd: Int32, size: Int, path: String) throws -> Int {
+        var end = size
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while end > 0 {
+            let start = max(0, end - chunk.count)
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, end - start, off_t(start)) }
+            guard count == end - start else { throw StoreError.unreadable(path: path, reason: POSIXFiles.reason()) }
+            if let newline = chunk[0..<count].lastIndex(of: 0x0A) { return start + newline + 1 }
+            end = start
+        }
+        return 0
+    }
+
+    /// The suite merged from every device's log, parsed again only when a
+    /// file changed.
+    private func merged(_ suite: String) throws -> Merged {
+        try SuiteName.check(suite)
+        let files = logFiles(of: suite)
+        var stamps: [String: POSIXFiles.FileStamp] = [:]
+        for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
+        if let cached = cache.withLock({ $0[suite] }), cached.stamps == stamps { return cached }
+        var records = ReplicatedRecords<JSONValue>()
+        var read: [String: POSIXFiles.FileStamp] = [:]
+        for path in files {
+            guard let (bytes, stamp) = try POSIXFiles.readStamped(path, limit: Self.readLimit) else { continue }
+            read[path] = stamp
+            try Self.apply(bytes, path: path, to: &records)
+        }
+        let state = Merged(stamps: read, records: records, values: shapes(suite).values(of: records))
+        cache.withLock { $0[suite] = state }
+        return state
+    }
+
+    /// The largest log read: far above years of edits.
+    static let readLimit = 64 << 20
+
+    /// Applies every whole line of a log; the bytes after the last newline
+    /// (a write a crash cut short) are not a line yet.
+    static func apply(_ bytes: [UInt8], path: String, to records: inout ReplicatedRecords<JSONValue>) throws {
+        var start = 0, number = 0
+        while let end = bytes[start...].firstIndex(of: 0x0A) {
+            number += 1
+            defer { start = end + 1 }
+            let line = Array(bytes[start..<end])
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            do {
+                records.apply(try ChangeLine.decode(line))
+            } catch {
+                throw StoreError.corrupted(path: path, reason: "line \(number): \(error.reason)")
+            }
+        }
+    }
+
+    /// Every file holding changes to `suite`: each device's log and the
+    /// conflict copies a sync tool made of it; never a sync tool's
+    /// temporary file.
+    func logFiles(of suite: String) -> [String] {
+        var files: [String] = []
+        for device in POSIXFiles.names(in: directory).sorted() where HybridTimestamp.isDeviceID(device) {
+            let folder = directory + "/" + device + "/changes"
+            for name in POSIXFiles.names(in: folder).sorted() where Self.holds(suite, name) { files.append(folder + "/" + name) }
+        }
+        return files
+    }
+
+    /// `<suite>.jsonl`, or a conflict copy of it (`<suite>.sync-conflict-….jsonl`).
+    static func holds(_ suite: String, _ name: String) -> Bool {
+        name == suite + ".jsonl"
+            || (name.hasPrefix(suite + ".sync-conflict-") && name.hasSuffix(".jsonl") && !name.hasPrefix("."))
+    }
+
+    /// Drops the merged suites it keeps: the next read merges the files again.
+    public func forgetParsedSuites() {
+        cache.withLock { $0.removeAll() }
+    }
+
+    /// A fingerprint of every file of `suite`: it moves with any device's
+    /// change, so the daemon learns of one without merging.
+    public func stamp(of suite: String) -> Int {
+        var hasher = Hasher()
+        for path in logFiles(of: suite) {
+            hasher.combine(path)
+            hasher.combine(try? POSIXFiles.FileStamp.current(path))
+        }
+        return hasher.finalize()
+    }
+
+    public func register(defaults: [String: JSONValue], in suite: String) {
+        registeredDefaults.withLock { $0[suite, default: [:]].merge(defaults) { _, new in new } }
+    }
+
+    public func defaults(of suite: String) -> [String: JSONValue] {
+        registeredDefaults.withLock { $0[suite] ?? [:] }
+    }
+
+    public func changes() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        observers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    private func notify(_ suite: String) {
+        for continuation in observers.withLock({ Array($0.values) }) { continuation.yield(suite) }
+    }
+}
+
+extension ReplicatedLogStore {
+    /// The suites of a data folder as retime shares them: a group's targets
+    /// merge per target, and the session slot is one value (two devices'
+    /// sessions are never mixed field by field).
+    public static func dataFolder(devices directory: String, deviceID: @escaping @Sendable () throws -> String,
+                                  now: @escaping @Sendable () -> Date, lockTimeout: Double = 5) -> ReplicatedLogStore {
+        ReplicatedLogStore(directory: directory, deviceID: deviceID, now: now, setFields: ["groups": ["targets"]],
+                           wholeValueSuites: ["session"], lockTimeout: lockTimeout)
+    }
+}
