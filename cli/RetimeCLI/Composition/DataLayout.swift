@@ -10,6 +10,9 @@ public struct DataLayout: Sendable, Equatable {
 
     /// The key-value store's suites, their locks and backups.
     public var store: String { root + "/store" }
+    /// One folder per device sharing the data folder: what only that device
+    /// writes, its change logs among them (docs/storage.md, "Devices").
+    public var devices: String { root + "/devices" }
     /// Per-device, append-only history segments.
     public var history: String { root + "/history" }
     /// The lifecycle events, one JSON line each.

@@ -13,13 +13,20 @@ public struct RuntimeContext: Sendable {
     public var environment: [String: String]
     /// The data directory's store, one per process: whoever reads a suite
     /// first (the log level, before any service exists) parses it for all.
-    public let store: JSONFileStore
+    public let store: DataFolderStore
 
-    public init(dataDirectory: String, logLevel: LogLevel, environment: [String: String], store: JSONFileStore? = nil) {
+    public init(dataDirectory: String, logLevel: LogLevel, environment: [String: String], store: DataFolderStore? = nil) {
         self.dataDirectory = dataDirectory
         self.logLevel = logLevel
         self.environment = environment
-        self.store = store ?? JSONFileStore(directory: DataLayout(root: dataDirectory).store)
+        self.store = store ?? Self.store(of: dataDirectory)
+    }
+
+    /// The store of the data folder at `dataDirectory`: its shared suites in
+    /// this device's and the others' change logs (docs/storage.md, "Devices").
+    public static func store(of dataDirectory: String) -> DataFolderStore {
+        DataFolderStore.open(root: dataDirectory, deviceID: { try DeviceIdentity.loadOrCreate(in: dataDirectory) },
+                             now: { SystemClock().now() })
     }
 
     /// Where each file of the data directory lives.
