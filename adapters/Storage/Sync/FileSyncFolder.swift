@@ -56,7 +56,8 @@ public struct FileSyncFolder: SyncFolder {
         let existing = try DeviceFile.read(path)
         if let existing {
             if existing.seen == seen { return false }
-            if let stamp = try POSIXFiles.FileStamp.current(path),
+            // The first record is written at once; later ones at most once a minute.
+            if !existing.seen.isEmpty, let stamp = try POSIXFiles.FileStamp.current(path),
                now().timeIntervalSince1970 - Double(stamp.modifiedNanoseconds) / 1e9 < Self.seenInterval { return false }
         } else if seen.isEmpty {
             return false

@@ -12,7 +12,7 @@ public protocol SyncFolder: Sendable {
     /// seen, conflict copies, unreadable files.
     func survey() throws -> SyncSurvey
     /// Records, in this device's `device.json`, the newest change of each
-    /// other device it has; written only when it changed and at most once
+    /// other device it has; written only when it changed, and (after the first) at most once
     /// a minute. Returns whether it wrote.
     @discardableResult
     func recordSeen(_ seen: [String: HybridTimestamp]) throws -> Bool
