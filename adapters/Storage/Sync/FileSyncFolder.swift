@@ -91,7 +91,7 @@ public struct FileSyncFolder: SyncFolder {
             entry.lastChange = newestChange(of: device, unreadable: &unreadable)
             devices.append(entry)
         }
-        return SyncSurvey(device: this, devices: devices, conflicts: conflictCopies(), unreadable: unreadable)
+        return SyncSurvey(device: this, devices: devices, conflicts: conflictCopies(), unreadable: unreadable.sorted())
     }
 
     /// The newest change of `device` this machine has: the newest `"at"`
