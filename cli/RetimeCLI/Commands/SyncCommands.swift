@@ -13,7 +13,7 @@ enum SyncCommands {
     struct Status: RetimeCommand {
         static let spec = CommandSpec(
             "status", summary: "Every device with its last change and how far behind this one it is; conflict copies; unreadable files.",
-            discussion: "A device's last change is the newest change of it that this machine has. Behind is how far this device's newest change is ahead of the newest one that device has recorded seeing (0: caught up; none: it never recorded one). Conflict copies (*.sync-conflict-*) are merged as data; they are listed so that you can remove them once every device has them.")
+            discussion: "A device's last change is the newest change of it that this machine has. Behind is how far this device's newest change is ahead of the newest one that device has recorded seeing ('up to date' when caught up; 'unknown' when it never recorded one). Conflict copies (*.sync-conflict-*) are merged as data; they are listed so that you can remove them once every device has them.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         struct Services: CommandServices {
             let status: SyncStatusUseCase
