@@ -37,6 +37,8 @@ import Testing
     @Test func statusRecordsWhatThisDeviceHasSeen() throws {
         let survey = SyncSurvey(device: Self.me, devices: [SyncSurvey.Device(id: Self.me), SyncSurvey.Device(id: "b", lastChange: Self.at(5, "b"))])
         let folder = RecordingFolder(survey: survey)
+        _ = try SyncStatusUseCase(folder: folder).execute(recording: false)
+        #expect(folder.recorded.withLock { $0 }.isEmpty, "doctor's survey writes nothing")
         _ = try SyncStatusUseCase(folder: folder).execute()
         #expect(folder.recorded.withLock { $0 } == [["b": Self.at(5, "b")]])
     }

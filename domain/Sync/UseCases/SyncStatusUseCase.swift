@@ -8,10 +8,12 @@ public struct SyncStatusUseCase: Sendable {
         self.folder = folder
     }
 
-    public func execute() throws -> SyncStatus {
+    /// The status; with `recording`, this device's seen map is brought up
+    /// to date too (`doctor`, which changes nothing unasked, does not).
+    public func execute(recording: Bool = true) throws -> SyncStatus {
         let status = SyncStatus(try folder.survey())
         // Best effort: a read-only folder still gets its status.
-        _ = try? folder.recordSeen(status.seen)
+        if recording { _ = try? folder.recordSeen(status.seen) }
         return status
     }
 }
