@@ -23,7 +23,7 @@ retime=.build/debug/retime
                  "system" "system run" "system status" "system release" "system install" "system uninstall" \
                  "shield" "shield test" \
                  "auth" "auth status" "auth set-passcode" "auth change-passcode" "auth remove-passcode" "auth request" \
-                 "config" "config list" "config get" "config set" "config unset" "doctor" "completion" "help" "version" "man"; do
+                 "config" "config list" "config get" "config set" "config unset" "sync" "sync status" "device" "device name" "doctor" "completion" "help" "version" "man"; do
     echo
     echo "## retime $command"
     echo

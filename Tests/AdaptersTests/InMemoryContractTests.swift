@@ -146,4 +146,9 @@ struct BridgeContractTests {
     func inMemoryScheduleRepository(_ check: ContractCheck<ScheduleRepositoryContract.Factory>) async throws {
         try await check.run { InMemoryScheduleRepository() }
     }
+
+    @Test(arguments: SyncFolderContract.checks)
+    func inMemorySyncFolder(_ check: ContractCheck<SyncFolderContract.Factory>) async throws {
+        try await check.run { InMemorySyncFolder(deviceID: "0b1c2d3e-0000-4000-8000-000000000001") }
+    }
 }

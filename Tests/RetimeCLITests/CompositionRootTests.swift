@@ -176,7 +176,7 @@ struct CompositionRootTests {
         }
     }
 
-    /// The settings, notification and time-zone findings, each in a healthy
+    /// The settings, notification, time-zone and sync findings, each in a healthy
     /// world (their damaged ones are tested through the binary: a setting of
     /// the wrong shape, an unknown TZ). They repair nothing.
     @Test(arguments: HealthInspectorContract.checks)
@@ -186,5 +186,8 @@ struct CompositionRootTests {
         try await check.run { _ in NotificationHealth(settings: Settings(stored: ["notify": "off"], dataDirectory: "/d"), environment: [:]) }
         try await check.run { _ in NotificationHealth(settings: Settings(stored: [:], dataDirectory: "/d"), environment: [:]) }
         try await check.run { _ in TimeZoneHealth(environment: ["TZ": "Europe/Berlin"]) }
+        try await check.run { _ in
+            SyncHealth(status: { try SyncStatusUseCase(folder: InMemorySyncFolder(deviceID: "0b1c2d3e-0000-4000-8000-000000000001")).execute() })
+        }
     }
 }

@@ -138,6 +138,8 @@ struct DaemonLoopTests {
         "RetimeSession.SessionEventPublisher", "RetimeShared.Tracker", "RetimeSession.EventHooks", "Optional<RetimeSession.Notifier>",
         "RetimeShared.StrictOverride", "RetimeAuth.VerifyPasscodeUseCase", "RetimeAuth.AuthStateStore", "RetimeAuth.PasscodeHasher", "RetimeAuth.AuditTrail",
         "RetimeAuth.EnforcerPasscodes",
+        // Keeping this device's seen map current after each pass (docs/storage.md, "Devices").
+        "RetimeSync.SyncStatusUseCase", "RetimeSync.SyncFolder",
     ]
 
     @Test("the daemon builds only what its scheduler uses, at its start and at each reload")

@@ -103,4 +103,9 @@ struct InMemoryStoreContractTests {
     func authState(_ check: ContractCheck<AuthStateStoreContract.Factory>) async throws {
         try await check.run { StoreAuthState(store: InMemoryKeyValueStore()) }
     }
+
+    @Test(arguments: SyncFolderContract.checks)
+    func fileSyncFolder(_ check: ContractCheck<SyncFolderContract.Factory>) async throws {
+        try await check.run { FileSyncFolder(root: TemporaryDirectory().path, deviceID: { "0b1c2d3e-0000-4000-8000-000000000001" }) }
+    }
 }

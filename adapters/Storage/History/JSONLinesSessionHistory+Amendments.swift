@@ -58,12 +58,27 @@ extension JSONLinesSessionHistory {
     func amendmentWinners() throws -> [SessionID: HistoryAmendment] {
         var all: [(amendment: HistoryAmendment, device: String)] = []
         for device in POSIXFiles.names(in: directory) where !device.hasPrefix(".") {
-            let path = directory + "/" + device + "/" + Self.amendmentsFile
-            for batch in try readLines(path, { line in try Self.amendments(line) }) {
-                all += batch.map { (amendment: $0, device: device) }
+            for path in amendmentFiles(of: device) {
+                for batch in try readLines(path, { line in try Self.amendments(line) }) {
+                    all += batch.map { (amendment: $0, device: device) }
+                }
             }
         }
         return HistoryAmendment.winners(all)
+    }
+
+    /// A device's amendments file and the conflict copies a sync tool made
+    /// of it (`amendments.sync-conflict-….jsonl`): more lines of the same
+    /// device, merged by union (the winner per id is the same whichever
+    /// file holds a line).
+    func amendmentFiles(of device: String) -> [String] {
+        let folder = directory + "/" + device
+        var files = [folder + "/" + Self.amendmentsFile]
+        for name in POSIXFiles.names(in: folder).sorted()
+        where SyncToolFiles.isConflictCopy(name) && SyncToolFiles.original(of: name) == Self.amendmentsFile {
+            files.append(folder + "/" + name)
+        }
+        return files
     }
 
     /// The amendments of one line: one, or a batch's.

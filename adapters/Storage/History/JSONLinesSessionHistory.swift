@@ -152,15 +152,20 @@ public struct JSONLinesSessionHistory: SessionHistory {
         return chosen
     }
 
-    /// Every segment of every device, by month key (`2026-11`).
+    /// Every segment of every device, by month key (`2026-11`). A sync
+    /// tool's conflict copy of a segment (`2026-11.sync-conflict-….jsonl`)
+    /// is more lines of that month (ids are kept once); its temporary and
+    /// partial files are never read (`SyncToolFiles`).
     func segmentsByMonth() throws -> [String: [String]] {
         var result: [String: [String]] = [:]
         let devices = POSIXFiles.names(in: directory)
         for device in devices where !device.hasPrefix(".") {
             let folder = directory + "/" + device
             for file in POSIXFiles.names(in: folder) {
-                guard file.hasSuffix(".jsonl"), !file.hasPrefix("."), file != Self.amendmentsFile else { continue }
-                result[String(file.dropLast(6)), default: []].append(folder + "/" + file)
+                guard !SyncToolFiles.isTemporary(file) else { continue }
+                let original = SyncToolFiles.original(of: file)
+                guard original.hasSuffix(".jsonl"), original != Self.amendmentsFile else { continue }
+                result[String(original.dropLast(6)), default: []].append(folder + "/" + file)
             }
         }
         return result

@@ -27,6 +27,7 @@ enum CommandTree {
         ["system", "run"]: SystemCommands.Run.self, ["system", "status"]: SystemCommands.Status.self,
         ["system", "release"]: SystemCommands.Release.self, ["system", "install"]: SystemInstallCommands.Install.self,
         ["system", "uninstall"]: SystemInstallCommands.Uninstall.self, ["shield", "test"]: ShieldCommands.Test.self,
+        ["sync", "status"]: SyncCommands.Status.self, ["device", "name"]: SyncCommands.Name.self,
         ["doctor"]: DoctorCommand.self, ["completion"]: CompletionCommand.self, ["help"]: HelpCommand.self,
         ["version"]: VersionCommand.self, ["man"]: ManCommand.self,
     ]
@@ -37,7 +38,7 @@ enum CommandTree {
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Cancel.spec, SessionCommands.Pause.spec,
             SessionCommands.Resume.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
             HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, UndoCommand.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
-            AuthCommands.spec, ConfigCommands.spec, DoctorCommand.spec,
+            AuthCommands.spec, ConfigCommands.spec, SyncCommands.spec, SyncCommands.deviceSpec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec, VersionCommand.spec, ManCommand.spec,
         ])
 }

@@ -31,6 +31,7 @@ enum CLIRoot {
                 NotificationHealth(settings: try? settings.get(), environment: context.environment),
                 TimeZoneHealth(environment: context.environment),
                 SettingsHealth(read: { try settings.get() }),
+                SyncHealth(status: { [sync = try resolver.resolve(SyncStatusUseCase.self)] in try sync.execute(recording: false) }),
             ]
             return DoctorUseCase(inspectors: inspectors,
                                  daemon: try resolver.resolve(),

@@ -27,14 +27,17 @@ public enum ServiceRegistration {
         // reports need it.
         registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { SystemTimeZone.current(context.environment).rules }))
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
-            JSONLinesSessionHistory(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
+            JSONLinesSessionHistory(directory: layout.history, deviceID: { try thisDevice(data) },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
         // Ending a session sees the same history through the Session context's port.
         registry.register((any SessionArchive).self) { try $0.resolve((any SessionHistory).self) }
         registry.register((any HistoryJournal).self, lifetime: .singleton) { _ in
-            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) })
+            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try thisDevice(data) })
         }
+        registry.register((any SyncFolder).self, value: FileSyncFolder(root: data, deviceID: { try thisDevice(data) }))
+        registry.register { SyncStatusUseCase(folder: try $0.resolve()) }
+        registry.register { DeviceNameUseCase(folder: try $0.resolve()) }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
             ConfiguredShields(store: try resolver.resolve(), settings: Result { try resolver.resolve(Settings.self) },
                               logger: try resolver.resolve(Logger.self).labelled("retime.shield"),
@@ -124,6 +127,12 @@ public enum ServiceRegistration {
         registry.register {
             RequestShieldAuthorizationUseCase(state: try $0.resolve(), probe: try $0.resolve(), clock: try $0.resolve())
         }
+    }
+
+    /// This device's id: the one place the composition asks for it, so
+    /// that where it is kept can change in one line.
+    static func thisDevice(_ data: String) throws -> String {
+        try DeviceIdentity.loadOrCreate(in: data)
     }
 
     private static func registerUseCases(into registry: inout Registry) {

@@ -39,7 +39,7 @@ enum DaemonRoot {
         }
         registry.register {
             DaemonWork(logger: try $0.resolve(), pass: try $0.resolve(), refresh: try $0.resolve(), clock: try $0.resolve(),
-                       calendar: try $0.resolve(), settings: try $0.resolve())
+                       calendar: try $0.resolve(), settings: try $0.resolve(), sync: try? $0.resolve(SyncStatusUseCase.self))
         }
         return registry
     }

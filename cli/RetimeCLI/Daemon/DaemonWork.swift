@@ -16,4 +16,8 @@ struct DaemonWork: Sendable {
     /// The settings in force: read at every build, so damaged settings
     /// stop the daemon at its start as they stop a command.
     let settings: Settings
+    /// Keeps this device's record of what it has seen of the other
+    /// devices current (`device.json`'s `seen`, at most once a minute),
+    /// after each pass: a change synced in from another device wakes one.
+    var sync: SyncStatusUseCase? = nil
 }

@@ -79,12 +79,22 @@ struct SchedulerService: Service {
         }
     }
 
+    /// Records what this device has seen of the others (docs/storage.md,
+    /// "Devices"); a folder that cannot be surveyed is `doctor`'s to report.
+    private func recordSeen(_ work: DaemonWork) {
+        do { _ = try work.sync?.execute() } catch {
+            work.logger.debug("cannot record what this device has seen of the others: \(error)")
+        }
+    }
+
     /// Runs what is due; returns when to look again (nil: nothing is due).
     private func pass(_ work: DaemonWork) async -> Date? {
         do {
             // What the pass handled was recorded and logged as it happened
             // (`SessionEventPublisher`).
-            return try await work.pass.execute().nextDeadline
+            let next = try await work.pass.execute().nextDeadline
+            recordSeen(work)
+            return next
         } catch {
             // Unreadable data (say, a damaged file) must not kill the
             // daemon: say so, and look again when the data changes
