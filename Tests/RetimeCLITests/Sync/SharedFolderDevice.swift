@@ -54,6 +54,16 @@ struct SharedFolderDevice: Sendable {
         return outcome
     }
 
+    /// A fixed day, so that no test depends on the hour: every session
+    /// falls in one month's history segment.
+    static let day = Timestamp.parse("2026-01-15T08:00:00Z")!
+
+    /// The `slot`th session of that day: 2 minutes every 3, none overlapping.
+    static func slot(_ slot: Int) -> (from: Date, to: Date) {
+        let from = day.addingTimeInterval(TimeInterval(slot * 180))
+        return (from, from.addingTimeInterval(120))
+    }
+
     /// Records an ended session of `group` on this device (`retime track`),
     /// with `note` to find it by on every device.
     func track(_ group: String, from: Date, to: Date, note: String) throws {

@@ -8,16 +8,6 @@ import Testing
 /// on its copy, with an identity of its own.
 @Suite("a data folder shared by Syncthing", .serialized, .enabled(if: SyncthingInstance.available, "needs Debian's syncthing"))
 struct SyncthingEndToEndTests {
-    /// A fixed day, so that no test depends on the hour: every session
-    /// falls in one month's segment.
-    static let day = Timestamp.parse("2026-01-15T08:00:00Z")!
-
-    /// The `slot`th session of the day: 2 minutes every 3, none overlapping.
-    static func slot(_ slot: Int) -> (from: Date, to: Date) {
-        let from = day.addingTimeInterval(TimeInterval(slot * 180))
-        return (from, from.addingTimeInterval(120))
-    }
-
     /// Two devices on a pair's two folders, `focus` made on A and seen by B.
     static func devices(_ pair: SyncthingPair, sameIdentity: Bool = false) throws -> (SharedFolderDevice, SharedFolderDevice) {
         let a = try SharedFolderDevice(name: "a", dataDirectory: pair.folderA)
@@ -39,7 +29,7 @@ struct SyncthingEndToEndTests {
             DispatchQueue.concurrentPerform(iterations: 2) { side in
                 let device = side == 0 ? a : b
                 for index in 0..<perDevice {
-                    let (from, to) = Self.slot(index * 2 + side)
+                    let (from, to) = SharedFolderDevice.slot(index * 2 + side)
                     do { try device.track("focus", from: from, to: to, note: "\(device.name)-\(index)") } catch {
                         failures.withLock { $0.append("\(error)") }
                     }
@@ -71,7 +61,7 @@ struct SyncthingEndToEndTests {
             for round in 0..<4 {
                 for (writer, reader) in [(a, b), (b, a)] {
                     let note = "\(writer.name)-to-\(reader.name)-\(round)"
-                    let (from, to) = Self.slot(round * 2 + (writer.name == "a" ? 0 : 1))
+                    let (from, to) = SharedFolderDevice.slot(round * 2 + (writer.name == "a" ? 0 : 1))
                     try writer.track("focus", from: from, to: to, note: note)
                     let seen = try reader.timeUntil(within: SyncthingPair.patience) { try reader.loggedNotes().contains(note) }
                     #expect(seen != nil, "\(note) shows on \(reader.name)")
@@ -96,11 +86,11 @@ struct SyncthingEndToEndTests {
             // devices write one segment, so the one way to make Syncthing
             // keep two versions of it.
             let (a, b) = try Self.devices(pair, sameIdentity: true)
-            try a.track("focus", from: Self.slot(0).from, to: Self.slot(0).to, note: "before")
+            try a.track("focus", from: SharedFolderDevice.slot(0).from, to: SharedFolderDevice.slot(0).to, note: "before")
             try pair.waitUntilInSync()
             try pair.pause()
-            try a.track("focus", from: Self.slot(1).from, to: Self.slot(1).to, note: "apart-on-a")
-            try b.track("focus", from: Self.slot(2).from, to: Self.slot(2).to, note: "apart-on-b")
+            try a.track("focus", from: SharedFolderDevice.slot(1).from, to: SharedFolderDevice.slot(1).to, note: "apart-on-a")
+            try b.track("focus", from: SharedFolderDevice.slot(2).from, to: SharedFolderDevice.slot(2).to, note: "apart-on-b")
             try pair.resume()
             try pair.waitUntil("a conflict copy of the segment on both sides") {
                 let copies = pair.conflictCopies().filter { $0.contains("/history/\(a.id)/2026-01.sync-conflict-") }
