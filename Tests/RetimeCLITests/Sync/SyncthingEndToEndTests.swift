@@ -72,7 +72,7 @@ struct SyncthingEndToEndTests {
                 let sorted = values.sorted()
                 let median = sorted[sorted.count / 2], worst = sorted.last ?? 0
                 print("Syncthing sync-to-visible latency \(direction): median \(Int(median * 1_000)) ms, max \(Int(worst * 1_000)) ms over \(values.count)"
-                      + " (watcher delay \(SharedFolder.watcherDelay) s; bench/sync-latency.sh measures it unloaded)")
+                      + " (watcher delay \(SharedFolder.watcherDelay) s; bench/sync-latency.sh measures 20 with the release binary)")
             }
             #expect(latencies.values.map(\.count).reduce(0, +) == 8)
         }

@@ -60,9 +60,10 @@ final class SyncthingPair: @unchecked Sendable {
     /// id. Once no data folder holds a `device-id` these match nothing.
     static let ignores = "/device-id\n/device-id.*\n"
 
-    /// Configures both (fresh ports: a port taken meanwhile by another
-    /// process gets another try) and waits until each is connected to the
-    /// other with the folder idle.
+    /// Configures both and waits until each is connected to the other with
+    /// the folder idle. A port taken meanwhile by another process (the GUI's
+    /// ends Syncthing, the sync protocol's leaves it unreachable) gets
+    /// another try on fresh ports.
     private func start() throws {
         var attempt = 0
         while true {
@@ -73,15 +74,15 @@ final class SyncthingPair: @unchecked Sendable {
                 try b.launch(leftovers: root + "/b")
                 try a.waitUntilAnswering(within: Self.patience)
                 try b.waitUntilAnswering(within: Self.patience)
-                break
+                try waitUntil("both connected, the folder idle") {
+                    try connected(a, to: b) && connected(b, to: a) && folderState(a) == "idle" && folderState(b) == "idle"
+                }
+                return
             } catch {
                 a.stop()
                 b.stop()
                 if attempt == 3 { throw error }
             }
-        }
-        try waitUntil("both connected, the folder idle") {
-            try connected(a, to: b) && connected(b, to: a) && folderState(a) == "idle" && folderState(b) == "idle"
         }
     }
 
