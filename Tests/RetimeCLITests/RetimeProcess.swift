@@ -61,7 +61,13 @@ struct RetimeProcess: Sendable {
     /// reading command finds it (a directory named by hand that does not
     /// exist is refused as a typo).
     init() {
-        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-e2e-\(UUID().uuidString)").path
+        self.init(dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("retime-e2e-\(UUID().uuidString)").path)
+    }
+
+    /// retime on a data directory the test chose (a folder another tool
+    /// syncs, say), made if missing; HOME is still `DIR-home`.
+    init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
         try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
