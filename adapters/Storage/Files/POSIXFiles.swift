@@ -165,7 +165,7 @@ public enum POSIXFiles {
         return kind(of: info.st_mode & S_IFMT)
     }
 
-    private static func tooLarge(_ path: String, limit: Int) -> StoreError {
+    static func tooLarge(_ path: String, limit: Int) -> StoreError {
         .unreadable(path: path, reason: "it is larger than the \(limit >> 20) MiB retime reads of such a file")
     }
 

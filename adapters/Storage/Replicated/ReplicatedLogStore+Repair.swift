@@ -36,7 +36,7 @@ extension ReplicatedLogStore {
     /// lines, in their order. A log of another device is mended too: the
     /// alternative is that no device can read the suite at all.
     public func repair(_ path: String, now: Date) throws -> ChangeLogRepair {
-        guard let bytes = try POSIXFiles.read(path, limit: Self.readLimit) else {
+        guard let bytes = try POSIXFiles.read(path, limit: ChangeLogReader.readLimit) else {
             throw StoreError.unreadable(path: path, reason: "it is gone")
         }
         var kept: [UInt8] = [], keptCount = 0, dropped = 0

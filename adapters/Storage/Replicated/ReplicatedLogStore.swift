@@ -35,11 +35,11 @@ public final class ReplicatedLogStore: KeyValueStore {
     private let observers = Mutex<[UUID: AsyncStream<String>.Continuation]>([:])
     private let cache = Mutex<[String: Merged]>([:])
 
-    /// A suite merged from its logs, with the stamps of the files it came from.
+    /// A suite merged from its logs, with how far each was read.
     struct Merged {
-        var stamps: [String: POSIXFiles.FileStamp]
-        var records: ReplicatedRecords<JSONValue>
+        var reader: ChangeLogReader
         var values: [String: JSONValue]
+        var records: ReplicatedRecords<JSONValue> { reader.records }
     }
 
     /// - Parameters:
@@ -160,53 +160,20 @@ public final class ReplicatedLogStore: KeyValueStore {
         return 0
     }
 
-    /// The suite merged from every device's log, parsed again only when a
-    /// file changed.
+    /// The suite merged from every device's log, reading on only from
+    /// where each file was last read.
     private func merged(_ suite: String) throws -> Merged {
         try SuiteName.check(suite)
         let files = logFiles(of: suite)
         var stamps: [String: POSIXFiles.FileStamp] = [:]
         for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
-        if let cached = cache.withLock({ $0[suite] }), cached.stamps == stamps { return cached }
-        var records = ReplicatedRecords<JSONValue>()
-        var read: [String: POSIXFiles.FileStamp] = [:]
-        for path in files {
-            guard let (bytes, stamp) = try POSIXFiles.readStamped(path, limit: Self.readLimit) else { continue }
-            read[path] = stamp
-            try Self.apply(bytes, path: path, to: &records)
-        }
-        let state = Merged(stamps: read, records: records, values: shapes(suite).values(of: records))
+        let cached = cache.withLock { $0[suite] }
+        if let cached, cached.reader.isCurrent(stamps) { return cached }
+        var reader = cached.map(\.reader).flatMap { $0.canContinue(with: stamps) ? $0 : nil } ?? ChangeLogReader()
+        try reader.readOn(files, stamps: stamps)
+        let state = Merged(reader: reader, values: shapes(suite).values(of: reader.records))
         cache.withLock { $0[suite] = state }
         return state
-    }
-
-    /// The largest log read: far above years of edits.
-    static let readLimit = 64 << 20
-
-    /// Applies every whole line of a log. The bytes after the last newline
-    /// are a write a crash cut short (not read, and cut by this device's
-    /// next write) only when they follow a whole line and start a line as
-    /// retime writes them; anything else is damage. A log is made whole
-    /// (see `append`), so one without a single whole line is damaged too.
-    static func apply(_ bytes: [UInt8], path: String, to records: inout ReplicatedRecords<JSONValue>) throws {
-        guard let last = bytes.lastIndex(of: 0x0A) else {
-            throw StoreError.corrupted(path: path, reason: bytes.isEmpty ? "the file is empty" : "no whole line in it")
-        }
-        if last + 1 < bytes.count, bytes[last + 1] != UInt8(ascii: "{") {
-            throw StoreError.corrupted(path: path, reason: "the text after its last line is not the start of a change")
-        }
-        var start = 0, number = 0
-        while let end = bytes[start...].firstIndex(of: 0x0A) {
-            number += 1
-            defer { start = end + 1 }
-            let line = Array(bytes[start..<end])
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            do {
-                records.apply(try ChangeLine.decode(line))
-            } catch {
-                throw StoreError.corrupted(path: path, reason: "line \(number): \(error.reason)")
-            }
-        }
     }
 
     /// Every file holding changes to `suite`: each device's log and the

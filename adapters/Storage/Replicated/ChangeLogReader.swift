@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Domain
+import FoundationEssentials
+import Glibc
+import JSONDocument
+#endif
+
+/// Reads change logs into merged records, each file from where the last
+/// read of it stopped: logs only grow, so a command's second look, a
+/// writer's look under its lock and the daemon's look after a change parse
+/// only the lines added since (with 20 writers on one log, re-parsing the
+/// whole log at every write made them queue for seconds).
+struct ChangeLogReader {
+    /// How far one file has been read.
+    struct Progress: Equatable {
+        var stamp: POSIXFiles.FileStamp
+        /// Bytes of whole lines applied, and how many lines that was.
+        var consumed: Int
+        var lines: Int
+    }
+
+    var files: [String: Progress] = [:]
+    var records = ReplicatedRecords<JSONValue>()
+
+    /// The largest log read: far above years of edits.
+    static let readLimit = 64 << 20
+
+    /// Whether `stamps` (the files as they are now) are exactly what was read.
+    func isCurrent(_ stamps: [String: POSIXFiles.FileStamp]) -> Bool {
+        files.count == stamps.count && files.allSatisfy { stamps[$0.key] == $0.value.stamp }
+    }
+
+    /// Whether reading on from here sees everything: no file read before
+    /// is gone, replaced (another inode) or shorter. A sync tool replaces a
+    /// file it updates (a new inode): then everything is read again, which
+    /// the merge makes harmless.
+    func canContinue(with stamps: [String: POSIXFiles.FileStamp]) -> Bool {
+        files.allSatisfy { path, progress in
+            guard let now = stamps[path] else { return false }
+            return now.device == progress.stamp.device && now.inode == progress.stamp.inode && now.size >= Int64(progress.consumed)
+        }
+    }
+
+    /// Reads what each of `paths` holds beyond what was read of it.
+    mutating func readOn(_ paths: [String], stamps: [String: POSIXFiles.FileStamp]) throws {
+        for path in paths where files[path].map({ stamps[path] != $0.stamp }) ?? true {
+            guard let progress = try Self.read(path, after: files[path], into: &records) else { continue }
+            files[path] = progress
+        }
+    }
+
+    /// Applies the whole lines of `path` after `progress`. The bytes after
+    /// the last newline are a write a crash cut short (not read, and cut by
+    /// this device's next write) only when they follow a whole line and
+    /// start a line as retime writes them; anything else is damage. A log
+    /// is made whole (see `ReplicatedLogStore.append`), so one without a
+    /// single whole line is damaged too.
+    static func read(_ path: String, after progress: Progress?, into records: inout ReplicatedRecords<JSONValue>) throws -> Progress? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP { throw StoreError.symlinkRefused(path: path) }
+            if code == ENXIO { throw StoreError.notRegularFile(path: path, kind: "socket") }
+            throw StoreError.unreadable(path: path, reason: POSIXFiles.reason(code))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: POSIXFiles.reason()) }
+        try POSIXFiles.requireRegular(info, path: path)
+        let size = Int(info.st_size)
+        guard size <= readLimit else { throw POSIXFiles.tooLarge(path, limit: readLimit) }
+        let start = progress?.consumed ?? 0
+        var bytes = [UInt8](repeating: 0, count: max(0, size - start))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(start + filled)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        let hasLine = start > 0
+        let whole = (bytes.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+        if !hasLine, whole == 0 {
+            throw StoreError.corrupted(path: path, reason: bytes.isEmpty ? "the file is empty" : "no whole line in it")
+        }
+        if whole < bytes.count, bytes[whole] != UInt8(ascii: "{") {
+            throw StoreError.corrupted(path: path, reason: "the text after its last line is not the start of a change")
+        }
+        var number = progress?.lines ?? 0, lineStart = 0
+        while lineStart < whole, let end = bytes[lineStart..<whole].firstIndex(of: 0x0A) {
+            number += 1
+            defer { lineStart = end + 1 }
+            let line = Array(bytes[lineStart..<end])
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            do {
+                records.apply(try ChangeLine.decode(line))
+            } catch {
+                throw StoreError.corrupted(path: path, reason: "line \(number): \(error.reason)")
+            }
+        }
+        return Progress(stamp: POSIXFiles.FileStamp(info), consumed: start + whole, lines: number)
+    }
+}
