@@ -121,11 +121,12 @@ struct DataSafetyTests {
 
     @Test("a damaged device-id: stop says so, doctor finds it, --repair recovers the id and the ending completes")
     func damagedDeviceID() throws {
+        let deviceFile = retime.dataDirectory + "-home/.local/state/retime/device-id"
         try retime.run("start", "--for", "25m")
         try retime.run("stop")                               // the first session makes the id and its folder
-        let id = try String(contentsOfFile: retime.file("device-id"), encoding: .utf8).trimmingCharacters(in: .newlines)
+        let id = try String(contentsOfFile: deviceFile, encoding: .utf8).trimmingCharacters(in: .newlines)
         try retime.run("start", "--for", "25m")
-        try Data(id.prefix(4).utf8).write(to: URL(fileURLWithPath: retime.file("device-id")))
+        try Data(id.prefix(4).utf8).write(to: URL(fileURLWithPath: deviceFile))
         let stop = try retime.run("stop", "--json")
         #expect(stop.status == 4 && stop.err.contains("device-id") && stop.err.contains("doctor"), "\(stop.err)")
 
@@ -136,7 +137,7 @@ struct DataSafetyTests {
         let repaired = try retime.run("doctor", "--repair", "--json")
         let detail = (repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "device id" }?["detail"] ?? ""
         #expect(detail.contains("recovered \(id)"), "\(detail)")
-        #expect(try String(contentsOfFile: retime.file("device-id"), encoding: .utf8).hasPrefix(id))
+        #expect(try String(contentsOfFile: deviceFile, encoding: .utf8).hasPrefix(id))
         // The next command finishes the ending that stop could not: both sessions are in history, in one folder.
         #expect(try retime.run("status").status == 0)
         #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.count == 2)

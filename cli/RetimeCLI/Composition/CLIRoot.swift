@@ -19,7 +19,8 @@ enum CLIRoot {
             CheckBlocksUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(DoctorUseCase.self) { resolver in
-            let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit))
+            let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit,
+                                                             deviceID: context.deviceIdentity.file, legacyDeviceID: layout.legacyDeviceID))
             // Built even when the configured shield cannot be: doctor must
             // report on damaged settings, not fail on them. Each inspector
             // is handed what it reads, never the resolver.

@@ -10,6 +10,9 @@ public struct DataLayout: Sendable, Equatable {
 
     /// The key-value store's suites, their locks and backups.
     public var store: String { root + "/store" }
+    /// Where this device's id was kept before it moved out of the data
+    /// directory (`DeviceIdentity`): adopted once, then renamed aside.
+    public var legacyDeviceID: String { root + "/device-id" }
     /// Per-device, append-only history segments.
     public var history: String { root + "/history" }
     /// The lifecycle events, one JSON line each.

@@ -25,6 +25,14 @@ public struct RuntimeContext: Sendable {
     /// Where each file of the data directory lives.
     public var layout: DataLayout { DataLayout(root: dataDirectory) }
 
+    /// This device's id: `$XDG_STATE_HOME/retime/device-id` (else
+    /// `~/.local/state/retime/device-id`), outside the data directory, so a
+    /// synced data folder never carries it to another machine; the data
+    /// directory's old `device-id` is adopted once.
+    public var deviceIdentity: DeviceIdentity {
+        DeviceIdentity(file: DeviceIdentity.file(environment: environment), legacyFile: layout.legacyDeviceID)
+    }
+
     /// Where clients find the system service: `$RETIME_SHIELD_SOCKET`, else
     /// `/run/retime/shield.sock` (cli.md, "The system service").
     public var shieldSocket: String {

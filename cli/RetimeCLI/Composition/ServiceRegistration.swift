@@ -11,7 +11,7 @@ import Glibc
 public enum ServiceRegistration {
     public static func shared(_ context: RuntimeContext) -> Registry {
         var registry = Registry()
-        let data = context.dataDirectory, layout = context.layout
+        let data = context.dataDirectory, layout = context.layout, identity = context.deviceIdentity
         registry.register(RuntimeContext.self, value: context)
 
         registry.register((any RetimeShared.Clock).self, value: SystemClock())
@@ -27,13 +27,13 @@ public enum ServiceRegistration {
         // reports need it.
         registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { SystemTimeZone.current(context.environment).rules }))
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
-            JSONLinesSessionHistory(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) },
+            JSONLinesSessionHistory(directory: layout.history, deviceID: { try identity.loadOrCreate() },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
         // Ending a session sees the same history through the Session context's port.
         registry.register((any SessionArchive).self) { try $0.resolve((any SessionHistory).self) }
         registry.register((any HistoryJournal).self, lifetime: .singleton) { _ in
-            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try DeviceIdentity.loadOrCreate(in: data) })
+            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try identity.loadOrCreate() })
         }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
             ConfiguredShields(store: try resolver.resolve(), settings: Result { try resolver.resolve(Settings.self) },
