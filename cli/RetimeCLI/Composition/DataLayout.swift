@@ -13,6 +13,9 @@ public struct DataLayout: Sendable, Equatable {
     /// Where this device's id was kept before it moved out of the data
     /// directory (`DeviceIdentity`): adopted once, then renamed aside.
     public var legacyDeviceID: String { root + "/device-id" }
+    /// What each device of a shared data folder alone writes:
+    /// `devices/<id>/device.json` (its name) and the rest (docs/storage.md, "Devices").
+    public var devices: String { root + "/devices" }
     /// Per-device, append-only history segments.
     public var history: String { root + "/history" }
     /// The lifecycle events, one JSON line each.

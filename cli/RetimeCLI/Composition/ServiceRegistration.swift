@@ -26,6 +26,7 @@ public enum ServiceRegistration {
         // The local zone is looked up when first read: only schedules and
         // reports need it.
         registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { SystemTimeZone.current(context.environment).rules }))
+        registry.register((any DeviceDirectory).self, value: DataFolderDevices(identity: identity, directory: layout.devices))
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
             JSONLinesSessionHistory(directory: layout.history, deviceID: { try identity.loadOrCreate() },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
@@ -169,7 +170,7 @@ public enum ServiceRegistration {
             StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                 clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                 dataLock: try $0.resolve(), settings: try $0.resolve((any SettingsStore).self),
-                                creator: try $0.resolve((any ImportGroupDirectory).self))
+                                creator: try $0.resolve((any ImportGroupDirectory).self), devices: try $0.resolve((any DeviceDirectory).self))
         }
         registry.register {
             StopSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
@@ -242,7 +243,8 @@ public enum ServiceRegistration {
         }
         registry.register {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve(),
-                                 groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self))
+                                 groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self),
+                                 devices: try $0.resolve((any DeviceDirectory).self))
         }
     }
 }
