@@ -24,12 +24,12 @@ struct DataFolderDevicesTests {
         try await check.run { Self.subject().0 }
     }
 
-    @Test("a damaged, oversized or irregular device.json, or a name that is not text, is no name (never an error)")
+    @Test("a damaged, oversized or irregular device.json, a name that is not text or holds control characters, is no name (never an error)")
     func damagedNames() throws {
         let (subject, directory) = Self.subject()
         let id = UUID().uuidString.lowercased(), file = directory.file("data/devices/\(id)/device.json")
         try FileManager.default.createDirectory(atPath: directory.file("data/devices/" + id), withIntermediateDirectories: true)
-        for content in ["{\"name\":", "{\"name\":42}", "{\"name\":\"  \"}", "[]", String(repeating: " ", count: 70_000) + "{\"name\":\"x\"}"] {
+        for content in ["{\"name\":", "{\"name\":\"a\\u001b[2Jb\"}", "{\"name\":\"a\\nb\"}", "{\"name\":42}", "{\"name\":\"  \"}", "[]", String(repeating: " ", count: 70_000) + "{\"name\":\"x\"}"] {
             try Data(content.utf8).write(to: URL(fileURLWithPath: file))
             #expect(subject.devices.name(of: id) == nil, "\(content.prefix(20))")
         }

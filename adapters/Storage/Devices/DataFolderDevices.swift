@@ -24,12 +24,15 @@ public struct DataFolderDevices: DeviceDirectory {
     /// Nil for anything but a UUID (an id read from a synced file must never
     /// become a path outside `devices/`), for a missing, damaged or
     /// oversized file (bounded read, regular files only), and for a name
-    /// that is not a non-empty string.
+    /// that is not a non-empty string or holds control characters (it is
+    /// printed to a terminal, and a synced file is not checked by the
+    /// device that reads it).
     public func name(of device: String) -> String? {
         guard UUIDText.parse(device) != nil, !device.contains("/"),
               let bytes = try? POSIXFiles.read(directory + "/" + device + "/device.json", limit: 64 << 10),
               case .object(let members)? = try? JSONText.parse(bytes),
-              case .string(let name)? = members["name"], !name.trimmed.isEmpty else { return nil }
+              case .string(let name)? = members["name"], !name.trimmed.isEmpty,
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
         return name
     }
 }
