@@ -60,7 +60,7 @@ struct BoundedInputTests {
     @Test("a data file replaced by a device or a huge file is a storage error naming it, and stays as it was")
     func hugeDataFile() throws {
         try retime.run("group", "create", "g")
-        let path = retime.file("store/groups.json")
+        let path = try retime.changeLog("groups")
         try FileManager.default.removeItem(atPath: path)
         let handle = FileHandle(forWritingAtPath: path) ?? {
             FileManager.default.createFile(atPath: path, contents: nil)

@@ -267,7 +267,7 @@ struct DaemonEndToEndTests {
         try retime.run("start", "--for", "1h")
         let daemon = try startDaemon(retime)
         defer { stop(daemon) }
-        try Data("{\"format\":\"retime.su".utf8).write(to: URL(fileURLWithPath: retime.file("store/session.json")))
+        try Data("{\"format\":\"retime.su".utf8).write(to: URL(fileURLWithPath: try retime.changeLog("session")))
         #expect(eventually(within: 5) {
             ((try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? "").contains("a pass failed")
         })

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Adapters
 import Foundation
+import RetimeCLI
 import Testing
 
 @Suite("Damaged data and concurrent processes")
@@ -14,7 +15,7 @@ struct DataSafetyTests {
     ])
     func corruptFile(content: String) throws {
         try retime.run("group", "create", "work")
-        let path = retime.file("store/groups.json")
+        let path = try retime.changeLog("groups")
         try Data(content.utf8).write(to: URL(fileURLWithPath: path))
         for arguments in [["group", "list"], ["start", "work"], ["group", "create", "x"]] {
             let outcome = try retime.run(arguments + ["--json"])
@@ -30,9 +31,9 @@ struct DataSafetyTests {
     func settingOfWrongShape() throws {
         try retime.run("group", "create", "work")
         try retime.run("config", "set", "notify", "off")
-        let path = retime.file("store/config.json")
+        let path = try retime.changeLog("config")
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"off\"", with: "5").write(toFile: path, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"value\":\"off\"", with: "\"value\":5").write(toFile: path, atomically: true, encoding: .utf8)
         let start = try retime.run("start", "work", "--for", "25m")
         #expect(start.status == 4 && start.err.contains("the value of 'notify' has an unexpected shape: expected a string, found a number"),
                 "\(start.err)")
@@ -50,7 +51,7 @@ struct DataSafetyTests {
     func unreadable() throws {
         var retime = retime
         try retime.run("group", "create", "work")
-        let path = retime.file("store/groups.json")
+        let path = try retime.changeLog("groups")
         if getuid() == 0 {
             // Root reads any file: hand the data to nobody and run as nobody.
             for item in [""] + (FileManager.default.subpaths(atPath: retime.dataDirectory) ?? []) {
@@ -65,11 +66,15 @@ struct DataSafetyTests {
         #expect(outcome.errorCode == "store.unreadable")
     }
 
-    @Test("doctor reports a damaged file; --repair moves it aside and restores the newest good backup")
+    @Test("doctor reports a damaged change log; --repair moves it aside and keeps every line that can be read")
     func doctorRepair() throws {
         for name in ["a", "b", "c"] { try retime.run("group", "create", name) }
-        let path = retime.file("store/groups.json")
-        let damaged = Data("{\"format\":\"retime.suite\",\"ver".utf8)
+        let path = try retime.changeLog("groups")
+        // The line that made "b" damaged, the others as they were.
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines[1].contains("\"b\""))
+        lines[1] = "{\"at\":\"17950" + String(repeating: "\u{0}", count: 8)
+        let damaged = Data((lines.joined(separator: "\n") + "\n").utf8)
         try damaged.write(to: URL(fileURLWithPath: path))
 
         let report = try retime.run("doctor", "--json")
@@ -80,12 +85,14 @@ struct DataSafetyTests {
         let repaired = try retime.run("doctor", "--repair", "--json")
         #expect(repaired.status == 0)
         let detail = (repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "groups data" }?["detail"] ?? ""
-        #expect(detail.contains("moved the damaged file") && detail.contains("restored"))
-        let aside = try FileManager.default.contentsOfDirectory(atPath: retime.file("store")).filter { $0.hasPrefix("groups.json.corrupt-") }
+        #expect(detail.contains("moved the damaged file") && detail.contains("kept its 2 readable line(s)") && detail.contains("1 unreadable line(s) left out"),
+                "\(detail)")
+        let folder = (path as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("groups.jsonl.corrupt-") }
         #expect(aside.count == 1)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: retime.file("store/" + aside[0]))) == damaged)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + aside[0])) == damaged)
         let names = (try retime.run("group", "list", "--json").json["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-        #expect(names == ["a", "b"], "the newest backup holds the state before the last write")
+        #expect(names == ["a", "c"], "every readable line kept")
         #expect(try retime.run("doctor").status == 0)
     }
 
@@ -110,7 +117,7 @@ struct DataSafetyTests {
         try retime.run("group", "create", "work", "--block", "example.com")
         try retime.run("start", "work")
         // The crash: the session left the slot, its block was never lowered.
-        try JSONFileStore(directory: retime.file("store")).update("session") { $0.removeAll() }
+        try RuntimeContext.store(of: retime.dataDirectory, environment: ["HOME": retime.dataDirectory + "-home"]).update("session") { $0.removeAll() }
         let report = try retime.run("doctor", "--json")
         let blocks = (report.json["checks"] as? [[String: String]])?.first { $0["name"] == "blocks" }
         #expect(blocks?["status"] == "warning")
@@ -119,7 +126,7 @@ struct DataSafetyTests {
         #expect(try JSONFileStore(directory: retime.file("store")).values(of: "shield").isEmpty)
     }
 
-    @Test("a damaged device-id: stop says so, doctor finds it, --repair recovers the id and the ending completes")
+    @Test("a damaged device-id: stop says so and changes nothing, doctor finds it, --repair recovers the id and stop works")
     func damagedDeviceID() throws {
         let deviceFile = retime.dataDirectory + "-home/.local/state/retime/device-id"
         try retime.run("start", "--for", "25m")
@@ -138,8 +145,11 @@ struct DataSafetyTests {
         let detail = (repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "device id" }?["detail"] ?? ""
         #expect(detail.contains("recovered \(id)"), "\(detail)")
         #expect(try String(contentsOfFile: deviceFile, encoding: .utf8).hasPrefix(id))
-        // The next command finishes the ending that stop could not: both sessions are in history, in one folder.
-        #expect(try retime.run("status").status == 0)
+        // The stop that could not say which device it was changed nothing
+        // (this device's change log is named by its id): the session still
+        // runs, and stops now; both sessions are in history, in one folder.
+        #expect(try retime.run("status", "--json").json["active"] as? Bool == true)
+        #expect(try retime.run("stop").status == 0)
         #expect((try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.count == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: retime.file("history")) == [id])
         #expect(try retime.run("doctor").status == 0)

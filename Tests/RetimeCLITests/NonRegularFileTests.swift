@@ -23,10 +23,10 @@ func runWithin(_ seconds: Double, _ retime: RetimeProcess, _ arguments: [String]
 struct NonRegularFileTests {
     let retime = RetimeProcess()
 
-    @Test("a FIFO in place of groups.json: group list and doctor fail at once (exit 4); doctor --repair moves it aside and restores the backup")
+    @Test("a FIFO in place of the groups' change log: group list and doctor fail at once (exit 4); doctor --repair moves it aside")
     func fifoSuite() throws {
         for name in ["a", "b"] { try retime.run("group", "create", name) }
-        let path = retime.file("store/groups.json")
+        let path = try retime.changeLog("groups")
         #expect(unlink(path) == 0 && mkfifo(path, 0o600) == 0)
 
         let list = try #require(try runWithin(10, retime, ["group", "list", "--json"]), "group list hung on the FIFO")
@@ -41,16 +41,20 @@ struct NonRegularFileTests {
 
         let repaired = try #require(try runWithin(10, retime, ["doctor", "--repair"]), "doctor --repair hung")
         #expect(repaired.status == 0, "\(repaired.out)\(repaired.err)")
-        let aside = try FileManager.default.contentsOfDirectory(atPath: retime.file("store")).filter { $0.hasPrefix("groups.json.corrupt-") }
+        let folder = (path as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("groups.jsonl.corrupt-") }
         #expect(aside.count == 1, "moved aside, not deleted")
-        let names = (try retime.run("group", "list", "--json").json["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-        #expect(names == ["a"], "the newest backup")
+        // The FIFO held nothing: the groups it replaced are gone, and the
+        // folder reads again (a new log starts with the next change).
+        #expect(try retime.run("group", "list", "--json").status == 0)
+        #expect(try retime.run("group", "create", "c").status == 0)
     }
 
     @Test("a FIFO in place of a lock file, the audit trail or the daemon lock: commands fail or go on at once, never wait")
     func fifoElsewhere() throws {
         try retime.run("group", "create", "a")
-        #expect(unlink(retime.file("store/groups.lock")) == 0 && mkfifo(retime.file("store/groups.lock"), 0o600) == 0)
+        let lock = try retime.changeLog("groups", ending: ".lock")
+        #expect(unlink(lock) == 0 && mkfifo(lock, 0o600) == 0)
         let create = try #require(try runWithin(10, retime, ["group", "create", "b"]), "a write hung on the FIFO lock")
         #expect(create.status == 4 && create.err.contains("not a regular file"), "\(create.err)")
         #expect(mkfifo(retime.file("daemon.lock"), 0o600) == 0)

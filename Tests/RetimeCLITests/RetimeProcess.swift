@@ -126,6 +126,14 @@ struct RetimeProcess: Sendable {
     }
 
     func file(_ relative: String) -> String { dataDirectory + "/" + relative }
+
+    /// This device's change log of a shared suite (`devices/<id>/changes/<suite>.jsonl`,
+    /// docs/storage.md, "Devices"), in a data folder only this device has written.
+    func changeLog(_ suite: String, ending: String = ".jsonl") throws -> String {
+        let devices = try FileManager.default.contentsOfDirectory(atPath: file("devices")).filter { !$0.hasPrefix(".") }
+        guard devices.count == 1 else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: file("devices")]) }
+        return file("devices/\(devices[0])/changes/\(suite)\(ending)")
+    }
 }
 
 /// How long an end-to-end test gives what the product does "at once" (a

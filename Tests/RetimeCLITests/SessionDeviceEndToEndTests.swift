@@ -1,4 +1,5 @@
 import Adapters
+import RetimeCLI
 import Foundation
 import Testing
 
@@ -49,7 +50,7 @@ struct SessionDeviceEndToEndTests {
     func oldSession() throws {
         let retime = RetimeProcess()
         try retime.run("start", "--for", "25m")
-        try JSONFileStore(directory: retime.file("store")).update("session") { values in
+        try RuntimeContext.store(of: retime.dataDirectory, environment: ["HOME": retime.dataDirectory + "-home"]).update("session") { values in
             guard case .object(var session)? = values["current"] else { return }
             session.removeValue(forKey: "device")
             values["current"] = .object(session)

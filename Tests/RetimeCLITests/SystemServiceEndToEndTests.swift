@@ -20,9 +20,9 @@ struct SystemServiceEndToEndTests {
         #expect(system.blocked == ["example.com"])
 
         // The session made not strict by hand: stop ends it in history, the block stays.
-        let session = user.file("store/session.json")
-        let edited = try String(contentsOfFile: session, encoding: .utf8).replacingOccurrences(of: "\"strict\" : true", with: "\"strict\" : false")
-        try edited.write(toFile: session, atomically: true, encoding: .utf8)
+        let session = try user.changeLog("session")
+        let edited = try String(contentsOfFile: session, encoding: .utf8).replacingOccurrences(of: "\"strict\":true", with: "\"strict\":false")
+        try edited.write(toFile: session, atomically: false, encoding: .utf8)   // in place: still the user's file
         let stop = try user.run("stop", "--json")
         #expect(stop.status == 4 && stop.err.contains("system service holds this strict block until "), "\(stop.err)")
         #expect(system.blocked == ["example.com"])

@@ -143,9 +143,9 @@ struct SystemServiceResilienceTests {
         let user = system.client()
         try user.run("group", "create", "work", "--block", "example.com")
         #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
-        let session = user.file("store/session.json")
-        let edited = try String(contentsOfFile: session, encoding: .utf8).replacingOccurrences(of: "\"strict\" : true", with: "\"strict\" : false")
-        try edited.write(toFile: session, atomically: true, encoding: .utf8)
+        let session = try user.changeLog("session")
+        let edited = try String(contentsOfFile: session, encoding: .utf8).replacingOccurrences(of: "\"strict\":true", with: "\"strict\":false")
+        try edited.write(toFile: session, atomically: false, encoding: .utf8)   // in place: still the user's file
         #expect(try user.run("stop").status != 0)
         system.stop(service)
         let log = try RetimeProcess().finish(service)

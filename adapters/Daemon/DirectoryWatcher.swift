@@ -19,9 +19,12 @@ public final class DirectoryWatcher: WakeWatcher {
     private let descriptor: Int32
     private let reason: WakeReason
     private let relevant: @Sendable (UnsafeRawPointer, Int) -> Bool
+    /// Adds watches for directories that appeared since (a new device's
+    /// folder); true if it added any.
+    private let rescan: (@Sendable (Int32) -> Bool)?
     private let source = Mutex<RunningSource?>(nil)
 
-    private init(name: String, directories: [String], reason: WakeReason,
+    private init(name: String, directories: [String], reason: WakeReason, rescan: (@Sendable (Int32) -> Bool)? = nil,
                  relevant: @escaping @Sendable (UnsafeRawPointer, Int) -> Bool) throws {
         descriptor = retime_inotify_create()
         guard descriptor >= 0 else { throw DaemonError.unavailable("inotify: \(POSIXFiles.reason())") }
@@ -33,6 +36,8 @@ public final class DirectoryWatcher: WakeWatcher {
         self.isWatching = watching
         self.reason = reason
         self.relevant = relevant
+        self.rescan = rescan
+        _ = rescan?(descriptor)
     }
 
     deinit {
@@ -59,6 +64,33 @@ public final class DirectoryWatcher: WakeWatcher {
         return watcher
     }
 
+    /// The change logs of a shared data folder (`DATA_DIR/devices/<id>/changes/`):
+    /// a log appended to, or replaced by a sync tool (which writes a
+    /// temporary file and renames it over the log), is a change of the
+    /// data. The folders of devices that appear later are watched as they
+    /// appear, and their appearing is itself a change (their first logs may
+    /// have come with them).
+    public static func changeLogs(devices directory: String) throws -> DirectoryWatcher {
+        try POSIXFiles.ensureDirectory(directory)
+        let watched = Mutex<Set<String>>([])
+        let rescan: @Sendable (Int32) -> Bool = { fd in
+            var added = false
+            for device in POSIXFiles.names(in: directory) where HybridTimestamp.isDeviceID(device) {
+                for folder in [directory + "/" + device, directory + "/" + device + "/changes"] where !watched.withLock({ $0.contains(folder) }) {
+                    guard retime_inotify_watch_writes(fd, folder) >= 0 else { continue }
+                    watched.withLock { _ = $0.insert(folder) }
+                    added = true
+                }
+            }
+            return added
+        }
+        let watcher = try DirectoryWatcher(name: "shared data", directories: [directory], reason: .dataChanged, rescan: rescan) {
+            retime_inotify_names_ending($0, $1, ".jsonl") == 1
+        }
+        guard watcher.isWatching else { throw DaemonError.unavailable("cannot watch \(directory): \(POSIXFiles.reason())") }
+        return watcher
+    }
+
     /// The system's time-zone files. They are replaced, not written (a new
     /// symlink renamed over the old), so their directories are watched and
     /// the events filtered by name. When none can be watched, `isWatching`
@@ -80,10 +112,12 @@ public final class DirectoryWatcher: WakeWatcher {
     }
 
     public func start(posting mailbox: WakeMailbox) throws {
-        let fd = descriptor, relevant = relevant, reason = reason
+        let fd = descriptor, relevant = relevant, reason = reason, rescan = rescan
         let reader = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "retime.watch.\(name)"))
         reader.setEventHandler {
-            if DirectoryWatcher.drain(fd, relevant) { mailbox.post(reason) }
+            let changed = DirectoryWatcher.drain(fd, relevant)
+            let appeared = rescan?(fd) ?? false
+            if changed || appeared { mailbox.post(reason) }
         }
         source.withLock { $0 = RunningSource(source: reader) }
         reader.resume()

@@ -47,6 +47,10 @@ extension DataDirectoryHealth {
         candidates += files(in: paths.root + "/logs", dataFile)
         candidates += files(in: paths.store) { $0.hasSuffix(".lock") }
         candidates += files(in: paths.store + "/backups") { _ in true }
+        // Each device's change logs and their locks.
+        for device in files(in: paths.root + "/devices", { _ in true }) where POSIXFiles.irregularKind(device) == "directory" {
+            candidates += files(in: device + "/changes") { $0.hasSuffix(".jsonl") || $0.hasSuffix(".lock") }
+        }
         for device in files(in: paths.history, { _ in true }) where POSIXFiles.irregularKind(device) == "directory" {
             candidates += files(in: device) { $0.hasSuffix(".jsonl") }
         }

@@ -33,9 +33,13 @@ public struct DataDirectoryHealth: HealthInspector {
 
     let paths: Paths
     let store: JSONFileStore
+    /// The data folder's store: its shared suites are checked in the
+    /// devices' change logs once the folder has been migrated.
+    let folder: DataFolderStore?
 
-    public init(paths: Paths) {
+    public init(paths: Paths, folder: DataFolderStore? = nil) {
         self.paths = paths
+        self.folder = folder
         store = JSONFileStore(directory: paths.store)
     }
 
@@ -43,7 +47,11 @@ public struct DataDirectoryHealth: HealthInspector {
         // File types first: a lock that is a FIFO would stop a suite's repair.
         var checks = [permissions(repairing), irregularFilesCheck(repairing)]
         for suite in Set(store.suiteNames() + ["groups", "session", "config"]).sorted() {
-            checks.append(suiteCheck(suite, repairing))
+            if let folder, DataFolderStore.sharedSuites.contains(suite), !folder.holdsUnmigrated(suite) {
+                checks.append(sharedSuiteCheck(suite, in: folder.shared, repairing))
+            } else {
+                checks.append(suiteCheck(suite, repairing))
+            }
         }
         checks += tempFileChecks(repairing)
         checks.append(deviceCheck(repairing))
@@ -88,6 +96,30 @@ public struct DataDirectoryHealth: HealthInspector {
                     "restored \(from)" + (done.backupWrittenAt.map { "; changes after \(Self.localDateTime($0)) are lost" } ?? "")
                 } ?? "no readable backup: it starts empty and everything it held is lost"
                 return HealthCheck(name: name, status: .repaired, detail: "moved the damaged file to \(done.movedTo); \(restored)")
+            } catch {
+                return HealthCheck(name: name, status: .error, detail: "\(error)")
+            }
+        }
+    }
+
+    /// A shared suite, merged from every device's change log; a damaged
+    /// log is mended on repair, keeping every line that can be read.
+    private func sharedSuiteCheck(_ suite: String, in shared: ReplicatedLogStore, _ repairing: Bool) -> HealthCheck {
+        let name = "\(suite) data"
+        let (health, devices) = shared.health(of: suite)
+        switch health {
+        case .missing: return HealthCheck(name: name, status: .ok, detail: "none yet")
+        case .healthy(let keys):
+            return HealthCheck(name: name, status: .ok, detail: "\(keys) entr\(keys == 1 ? "y" : "ies") from \(devices) device(s)")
+        case .damaged(let error):
+            guard repairing, let path = error.path, path.hasSuffix(".jsonl") else {
+                return HealthCheck(name: name, status: .error, detail: "\(error); run 'retime doctor --repair'")
+            }
+            do {
+                let done = try shared.repair(path, now: Date())
+                let lost = done.dropped == 0 ? "nothing was lost" : "\(done.dropped) unreadable line(s) left out (the edits they held are lost)"
+                return HealthCheck(name: name, status: .repaired,
+                                   detail: "moved the damaged file to \(done.movedTo); kept its \(done.kept) readable line(s); \(lost)")
             } catch {
                 return HealthCheck(name: name, status: .error, detail: "\(error)")
             }

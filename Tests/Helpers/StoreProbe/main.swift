@@ -8,6 +8,7 @@ import JSONDocument
 //
 //   StoreProbe increment STORE_DIR N        N read-modify-write increments of counter/n
 //   StoreProbe increment-shared DEVICES_DIR DEVICE N   the same in a shared folder's log store, as DEVICE
+//   StoreProbe migrate DATA_DIR DEVICE       opens a data folder (migrating it) and reads its shared suites
 //   StoreProbe write-loop STORE_DIR         rewrites blob/value forever with generation k
 //   StoreProbe append-loop HISTORY_DIR DEV  appends sessions forever
 //
@@ -50,6 +51,12 @@ case "increment-shared":
             }
         } catch { fail("\(error)") }
     }
+case "migrate":
+    let store = DataFolderStore.open(root: arguments[2], deviceID: { arguments[3] }, now: { Date() })
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+    do {
+        for suite in DataFolderStore.sharedSuites { _ = try store.values(of: suite) }
+    } catch { fail("\(error)") }
 case "write-loop":
     let store = JSONFileStore(directory: arguments[2], backupCount: 0)
     var k = (try? store.values(of: "blob"))?["value"].flatMap { value -> Int? in

@@ -2,64 +2,72 @@ import Domain
 import JSONDocument
 
 /// One line of a device's change log (`devices/<id>/changes/<suite>.jsonl`):
-/// a `RecordChange` as compact JSON, one object a line, so a person can
-/// read what each device did (docs/storage.md, "Devices"):
+/// what one write did to one record, as compact JSON, so a line is all of
+/// a record's change or none of it, and a person can read what each device
+/// did (docs/storage.md, "Devices"):
 ///
 /// ```
-/// {"at":"1795000000123-0-<device>","key":"<record>","field":"name","value":"deep"}
-/// {"at":"…","key":"<record>","field":"note"}                     the field removed
-/// {"at":"…","key":"<record>","value":{…}}                        a whole value (no fields)
-/// {"at":"…","key":"<record>","field":"targets","add":"slack.com"}
-/// {"at":"…","key":"<record>","field":"targets","remove":"slack.com"}
+/// {"at":"1795000000123-0-<device>","key":"<record>","changes":[{"set":"name","value":"deep"},{"add":"targets","value":"x.com"}]}
+/// {"at":"…","key":"<record>","changes":[{"unset":"note"},{"remove":"targets","value":"x.com"}]}
+/// {"at":"…","key":"<record>","value":{…}}        a whole value (a suite merged per value, or a value that is no object)
 /// {"at":"…","key":"<record>","delete":true}
 /// ```
-/// Members it does not know are ignored, so a newer retime may add some.
+/// The i-th change of a line is stamped `at` advanced by i (the writer's
+/// clock ticked once per change). Members it does not know are ignored, so
+/// a newer retime may add some.
 enum ChangeLine {
     /// The field name a whole value is kept under.
     static let wholeValue = ""
 
-    static func encode(_ change: RecordChange<JSONValue>) throws -> [UInt8] {
-        var members: [String: JSONValue] = ["at": .string(change.at.description), "key": .string(change.record)]
-        switch change.kind {
-        case .set(let field, let value):
-            if field != wholeValue { members["field"] = .string(field) }
-            if let value { members["value"] = value }
-        case .add(let field, let element):
-            members["field"] = .string(field)
-            members["add"] = element
-        case .remove(let field, let element):
-            members["field"] = .string(field)
-            members["remove"] = element
-        case .delete:
+    typealias Kind = RecordChange<JSONValue>.Kind
+
+    static func encode(at: HybridTimestamp, key: String, _ kinds: [Kind]) throws -> [UInt8] {
+        var members: [String: JSONValue] = ["at": .string(at.description), "key": .string(key)]
+        if kinds == [.delete] {
             members["delete"] = .bool(true)
+        } else if kinds.count == 1, case .set(ChangeLine.wholeValue, let value?) = kinds[0] {
+            members["value"] = value
+        } else {
+            members["changes"] = .array(kinds.map { kind in
+                switch kind {
+                case .set(let field, let value?): .object(["set": .string(field), "value": value])
+                case .set(let field, nil): .object(["unset": .string(field)])
+                case .add(let field, let element): .object(["add": .string(field), "value": element])
+                case .remove(let field, let element): .object(["remove": .string(field), "value": element])
+                case .delete: .object(["delete": .bool(true)])
+                }
+            })
         }
         return try JSONTextWriter.write(.object(members), layout: .compact) + [0x0A]
     }
 
-    /// The change a line holds, or why it holds none.
-    static func decode(_ line: [UInt8]) throws(Malformed) -> RecordChange<JSONValue> {
+    /// The changes a line holds, each with its stamp, or why it holds none.
+    static func decode(_ line: [UInt8]) throws(Malformed) -> [RecordChange<JSONValue>] {
         guard case .object(let members)? = try? JSONText.parse(line) else { throw Malformed(reason: "not a JSON object") }
         guard case .string(let text)? = members["at"], let at = HybridTimestamp(text: text) else {
             throw Malformed(reason: "no valid \"at\" (a hybrid clock reading)")
         }
         guard case .string(let key)? = members["key"], !key.isEmpty else { throw Malformed(reason: "no \"key\"") }
-        let field: String?
-        switch members["field"] {
-        case .string(let name)?: field = name
-        case nil: field = nil
-        default: throw Malformed(reason: "\"field\" is not a string")
+        if members["delete"] == .bool(true) { return [RecordChange(at: at, record: key, kind: .delete)] }
+        if let value = members["value"] { return [RecordChange(at: at, record: key, kind: .set(field: wholeValue, value: value))] }
+        guard case .array(let items)? = members["changes"], !items.isEmpty, items.count < 1 << 20 else {
+            throw Malformed(reason: "no \"changes\", \"value\" or \"delete\"")
         }
-        if members["delete"] == .bool(true) { return RecordChange(at: at, record: key, kind: .delete) }
-        if let element = members["add"] {
-            guard let field else { throw Malformed(reason: "\"add\" without a \"field\"") }
-            return RecordChange(at: at, record: key, kind: .add(field: field, element: element))
+        var changes: [RecordChange<JSONValue>] = []
+        for (index, item) in items.enumerated() {
+            changes.append(RecordChange(at: at.advanced(by: index), record: key, kind: try kind(item, index)))
         }
-        if let element = members["remove"] {
-            guard let field else { throw Malformed(reason: "\"remove\" without a \"field\"") }
-            return RecordChange(at: at, record: key, kind: .remove(field: field, element: element))
-        }
-        guard field != nil || members["value"] != nil else { throw Malformed(reason: "no change in it") }
-        return RecordChange(at: at, record: key, kind: .set(field: field ?? wholeValue, value: members["value"]))
+        return changes
+    }
+
+    private static func kind(_ item: JSONValue, _ index: Int) throws(Malformed) -> Kind {
+        guard case .object(let change) = item else { throw Malformed(reason: "change \(index + 1) is not an object") }
+        if case .string(let field)? = change["set"], let value = change["value"] { return .set(field: field, value: value) }
+        if case .string(let field)? = change["unset"] { return .set(field: field, value: nil) }
+        if case .string(let field)? = change["add"], let value = change["value"] { return .add(field: field, element: value) }
+        if case .string(let field)? = change["remove"], let value = change["value"] { return .remove(field: field, element: value) }
+        if change["delete"] == .bool(true) { return .delete }
+        throw Malformed(reason: "change \(index + 1) is none retime knows")
     }
 
     struct Malformed: Error {

@@ -67,7 +67,10 @@ public final class ReplicatedLogStore: KeyValueStore {
         try POSIXFiles.ensureDirectory(directory + "/" + device)
         try POSIXFiles.ensureDirectory(folder)
         let path = folder + "/" + suite + ".jsonl"
-        let lock = try FileLock(path: path, timeout: lockTimeout, flags: O_RDWR | O_CREAT | O_APPEND)
+        // A lock file of its own, opened read-only: closing a log opened for
+        // writing is an inotify write event even when nothing was written,
+        // and the daemon, which watches the logs, would wake itself.
+        let lock = try FileLock(path: folder + "/" + suite + ".lock", timeout: lockTimeout)
         // Merged inside the lock: this device's earlier writes, by any of
         // its processes, are all in.
         let state = try merged(suite)
@@ -80,13 +83,13 @@ public final class ReplicatedLogStore: KeyValueStore {
         var lines: [UInt8] = []
         let instant = now()
         for key in Set(state.values.keys).union(after.keys).sorted() where after[key] != state.values[key] {
-            for kind in shape.changes(to: after[key], of: key, in: records) {
-                let change = RecordChange(at: clock.tick(now: instant), record: key, kind: kind)
-                records.apply(change)
-                lines += try ChangeLine.encode(change)
-            }
+            let kinds = shape.changes(to: after[key], of: key, in: records)
+            guard !kinds.isEmpty else { continue }
+            let at = clock.tick(now: instant, count: kinds.count)
+            for (index, kind) in kinds.enumerated() { records.apply(RecordChange(at: at.advanced(by: index), record: key, kind: kind)) }
+            lines += try ChangeLine.encode(at: at, key: key, kinds)
         }
-        try append(lines, to: lock.descriptor, path: path, folder: folder, durability: durability)
+        try append(lines, path: path, folder: folder, durability: durability)
         // The next read merges the files again (their stamps moved), which
         // also takes in what other devices added meanwhile.
         _ = consume lock
@@ -97,7 +100,16 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Appends whole lines. A torn last line (a write of this device that a
     /// crash cut short, never acknowledged: only this device writes here)
     /// is cut off first, so it never becomes a damaged line.
-    private func append(_ bytes: [UInt8], to fd: Int32, path: String, folder: String, durability: WriteDurability) throws {
+    private func append(_ bytes: [UInt8], path: String, folder: String, durability: WriteDurability) throws {
+        // A new log appears whole (written aside, then linked into place),
+        // so no log is ever empty or torn before its first line.
+        if try POSIXFiles.linkStatus(path) == nil, try Self.create(path, with: bytes, folder: folder) { return }
+        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw StoreError.symlinkRefused(path: path) }
+            throw StoreError.notWritable(path: path, reason: POSIXFiles.reason())
+        }
+        defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: POSIXFiles.reason()) }
         try POSIXFiles.requireRegular(info, path: path)
@@ -109,6 +121,29 @@ public final class ReplicatedLogStore: KeyValueStore {
         guard durability == .durable else { return }
         guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
         if info.st_size == 0 { POSIXFiles.syncDirectory(folder) }
+    }
+
+    /// Writes a new log aside and links it into place; false if a log
+    /// appeared there meanwhile (then the lines are appended to it).
+    private static func create(_ path: String, with bytes: [UInt8], folder: String) throws -> Bool {
+        let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.notWritable(path: path, reason: POSIXFiles.reason()) }
+        defer { unlink(temp) }
+        do {
+            try POSIXFiles.writeAll(fd, bytes, path: path)
+            guard fsync(fd) == 0 else { throw StoreError.notWritable(path: path, reason: "fsync: \(POSIXFiles.reason())") }
+            close(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard link(temp, path) == 0 else {
+            if errno == EEXIST { return false }
+            throw StoreError.notWritable(path: path, reason: POSIXFiles.reason())
+        }
+        POSIXFiles.syncDirectory(folder)
+        return true
     }
 
     /// How many bytes of the file end with its last newline.
@@ -148,9 +183,18 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// The largest log read: far above years of edits.
     static let readLimit = 64 << 20
 
-    /// Applies every whole line of a log; the bytes after the last newline
-    /// (a write a crash cut short) are not a line yet.
+    /// Applies every whole line of a log. The bytes after the last newline
+    /// are a write a crash cut short (not read, and cut by this device's
+    /// next write) only when they follow a whole line and start a line as
+    /// retime writes them; anything else is damage. A log is made whole
+    /// (see `append`), so one without a single whole line is damaged too.
     static func apply(_ bytes: [UInt8], path: String, to records: inout ReplicatedRecords<JSONValue>) throws {
+        guard let last = bytes.lastIndex(of: 0x0A) else {
+            throw StoreError.corrupted(path: path, reason: bytes.isEmpty ? "the file is empty" : "no whole line in it")
+        }
+        if last + 1 < bytes.count, bytes[last + 1] != UInt8(ascii: "{") {
+            throw StoreError.corrupted(path: path, reason: "the text after its last line is not the start of a change")
+        }
         var start = 0, number = 0
         while let end = bytes[start...].firstIndex(of: 0x0A) {
             number += 1

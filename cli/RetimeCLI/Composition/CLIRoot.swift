@@ -20,7 +20,8 @@ enum CLIRoot {
         }
         registry.register(DoctorUseCase.self) { resolver in
             let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit,
-                                                             deviceID: context.deviceIdentity.file, legacyDeviceID: layout.legacyDeviceID))
+                                                         deviceID: context.deviceIdentity.file, legacyDeviceID: layout.legacyDeviceID),
+                                            folder: context.store)
             // Built even when the configured shield cannot be: doctor must
             // report on damaged settings, not fail on them. Each inspector
             // is handed what it reads, never the resolver.
@@ -60,7 +61,7 @@ enum CLIRoot {
         if named, Self.readers.contains(parsed.path), !FileManager.default.fileExists(atPath: data) {
             throw DataDirectoryMissing(path: data, viaOption: !(parsed.globals.dataDirectory ?? "").isEmpty)
         }
-        let store = JSONFileStore(directory: DataLayout(root: data).store)
+        let store = RuntimeContext.store(of: data, environment: environment)
         return RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, settings: { try StoreSettings.snapshot(of: store, dataDirectory: data) }),
                               environment: environment, store: store)
     }

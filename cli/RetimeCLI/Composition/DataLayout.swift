@@ -13,8 +13,9 @@ public struct DataLayout: Sendable, Equatable {
     /// Where this device's id was kept before it moved out of the data
     /// directory (`DeviceIdentity`): adopted once, then renamed aside.
     public var legacyDeviceID: String { root + "/device-id" }
-    /// What each device of a shared data folder alone writes:
-    /// `devices/<id>/device.json` (its name) and the rest (docs/storage.md, "Devices").
+    /// One folder per device sharing the data folder: what only that device
+    /// writes, its change logs and `device.json` (its name) among them
+    /// (docs/storage.md, "Devices").
     public var devices: String { root + "/devices" }
     /// Per-device, append-only history segments.
     public var history: String { root + "/history" }

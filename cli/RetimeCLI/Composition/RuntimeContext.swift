@@ -13,13 +13,22 @@ public struct RuntimeContext: Sendable {
     public var environment: [String: String]
     /// The data directory's store, one per process: whoever reads a suite
     /// first (the log level, before any service exists) parses it for all.
-    public let store: JSONFileStore
+    public let store: DataFolderStore
 
-    public init(dataDirectory: String, logLevel: LogLevel, environment: [String: String], store: JSONFileStore? = nil) {
+    public init(dataDirectory: String, logLevel: LogLevel, environment: [String: String], store: DataFolderStore? = nil) {
         self.dataDirectory = dataDirectory
         self.logLevel = logLevel
         self.environment = environment
-        self.store = store ?? JSONFileStore(directory: DataLayout(root: dataDirectory).store)
+        self.store = store ?? Self.store(of: dataDirectory, environment: environment)
+    }
+
+    /// The store of the data folder at `dataDirectory`: its shared suites in
+    /// this device's and the others' change logs (docs/storage.md, "Devices");
+    /// this device is the one `environment` names (`deviceIdentity`).
+    public static func store(of dataDirectory: String, environment: [String: String]) -> DataFolderStore {
+        let identity = identity(dataDirectory: dataDirectory, environment: environment)
+        return DataFolderStore.open(root: dataDirectory, deviceID: { try identity.loadOrCreate() },
+                             now: { SystemClock().now() })
     }
 
     /// Where each file of the data directory lives.
@@ -29,8 +38,10 @@ public struct RuntimeContext: Sendable {
     /// `~/.local/state/retime/device-id`), outside the data directory, so a
     /// synced data folder never carries it to another machine; the data
     /// directory's old `device-id` is adopted once.
-    public var deviceIdentity: DeviceIdentity {
-        DeviceIdentity(file: DeviceIdentity.file(environment: environment), legacyFile: layout.legacyDeviceID)
+    public var deviceIdentity: DeviceIdentity { Self.identity(dataDirectory: dataDirectory, environment: environment) }
+
+    private static func identity(dataDirectory: String, environment: [String: String]) -> DeviceIdentity {
+        DeviceIdentity(file: DeviceIdentity.file(environment: environment), legacyFile: DataLayout(root: dataDirectory).legacyDeviceID)
     }
 
     /// Where clients find the system service: `$RETIME_SHIELD_SOCKET`, else

@@ -17,13 +17,14 @@ struct DaemonRunner {
         let runtime = runtime
         let mailbox = try WakeMailbox()
         let zone = try DirectoryWatcher.timeZone()
-        let watchers: [any WakeWatcher] = [try DirectoryWatcher.data(directory: runtime.layout.store), zone]
+        let watchers: [any WakeWatcher] = [try DirectoryWatcher.data(directory: runtime.layout.store),
+                                           try DirectoryWatcher.changeLogs(devices: runtime.layout.devices), zone]
         let wake = try WakeSource(mailbox: mailbox, followsTimeZone: zone.isWatching)
         try await DaemonRunner.group(lock: DaemonLock(dataDirectory: runtime.dataDirectory),
                                      services: ContainerService { DaemonRoot.container(runtime) },
                                      watchers: watchers.map { WatcherService(watcher: $0, mailbox: mailbox) },
                                      wake: wake, interrupt: { mailbox.post($0) }, signals: ProcessSignals(),
-                                     configuration: { try? runtime.store.stamp(of: StoreSettings.suite) }).run()
+                                     configuration: { runtime.store.stamp(of: StoreSettings.suite) }).run()
     }
 
     /// The daemon as a group of services; the same for a test, with its

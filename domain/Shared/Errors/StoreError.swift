@@ -56,6 +56,15 @@ public enum StoreError: RetimeError, Equatable {
 }
 
 extension StoreError {
+    /// The file the error is about, when it names one.
+    public var path: String? {
+        switch self {
+        case .corrupted(let path, _), .unsupportedVersion(let path, _), .unreadable(let path, _), .notWritable(let path, _),
+             .lockTimeout(let path, _), .symlinkRefused(let path), .notRegularFile(let path, _): path
+        case .invalidSuiteName, .typeMismatch: nil
+        }
+    }
+
     /// Whether the data itself is damaged (a file that cannot be
     /// understood), rather than out of reach.
     public var isDamage: Bool {

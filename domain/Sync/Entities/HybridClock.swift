@@ -41,6 +41,14 @@ public struct HybridClock: Sendable {
         return reading
     }
 
+    /// The readings for `count` changes made at once: consecutive, so a
+    /// log stores only the first (`HybridTimestamp.advanced(by:)`).
+    public mutating func tick(now: Date, count: Int) -> HybridTimestamp {
+        let first = tick(now: now)
+        if count > 1 { latest = first.advanced(by: count - 1) }
+        return first
+    }
+
     /// How far `reading` is ahead of `now`, in seconds; 0 when it is not.
     public static func secondsAhead(_ reading: HybridTimestamp, of now: Date) -> Double {
         max(0, Double(reading.milliseconds - milliseconds(of: now)) / 1_000)

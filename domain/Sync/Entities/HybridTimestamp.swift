@@ -27,6 +27,14 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
         (lhs.milliseconds, lhs.counter, lhs.device) < (rhs.milliseconds, rhs.counter, rhs.device)
     }
 
+    /// The reading `steps` counts after this one, on the same device: the
+    /// stamps of one batch of changes made at once.
+    public func advanced(by steps: Int) -> HybridTimestamp {
+        let total = UInt64(counter) + UInt64(max(0, steps))
+        let carry = Int64(total >> 32)
+        return HybridTimestamp(milliseconds: milliseconds + carry, counter: UInt32(truncatingIfNeeded: total), device: device)
+    }
+
     /// The wall-time part as an instant (what `sync status` shows).
     public var date: Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
