@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "RetimeGroup", dependencies: ["RetimeShared"], path: "domain/Group", swiftSettings: startupSettings),
         .target(name: "RetimeAuth", dependencies: ["RetimeShared"], path: "domain/Auth", swiftSettings: startupSettings),
         .target(name: "RetimeSync", dependencies: ["RetimeShared"], path: "domain/Sync", swiftSettings: startupSettings),
-        .target(name: "RetimeSession", dependencies: ["RetimeShared", "RetimeGroup"], path: "domain/Session",
+        .target(name: "RetimeSession", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSync"], path: "domain/Session",
                 swiftSettings: startupSettings),
         .target(name: "RetimeSchedule", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession"], path: "domain/Schedule",
                 swiftSettings: startupSettings),

@@ -124,8 +124,9 @@ struct DaemonLoopTests {
     /// What one build of the daemon's services makes for its scheduler
     /// (`DaemonWork`): the pass and what it runs (reconcile, start, stop,
     /// and stop's passcode override), the refresh at start, the shield,
-    /// the events' publisher and what it feeds, the settings; 32 of the 77
-    /// registrations. Before, `validate()` at every start and reload built
+    /// the events' publisher and what it feeds, the settings, and the
+    /// device directory (a scheduled session records its device); 33 of
+    /// the registrations. Before, `validate()` at every start and reload built
     /// all of them (285-288 factory runs; now 55). Status, doctor, reports,
     /// imports, exports and history edits are the CLI's alone.
     static let daemonBuilds: Set<String> = [
@@ -137,7 +138,7 @@ struct DaemonLoopTests {
         "RetimeCLI.ConfiguredShields", "RetimeSession.ShieldDirectory",
         "RetimeSession.SessionEventPublisher", "RetimeShared.Tracker", "RetimeSession.EventHooks", "Optional<RetimeSession.Notifier>",
         "RetimeShared.StrictOverride", "RetimeAuth.VerifyPasscodeUseCase", "RetimeAuth.AuthStateStore", "RetimeAuth.PasscodeHasher", "RetimeAuth.AuditTrail",
-        "RetimeAuth.EnforcerPasscodes",
+        "RetimeAuth.EnforcerPasscodes", "RetimeSync.DeviceDirectory",
         // Keeping this device's seen map current after each pass (docs/storage.md, "Devices").
         "RetimeSync.SyncStatusUseCase", "RetimeSync.SyncFolder",
     ]

@@ -117,7 +117,7 @@ struct DataSafetyTests {
         try retime.run("group", "create", "work", "--block", "example.com")
         try retime.run("start", "work")
         // The crash: the session left the slot, its block was never lowered.
-        try RuntimeContext.store(of: retime.dataDirectory).update("session") { $0.removeAll() }
+        try RuntimeContext.store(of: retime.dataDirectory, environment: ["HOME": retime.dataDirectory + "-home"]).update("session") { $0.removeAll() }
         let report = try retime.run("doctor", "--json")
         let blocks = (report.json["checks"] as? [[String: String]])?.first { $0["name"] == "blocks" }
         #expect(blocks?["status"] == "warning")
@@ -128,11 +128,12 @@ struct DataSafetyTests {
 
     @Test("a damaged device-id: stop says so and changes nothing, doctor finds it, --repair recovers the id and stop works")
     func damagedDeviceID() throws {
+        let deviceFile = retime.dataDirectory + "-home/.local/state/retime/device-id"
         try retime.run("start", "--for", "25m")
         try retime.run("stop")                               // the first session makes the id and its folder
-        let id = try String(contentsOfFile: retime.file("device-id"), encoding: .utf8).trimmingCharacters(in: .newlines)
+        let id = try String(contentsOfFile: deviceFile, encoding: .utf8).trimmingCharacters(in: .newlines)
         try retime.run("start", "--for", "25m")
-        try Data(id.prefix(4).utf8).write(to: URL(fileURLWithPath: retime.file("device-id")))
+        try Data(id.prefix(4).utf8).write(to: URL(fileURLWithPath: deviceFile))
         let stop = try retime.run("stop", "--json")
         #expect(stop.status == 4 && stop.err.contains("device-id") && stop.err.contains("doctor"), "\(stop.err)")
 
@@ -143,7 +144,7 @@ struct DataSafetyTests {
         let repaired = try retime.run("doctor", "--repair", "--json")
         let detail = (repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "device id" }?["detail"] ?? ""
         #expect(detail.contains("recovered \(id)"), "\(detail)")
-        #expect(try String(contentsOfFile: retime.file("device-id"), encoding: .utf8).hasPrefix(id))
+        #expect(try String(contentsOfFile: deviceFile, encoding: .utf8).hasPrefix(id))
         // The stop that could not say which device it was changed nothing
         // (this device's change log is named by its id): the session still
         // runs, and stops now; both sessions are in history, in one folder.

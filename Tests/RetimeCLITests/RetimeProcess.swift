@@ -92,6 +92,9 @@ struct RetimeProcess: Sendable {
         environment.removeValue(forKey: "RETIME_HOME")
         environment["NO_COLOR"] = "1"
         environment["HOME"] = dataDirectory + "-home"
+        // The device id lives in $XDG_STATE_HOME, else under HOME: the
+        // test's own home, never the machine's.
+        environment.removeValue(forKey: "XDG_STATE_HOME")
         // Never the machine's own system service: a test that wants one
         // starts its own and says where.
         environment["RETIME_SHIELD_SOCKET"] = dataDirectory + "-no-service.sock"

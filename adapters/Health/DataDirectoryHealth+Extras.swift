@@ -26,7 +26,8 @@ extension DataDirectoryHealth {
     /// This device's id, which names the history folder it writes: damaged,
     /// no session can go to history (and an ending stays unfinished).
     func deviceCheck(_ repairing: Bool) -> HealthCheck {
-        switch DeviceIdentity.check(in: paths.root) {
+        let identity = DeviceIdentity(file: paths.deviceID, legacyFile: paths.legacyDeviceID)
+        switch identity.check() {
         case .success(nil): return HealthCheck(name: "device id", status: .ok, detail: "none yet (made with the first session)")
         case .success(let id?): return HealthCheck(name: "device id", status: .ok, detail: id)
         case .failure(let error):
@@ -35,7 +36,7 @@ extension DataDirectoryHealth {
                                    detail: "\(error); sessions cannot be written to history until it is repaired")
             }
             do {
-                let done = try DeviceIdentity.repair(in: paths.root)
+                let done = try identity.repair(historyDirectory: paths.history)
                 let how = done.recovered ? "recovered \(done.id) from the history folder it named" : "made a new id \(done.id)"
                 return HealthCheck(name: "device id", status: .repaired, detail: "moved the damaged file to \(done.movedTo); \(how)")
             } catch {

@@ -15,12 +15,19 @@ public struct DataDirectoryHealth: HealthInspector {
         public var store: String
         public var history: String
         public var audit: String
+        /// This device's id file, outside the data directory
+        /// (`$XDG_STATE_HOME/retime/device-id`).
+        public var deviceID: String
+        /// Where the id was kept before, adopted once: `DATA_DIR/device-id`.
+        public var legacyDeviceID: String
 
-        public init(root: String, store: String, history: String, audit: String) {
+        public init(root: String, store: String, history: String, audit: String, deviceID: String, legacyDeviceID: String) {
             self.root = root
             self.store = store
             self.history = history
             self.audit = audit
+            self.deviceID = deviceID
+            self.legacyDeviceID = legacyDeviceID
         }
     }
 

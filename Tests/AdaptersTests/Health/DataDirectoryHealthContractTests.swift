@@ -19,7 +19,8 @@ struct DataDirectoryHealthContractTests {
             try await StoreGroupRepository(store: store).insert(Fixtures.group("play"))   // a backup generation to restore
             if damaged { _ = FileManager.default.createFile(atPath: directory.file("store/groups.json"), contents: Data("{\"format".utf8)) }
             return DataDirectoryHealth(paths: .init(root: directory.path, store: directory.file("store"), history: directory.file("history"),
-                                                    audit: directory.file("audit.jsonl")))
+                                                    audit: directory.file("audit.jsonl"), deviceID: directory.file("state/device-id"),
+                                                    legacyDeviceID: directory.file("device-id")))
         }
     }
 }

@@ -66,6 +66,11 @@ struct StatusCommand: RetimeCommand {
             lines.append(style.yellow("root released this session's block: nothing is blocked until it ends"))
         }
         if session.origin != .manual { lines.append(style.dim("started by \(session.origin)")) }
+        // A session from another device sharing the data folder: say which,
+        // so nobody takes it for one they started here.
+        if status.startedElsewhere, let device = session.device {
+            lines.append("started on another device: " + (status.deviceName.map { "\($0) (\(device.prefix(8)))" } ?? device))
+        }
         lines.append(style.dim(TextWrap.wrap(daemon, width: columns, indent: "        ")))
         return lines.map { TextWrap.wrap($0, width: columns, indent: "  ") }.joined(separator: "\n")
     }

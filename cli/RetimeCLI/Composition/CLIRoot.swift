@@ -19,7 +19,8 @@ enum CLIRoot {
             CheckBlocksUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(DoctorUseCase.self) { resolver in
-            let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit),
+            let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit,
+                                                         deviceID: context.deviceIdentity.file, legacyDeviceID: layout.legacyDeviceID),
                                             folder: context.store)
             // Built even when the configured shield cannot be: doctor must
             // report on damaged settings, not fail on them. Each inspector
@@ -61,7 +62,7 @@ enum CLIRoot {
         if named, Self.readers.contains(parsed.path), !FileManager.default.fileExists(atPath: data) {
             throw DataDirectoryMissing(path: data, viaOption: !(parsed.globals.dataDirectory ?? "").isEmpty)
         }
-        let store = RuntimeContext.store(of: data)
+        let store = RuntimeContext.store(of: data, environment: environment)
         return RuntimeContext(dataDirectory: data, logLevel: try logLevel(parsed, environment, settings: { try StoreSettings.snapshot(of: store, dataDirectory: data) }),
                               environment: environment, store: store)
     }

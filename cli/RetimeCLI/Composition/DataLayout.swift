@@ -10,8 +10,12 @@ public struct DataLayout: Sendable, Equatable {
 
     /// The key-value store's suites, their locks and backups.
     public var store: String { root + "/store" }
+    /// Where this device's id was kept before it moved out of the data
+    /// directory (`DeviceIdentity`): adopted once, then renamed aside.
+    public var legacyDeviceID: String { root + "/device-id" }
     /// One folder per device sharing the data folder: what only that device
-    /// writes, its change logs among them (docs/storage.md, "Devices").
+    /// writes, its change logs and `device.json` (its name) among them
+    /// (docs/storage.md, "Devices").
     public var devices: String { root + "/devices" }
     /// Per-device, append-only history segments.
     public var history: String { root + "/history" }

@@ -19,18 +19,30 @@ public struct RuntimeContext: Sendable {
         self.dataDirectory = dataDirectory
         self.logLevel = logLevel
         self.environment = environment
-        self.store = store ?? Self.store(of: dataDirectory)
+        self.store = store ?? Self.store(of: dataDirectory, environment: environment)
     }
 
     /// The store of the data folder at `dataDirectory`: its shared suites in
-    /// this device's and the others' change logs (docs/storage.md, "Devices").
-    public static func store(of dataDirectory: String) -> DataFolderStore {
-        DataFolderStore.open(root: dataDirectory, deviceID: { try DeviceIdentity.loadOrCreate(in: dataDirectory) },
+    /// this device's and the others' change logs (docs/storage.md, "Devices");
+    /// this device is the one `environment` names (`deviceIdentity`).
+    public static func store(of dataDirectory: String, environment: [String: String]) -> DataFolderStore {
+        let identity = identity(dataDirectory: dataDirectory, environment: environment)
+        return DataFolderStore.open(root: dataDirectory, deviceID: { try identity.loadOrCreate() },
                              now: { SystemClock().now() })
     }
 
     /// Where each file of the data directory lives.
     public var layout: DataLayout { DataLayout(root: dataDirectory) }
+
+    /// This device's id: `$XDG_STATE_HOME/retime/device-id` (else
+    /// `~/.local/state/retime/device-id`), outside the data directory, so a
+    /// synced data folder never carries it to another machine; the data
+    /// directory's old `device-id` is adopted once.
+    public var deviceIdentity: DeviceIdentity { Self.identity(dataDirectory: dataDirectory, environment: environment) }
+
+    private static func identity(dataDirectory: String, environment: [String: String]) -> DeviceIdentity {
+        DeviceIdentity(file: DeviceIdentity.file(environment: environment), legacyFile: DataLayout(root: dataDirectory).legacyDeviceID)
+    }
 
     /// Where clients find the system service: `$RETIME_SHIELD_SOCKET`, else
     /// `/run/retime/shield.sock` (cli.md, "The system service").

@@ -11,7 +11,7 @@ import Glibc
 public enum ServiceRegistration {
     public static func shared(_ context: RuntimeContext) -> Registry {
         var registry = Registry()
-        let data = context.dataDirectory, layout = context.layout
+        let data = context.dataDirectory, layout = context.layout, identity = context.deviceIdentity
         registry.register(RuntimeContext.self, value: context)
 
         registry.register((any RetimeShared.Clock).self, value: SystemClock())
@@ -26,16 +26,17 @@ public enum ServiceRegistration {
         // The local zone is looked up when first read: only schedules and
         // reports need it.
         registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { SystemTimeZone.current(context.environment).rules }))
+        registry.register((any DeviceDirectory).self, value: DataFolderDevices(identity: identity, directory: layout.devices))
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
-            JSONLinesSessionHistory(directory: layout.history, deviceID: { try thisDevice(data) },
+            JSONLinesSessionHistory(directory: layout.history, deviceID: { try identity.loadOrCreate() },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
         // Ending a session sees the same history through the Session context's port.
         registry.register((any SessionArchive).self) { try $0.resolve((any SessionHistory).self) }
         registry.register((any HistoryJournal).self, lifetime: .singleton) { _ in
-            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try thisDevice(data) })
+            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try identity.loadOrCreate() })
         }
-        registry.register((any SyncFolder).self, value: FileSyncFolder(root: data, deviceID: { try thisDevice(data) }))
+        registry.register((any SyncFolder).self, value: FileSyncFolder(root: data, deviceID: { try identity.loadOrCreate() }))
         registry.register { SyncStatusUseCase(folder: try $0.resolve()) }
         registry.register { DeviceNameUseCase(folder: try $0.resolve()) }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
@@ -129,12 +130,6 @@ public enum ServiceRegistration {
         }
     }
 
-    /// This device's id: the one place the composition asks for it, so
-    /// that where it is kept can change in one line.
-    static func thisDevice(_ data: String) throws -> String {
-        try DeviceIdentity.loadOrCreate(in: data)
-    }
-
     private static func registerUseCases(into registry: inout Registry) {
         registry.register { CreateGroupUseCase(groups: try $0.resolve(), clock: try $0.resolve()) }
         registry.register {
@@ -178,7 +173,7 @@ public enum ServiceRegistration {
             StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                 clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
                                 dataLock: try $0.resolve(), settings: try $0.resolve((any SettingsStore).self),
-                                creator: try $0.resolve((any ImportGroupDirectory).self))
+                                creator: try $0.resolve((any ImportGroupDirectory).self), devices: try $0.resolve((any DeviceDirectory).self))
         }
         registry.register {
             StopSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
@@ -251,7 +246,8 @@ public enum ServiceRegistration {
         }
         registry.register {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve(),
-                                 groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self))
+                                 groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self),
+                                 devices: try $0.resolve((any DeviceDirectory).self))
         }
     }
 }

@@ -33,8 +33,9 @@ enum Documents {
         ])
     }
 
-    /// A session; `groupName` is resolved by the caller (nil if deleted).
-    static func session(_ session: Session, groupName: String?, at now: Date) -> JSONValue {
+    /// A session; `groupName` is resolved by the caller (nil if deleted),
+    /// and so is `deviceName`, the name of the device it was started on.
+    static func session(_ session: Session, groupName: String?, at now: Date, deviceName: String? = nil) -> JSONValue {
         .object([
             "id": .string(session.id.description),
             "group": groupName.map(JSONValue.string) ?? .null,
@@ -50,12 +51,14 @@ enum Documents {
             "tags": .array(session.tags.map(JSONValue.string)),
             "note": session.note.map(JSONValue.string) ?? .null,
             "origin": .string(session.origin.description),
+            "device": session.device.map { .object(["id": .string($0), "name": deviceName.map(JSONValue.string) ?? .null]) } ?? .null,
         ])
     }
 
     /// The active session as `status` shows it: with elapsed and remaining time.
     static func status(_ status: SessionStatus, groupName: String?) -> JSONValue {
-        guard case .object(var members) = session(status.session, groupName: groupName, at: status.at) else { return .null }
+        guard case .object(var members) = session(status.session, groupName: groupName, at: status.at, deviceName: status.deviceName)
+        else { return .null }
         members["elapsedSeconds"] = .double(status.elapsed)
         members["remainingSeconds"] = status.remaining.map(JSONValue.double) ?? .null
         if status.blockReleased { members["blockReleased"] = .bool(true) }

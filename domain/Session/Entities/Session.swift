@@ -30,10 +30,14 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// group is renamed or deleted. Nil for sessions recorded before
     /// sessions kept it (readers then look the group up).
     public let groupName: String?
+    /// The id of the device the session was started on (`DeviceDirectory`),
+    /// when several share the data folder. Nil for sessions recorded
+    /// before sessions kept it, and in history, which does not keep it.
+    public let device: String?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
-                bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil) {
+                bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil, device: String? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -48,13 +52,15 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.bootDeadline = bootDeadline
         self.shield = shield
         self.groupName = groupName
+        self.device = device
     }
 
     /// Rebuilds a session exactly as it was stored, for adapters that read
     /// persisted sessions back. New sessions start through the other init.
     public init(id: SessionID, groupId: GroupID, startedAt: Date, plannedEnd: Date?, endedAt: Date?,
                 outcome: SessionOutcome, strict: Bool, breaks: [Break], tags: [String], note: String?,
-                origin: SessionOrigin, bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil) {
+                origin: SessionOrigin, bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil,
+                device: String? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -69,6 +75,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.bootDeadline = bootDeadline
         self.shield = shield
         self.groupName = groupName
+        self.device = device
     }
 
     public var isActive: Bool { outcome == .active }

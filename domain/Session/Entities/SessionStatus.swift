@@ -23,6 +23,12 @@ public struct SessionStatus: Sendable, Hashable {
     /// Root released the session's block (`system release`): nothing is
     /// blocked for the rest of the session. False when not asked.
     public var blockReleased = false
+    /// The name of the device the session was started on
+    /// (`Session.device`); nil when it has none or was not asked.
+    public var deviceName: String?
+    /// Whether the session was started on another device than this one;
+    /// false when it names no device or this device was not asked.
+    public var startedElsewhere = false
 
     public init(session: Session, at now: Date, boot: BootTimeReading? = nil) {
         var instant = now

@@ -1,22 +1,26 @@
 import RetimeShared
+import RetimeSync
 
 /// The active session with its elapsed, focused and remaining time, after
 /// completing it if its planned end has passed.
-/// With `groups` and `shields`, it also names the group and the shield.
+/// With `groups` and `shields`, it also names the group and the shield;
+/// with `devices`, the device the session was started on.
 public struct SessionStatusUseCase: Sendable {
     private let sessions: any SessionRepository
     private let clock: any Clock
     private let reconcile: ReconcileSessionUseCase
     private let groups: (any SessionGroupLookup)?
     private let shields: (any ShieldDirectory)?
+    private let devices: (any DeviceDirectory)?
 
     public init(sessions: any SessionRepository, clock: any Clock, reconcile: ReconcileSessionUseCase,
-                groups: (any SessionGroupLookup)? = nil, shields: (any ShieldDirectory)? = nil) {
+                groups: (any SessionGroupLookup)? = nil, shields: (any ShieldDirectory)? = nil, devices: (any DeviceDirectory)? = nil) {
         self.sessions = sessions
         self.clock = clock
         self.reconcile = reconcile
         self.groups = groups
         self.shields = shields
+        self.devices = devices
     }
 
     /// Nil when no session is active.
@@ -25,6 +29,12 @@ public struct SessionStatusUseCase: Sendable {
         guard let current = try await reconcile.active.current(after: reconciled), current.isActive else { return nil }
         var status = SessionStatus(session: current, at: clock.now(), boot: clock.bootTime())
         status.groupName = try await groups?.groupName(id: current.groupId)
+        if let devices, let device = current.device {
+            status.deviceName = devices.name(of: device)
+            // An id that cannot be read is no proof the session is another
+            // device's: only a readable, different id says so.
+            status.startedElsewhere = (try? devices.thisDevice()).map { $0 != device } ?? false
+        }
         if let shield = try shields?.shield(of: current) {
             status.shieldKind = shield.kind
             // Reconcile leaves a released block down; the user must hear why.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import RetimeGroup
 import RetimeShared
+import RetimeSync
 
 /// Starts a focus session on a group: validates the plan, records the session
 /// and raises the shield before returning. If the shield cannot be raised,
@@ -15,12 +16,13 @@ public struct StartSessionUseCase: Sendable {
     private let dataLock: any DataLock
     private let settings: (any SettingsStore)?
     private let creator: (any ImportGroupDirectory)?
+    private let devices: (any DeviceDirectory)?
 
     /// Without `settings` there is no default group; without `creator`, no
-    /// group is ever created.
+    /// group is ever created; without `devices`, sessions name no device.
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, dataLock: any DataLock,
-                settings: (any SettingsStore)? = nil, creator: (any ImportGroupDirectory)? = nil) {
+                settings: (any SettingsStore)? = nil, creator: (any ImportGroupDirectory)? = nil, devices: (any DeviceDirectory)? = nil) {
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
@@ -30,6 +32,7 @@ public struct StartSessionUseCase: Sendable {
         self.dataLock = dataLock
         self.settings = settings
         self.creator = creator
+        self.devices = devices
     }
 
     /// Returns the session with its group's name and the targets blocked.
@@ -93,9 +96,12 @@ public struct StartSessionUseCase: Sendable {
             BootTimeReading(bootID: boot.bootID, seconds: boot.seconds + end.timeIntervalSince(now))
         } : nil
         let shield = try shields.configured()
+        // A device id that cannot be read does not stop a focus session: the
+        // session then names no device, and `doctor` reports the id file.
+        let device = try? devices?.thisDevice()
         let session = Session(groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
-                              groupName: group.name)
+                              groupName: group.name, device: device)
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)

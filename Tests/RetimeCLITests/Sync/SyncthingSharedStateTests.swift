@@ -1,0 +1,80 @@
+import Domain
+import Foundation
+import Testing
+
+/// Issue 31: groups, schedules, settings and the session, shared by two
+/// real Syncthing instances, each device writing only its own change logs.
+@Suite("groups, schedules, settings and sessions shared by Syncthing", .serialized,
+       .enabled(if: SyncthingInstance.available, "needs Debian's syncthing"))
+struct SyncthingSharedStateTests {
+    @Test("edits made on both devices while apart (rename and block, groups, schedules, settings) converge, nothing lost")
+    func editsWhileApartConverge() throws {
+        try SyncthingPair.run { pair in
+            let (a, b) = try SyncthingEndToEndTests.devices(pair)
+            try pair.pause()
+            try a.must("group", "rename", "focus", "deep")
+            try a.must("group", "create", "a-only")
+            try a.must("schedule", "add", "morning", "--group", "deep", "--from", "09:00", "--to", "10:00")
+            try a.must("config", "set", "notify", "off")
+            try b.must("group", "block", "focus", "slack.com")
+            try b.must("group", "create", "b-only")
+            try b.must("schedule", "add", "evening", "--group", "focus", "--from", "18:00", "--to", "19:00")
+            try b.must("config", "set", "defaultGroup", "b-only")
+            try pair.resume()
+
+            func converged(_ device: SharedFolderDevice) throws -> Bool {
+                guard try device.groupNames() == ["a-only", "b-only", "deep"], try device.scheduleNames() == ["evening", "morning"] else { return false }
+                let deep = try device.must("group", "show", "deep", "--json").json["group"] as? [String: Any]
+                let settings = try device.must("config", "list", "--json").json
+                return (deep?["targets"] as? [String]) == ["slack.com"] && "\(settings)".contains("b-only") && "\(settings)".contains("off")
+            }
+            for device in [a, b] {
+                let took = try device.timeUntil(within: SyncthingPair.patience) { try converged(device) }
+                #expect(took != nil, "\(device.name): \(try device.groupNames()) \(try device.scheduleNames())")
+                print("Syncthing: \(device.name) shows both devices' edits \(Int((took ?? 0) * 1_000)) ms after the link came back")
+            }
+            try pair.waitUntilInSync()
+            #expect(pair.conflictCopies().isEmpty, "every device wrote only its own files: \(pair.conflictCopies())")
+        }
+    }
+
+    @Test("a session started on A shows on B and B's daemon raises its block; stopped on B, A's daemon lowers A's")
+    func sessionFollowsTheDevices() throws {
+        try SyncthingPair.run { pair in
+            let (a, b) = try SyncthingEndToEndTests.devices(pair)
+            try a.must("group", "block", "focus", "example.com")
+            for device in [a, b] { try device.must("config", "set", "shield", "none") }
+            let daemonA = try a.startDaemon(), daemonB = try b.startDaemon()
+            defer { a.stopDaemon(daemonA); b.stopDaemon(daemonB) }
+            try pair.waitUntilInSync()
+
+            let session = try #require(try a.must("start", "focus", "--for", "30m", "--json").json["session"] as? [String: Any])
+            let id = try #require(session["id"] as? String)
+            let shown = try b.timeUntil(within: SyncthingPair.patience) { try b.status()["active"] as? Bool == true }
+            #expect(shown != nil, "B shows A's session")
+            let raised = try b.timeUntil(within: SyncthingPair.patience) { Self.blockRecord(of: b)?["session"] as? String == id }
+            #expect(raised != nil, "B's daemon raised the block through B's shield")
+            print("Syncthing: a session started on A shown on B after \(Int((shown ?? 0) * 1_000)) ms, raised there after \(Int((raised ?? 0) * 1_000)) ms")
+
+            #expect(try b.run("stop").status == 0, "a session that is not strict stops anywhere")
+            let lowered = try a.timeUntil(within: SyncthingPair.patience) { Self.blockRecord(of: a) == nil }
+            #expect(lowered != nil, "A's daemon lowered A's block")
+            #expect(try a.status()["active"] as? Bool == false)
+            let history = try a.timeUntil(within: SyncthingPair.patience) { try a.loggedSessions().contains { $0["id"] as? String == id } }
+            #expect(history != nil, "the session ended in history, once")
+            #expect(try a.loggedSessions().filter { $0["id"] as? String == id }.count == 1)
+        }
+    }
+
+    /// The block the `none` shield of `device` records (its machine's own
+    /// suite), or nil when none is up.
+    static func blockRecord(of device: SharedFolderDevice) -> [String: Any]? {
+        let candidates = [device.dataDirectory + "/devices/\(device.id)/store/shield.json", device.dataDirectory + "/store/shield.json"]
+        for path in candidates {
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            let values = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["values"] as? [String: Any]
+            return values?["block"] as? [String: Any]
+        }
+        return nil
+    }
+}

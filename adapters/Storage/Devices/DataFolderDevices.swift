@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Domain
+import FoundationEssentials
+import Glibc
+import JSONDocument
+#endif
+
+/// The devices of a data folder (`DeviceDirectory`): this device's id from
+/// its `DeviceIdentity` (outside the folder), and each device's name from
+/// `DATA_DIR/devices/<id>/device.json`, field `"name"`, which only that
+/// device writes (docs/storage.md, "Devices").
+public struct DataFolderDevices: DeviceDirectory {
+    let identity: DeviceIdentity
+    /// `DATA_DIR/devices`.
+    let directory: String
+
+    public init(identity: DeviceIdentity, directory: String) {
+        self.identity = identity
+        self.directory = directory
+    }
+
+    public func thisDevice() throws -> String { try identity.loadOrCreate() }
+
+    /// Nil for anything but a UUID (an id read from a synced file must never
+    /// become a path outside `devices/`), for a missing, damaged or
+    /// oversized file (bounded read, regular files only), and for a name
+    /// that is not a non-empty string or holds control characters (it is
+    /// printed to a terminal, and a synced file is not checked by the
+    /// device that reads it).
+    public func name(of device: String) -> String? {
+        guard UUIDText.parse(device) != nil, !device.contains("/"),
+              let bytes = try? POSIXFiles.read(directory + "/" + device + "/device.json", limit: 64 << 10),
+              case .object(let members)? = try? JSONText.parse(bytes),
+              case .string(let name)? = members["name"], !name.trimmed.isEmpty,
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        return name
+    }
+}
