@@ -30,7 +30,8 @@ struct SyncthingSharedStateTests {
             }
             for device in [a, b] {
                 let took = try device.timeUntil(within: SyncthingPair.patience) { try converged(device) }
-                #expect(took != nil, "\(device.name): \(try device.groupNames()) \(try device.scheduleNames())")
+                let groups = try device.groupNames(), schedules = try device.scheduleNames()
+                #expect(took != nil, "\(device.name): \(groups) \(schedules)")
                 print("Syncthing: \(device.name) shows both devices' edits \(Int((took ?? 0) * 1_000)) ms after the link came back")
             }
             try pair.waitUntilInSync()
