@@ -56,15 +56,20 @@ struct SyncEndToEndTests {
         #expect(try retime.run("track", "work", "--from", "2026-11-20T10:00:00Z", "--to", "2026-11-20T11:00:00Z").status == 0)
         let this = try thisDevice()
         #expect(try retime.run("device", "name", "desk").status == 0)
-        let own = millis("2026-11-20T11:00:00Z")
+        // This device's newest change: the group's line in its change log
+        // (stamped now), later than the tracked session's end.
+        let ownLog = try String(contentsOfFile: retime.file("devices/\(this)/changes/groups.jsonl"), encoding: .utf8)
+        let ownLine = try #require(try JSONSerialization.jsonObject(with: Data(ownLog.split(separator: "\n").last!.utf8)) as? [String: Any])
+        let own = try #require(Int64(String((ownLine["at"] as? String ?? "").prefix { $0 != "-" })))
+        let ownText = Timestamp.format(Date(timeIntervalSince1970: Double(own) / 1_000), fractionDigits: 3)
         // Another device: changes to shared suites, a conflict copy of one,
         // a sync tool's temporary (never read), and what it has seen of us:
         // our change of two hours before our newest.
         let other = Self.other
-        try write(#"{"at":"\#(millis("2026-11-21T08:00:00Z"))-0-\#(other)","key":"g","field":"name","value":"a"}"# + "\n"
-                  + #"{"at":"\#(millis("2026-11-21T09:30:00Z"))-2-\#(other)","key":"g","field":"name","value":"b"}"# + "\n",
+        try write(#"{"at":"\#(millis("2026-11-21T08:00:00Z"))-0-\#(other)","key":"g","changes":[{"set":"name","value":"a"}]}"# + "\n"
+                  + #"{"at":"\#(millis("2026-11-21T09:30:00Z"))-2-\#(other)","key":"g","changes":[{"set":"name","value":"b"}]}"# + "\n",
                   to: "devices/\(other)/changes/groups.jsonl")
-        try write(#"{"at":"\#(millis("2026-11-21T07:00:00Z"))-0-\#(other)","key":"g","field":"note","value":"c"}"# + "\n",
+        try write(#"{"at":"\#(millis("2026-11-21T07:00:00Z"))-0-\#(other)","key":"g","changes":[{"set":"note","value":"c"}]}"# + "\n",
                   to: "devices/\(other)/changes/groups.sync-conflict-20261121-093000-ABCDEFG.jsonl")
         try write(#"{"at":"\#(millis("2027-01-01T00:00:00Z"))-0-\#(other)","key":"g"}"# + "\n",
                   to: "devices/\(other)/changes/~syncthing~groups.jsonl.tmp")
@@ -83,7 +88,7 @@ struct SyncEndToEndTests {
         #expect((json["device"] as? [String: Any])?["id"] as? String == this && (json["device"] as? [String: Any])?["name"] as? String == "desk")
         let devices = Dictionary(uniqueKeysWithValues: ((json["devices"] as? [[String: Any]]) ?? []).map { ($0["id"] as? String ?? "", $0) })
         #expect(Set(devices.keys) == [this, other, Self.third, Self.damaged], "\(status.out)")
-        #expect(devices[this]?["lastChangeAt"] as? String == "2026-11-20T11:00:00Z" && devices[this]?["behindSeconds"] as? Int == 0, "\(status.out)")
+        #expect(devices[this]?["lastChangeAt"] as? String == ownText && devices[this]?["behindSeconds"] as? Int == 0, "\(status.out)")
         #expect(devices[other]?["name"] as? String == "laptop")
         #expect(devices[other]?["lastChangeAt"] as? String == "2026-11-21T09:30:00Z", "the newest line, not the temporary's: \(status.out)")
         #expect(devices[other]?["behindSeconds"] as? Int == 7_200, "\(status.out)")
