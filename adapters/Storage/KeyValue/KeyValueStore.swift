@@ -33,6 +33,14 @@ public protocol KeyValueStore: Sendable {
     /// Forgets the earlier versions a store keeps of `suite` (its backups),
     /// so a secret removed from it is gone from the disk too.
     func discardBackups(of suite: String) throws
+
+    /// Values of `key` that another value replaced without having seen
+    /// them: only a store shared by several devices has any (two devices
+    /// wrote it before either saw the other's write). Oldest first.
+    func unseen(_ suite: String, key: String) throws -> [JSONValue]
+
+    /// Records that an unseen value of `key` has been dealt with.
+    func settle(_ suite: String, key: String, value: JSONValue) throws
 }
 
 /// The rule for suite names, the same for every adapter: a plain file name
@@ -67,6 +75,11 @@ public enum WriteDurability: Sendable {
 extension KeyValueStore {
     /// A store that keeps no earlier versions has nothing to forget.
     public func discardBackups(of suite: String) throws {}
+
+    /// A store of one device replaces only what it has seen.
+    public func unseen(_ suite: String, key: String) throws -> [JSONValue] { [] }
+
+    public func settle(_ suite: String, key: String, value: JSONValue) throws {}
 
     /// A durable `update`.
     public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {

@@ -11,7 +11,13 @@ import JSONDocument
 /// {"at":"…","key":"<record>","changes":[{"unset":"note"},{"remove":"targets","value":"x.com"}]}
 /// {"at":"…","key":"<record>","value":{…}}        a whole value (a suite merged per value, or a value that is no object)
 /// {"at":"…","key":"<record>","delete":true}
+/// {"at":"…","key":"current","value":{…},"over":"<at of the value it replaced>"}
+/// {"at":"…","key":"current","seen":"<at of a value>"}   that value dealt with, nothing changed
 /// ```
+/// In a suite merged per whole value (the session slot), a write names the
+/// value it replaced (`over`), so a reader can tell a value another device
+/// replaced knowingly from one it replaced unseen (two devices that each
+/// started a session before they synced): see `ReplicatedLogStore.unseen`.
 /// The i-th change of a line is stamped `at` advanced by i (the writer's
 /// clock ticked once per change). Members it does not know are ignored, so
 /// a newer retime may add some.
@@ -21,8 +27,9 @@ enum ChangeLine {
 
     typealias Kind = RecordChange<JSONValue>.Kind
 
-    static func encode(at: HybridTimestamp, key: String, _ kinds: [Kind]) throws -> [UInt8] {
+    static func encode(at: HybridTimestamp, key: String, _ kinds: [Kind], over: HybridTimestamp? = nil) throws -> [UInt8] {
         var members: [String: JSONValue] = ["at": .string(at.description), "key": .string(key)]
+        if let over { members["over"] = .string(over.description) }
         if kinds == [.delete] {
             members["delete"] = .bool(true)
         } else if kinds.count == 1, case .set(ChangeLine.wholeValue, let value?) = kinds[0] {
@@ -41,13 +48,45 @@ enum ChangeLine {
         return try JSONTextWriter.write(.object(members), layout: .compact) + [0x0A]
     }
 
+    /// A line that says a whole value was dealt with (see `unseen`).
+    static func encodeSeen(at: HybridTimestamp, key: String, seen: HybridTimestamp) throws -> [UInt8] {
+        let members: [String: JSONValue] = ["at": .string(at.description), "key": .string(key), "seen": .string(seen.description)]
+        return try JSONTextWriter.write(.object(members), layout: .compact) + [0x0A]
+    }
+
+    /// What a line holds: its changes, each with its stamp, and the whole
+    /// value it knowingly replaced or dealt with (`over`, `seen`).
+    struct Decoded {
+        var key: String
+        var at: HybridTimestamp
+        var changes: [RecordChange<JSONValue>]
+        var acknowledged: HybridTimestamp?
+    }
+
     /// The changes a line holds, each with its stamp, or why it holds none.
     static func decode(_ line: [UInt8]) throws(Malformed) -> [RecordChange<JSONValue>] {
+        try decodeLine(line).changes
+    }
+
+    static func decodeLine(_ line: [UInt8]) throws(Malformed) -> Decoded {
         guard case .object(let members)? = try? JSONText.parse(line) else { throw Malformed(reason: "not a JSON object") }
         guard case .string(let text)? = members["at"], let at = HybridTimestamp(text: text) else {
             throw Malformed(reason: "no valid \"at\" (a hybrid clock reading)")
         }
         guard case .string(let key)? = members["key"], !key.isEmpty else { throw Malformed(reason: "no \"key\"") }
+        var acknowledged: HybridTimestamp?
+        for name in ["over", "seen"] {
+            guard let member = members[name] else { continue }
+            guard case .string(let text) = member, let stamp = HybridTimestamp(text: text) else {
+                throw Malformed(reason: "\"\(name)\" is not a hybrid clock reading")
+            }
+            acknowledged = stamp
+        }
+        if members["seen"] != nil { return Decoded(key: key, at: at, changes: [], acknowledged: acknowledged) }
+        return Decoded(key: key, at: at, changes: try changes(members, at: at, key: key), acknowledged: acknowledged)
+    }
+
+    private static func changes(_ members: [String: JSONValue], at: HybridTimestamp, key: String) throws(Malformed) -> [RecordChange<JSONValue>] {
         if members["delete"] == .bool(true) { return [RecordChange(at: at, record: key, kind: .delete)] }
         if let value = members["value"] { return [RecordChange(at: at, record: key, kind: .set(field: wholeValue, value: value))] }
         guard case .array(let items)? = members["changes"], !items.isEmpty, items.count < 1 << 20 else {

@@ -21,6 +21,11 @@ struct ChangeLogReader {
 
     var files: [String: Progress] = [:]
     var records = ReplicatedRecords<JSONValue>()
+    /// Every whole value written, per key, by its stamp, and the stamps of
+    /// those a later write replaced knowingly or a device dealt with
+    /// (`ReplicatedLogStore.unseen`).
+    var wholeValues: [String: [HybridTimestamp: JSONValue]] = [:]
+    var acknowledged: Set<HybridTimestamp> = []
 
     /// The largest log read: far above years of edits.
     static let readLimit = 64 << 20
@@ -44,8 +49,16 @@ struct ChangeLogReader {
     /// Reads what each of `paths` holds beyond what was read of it.
     mutating func readOn(_ paths: [String], stamps: [String: POSIXFiles.FileStamp]) throws {
         for path in paths where files[path].map({ stamps[path] != $0.stamp }) ?? true {
-            guard let progress = try Self.read(path, after: files[path], into: &records) else { continue }
+            guard let progress = try Self.read(path, after: files[path], into: &self) else { continue }
             files[path] = progress
+        }
+    }
+
+    mutating func take(_ line: ChangeLine.Decoded) {
+        records.apply(line.changes)
+        if let acknowledged = line.acknowledged { self.acknowledged.insert(acknowledged) }
+        for change in line.changes {
+            if case .set(ChangeLine.wholeValue, let value?) = change.kind { wholeValues[line.key, default: [:]][change.at] = value }
         }
     }
 
@@ -55,7 +68,7 @@ struct ChangeLogReader {
     /// start a line as retime writes them; anything else is damage. A log
     /// is made whole (see `ReplicatedLogStore.append`), so one without a
     /// single whole line is damaged too.
-    static func read(_ path: String, after progress: Progress?, into records: inout ReplicatedRecords<JSONValue>) throws -> Progress? {
+    static func read(_ path: String, after progress: Progress?, into reader: inout ChangeLogReader) throws -> Progress? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
@@ -95,7 +108,7 @@ struct ChangeLogReader {
             let line = Array(bytes[lineStart..<end])
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do {
-                records.apply(try ChangeLine.decode(line))
+                reader.take(try ChangeLine.decodeLine(line))
             } catch {
                 throw StoreError.corrupted(path: path, reason: "line \(number): \(error.reason)")
             }

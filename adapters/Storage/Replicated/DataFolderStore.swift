@@ -88,6 +88,17 @@ public final class DataFolderStore: KeyValueStore {
         return stream
     }
 
+    public func unseen(_ suite: String, key: String) throws -> [JSONValue] {
+        guard Self.sharedSuites.contains(suite) else { return [] }
+        try prepare()
+        return try shared.unseen(suite, key: key)
+    }
+
+    public func settle(_ suite: String, key: String, value: JSONValue) throws {
+        guard Self.sharedSuites.contains(suite) else { return }
+        try shared.settle(suite, key: key, value: value)
+    }
+
     public func discardBackups(of suite: String) throws {
         try local.discardBackups(of: suite)
         try legacy.discardBackups(of: suite)

@@ -86,8 +86,11 @@ public final class ReplicatedLogStore: KeyValueStore {
             let kinds = shape.changes(to: after[key], of: key, in: records)
             guard !kinds.isEmpty else { continue }
             let at = clock.tick(now: instant, count: kinds.count)
+            // A whole value names the one it replaces: one this device has
+            // seen (`unseen` finds those no device has).
+            let over = shape.wholeValues && records.record(key) != nil ? records.stamp(of: key, field: ChangeLine.wholeValue) : nil
             for (index, kind) in kinds.enumerated() { records.apply(RecordChange(at: at.advanced(by: index), record: key, kind: kind)) }
-            lines += try ChangeLine.encode(at: at, key: key, kinds)
+            lines += try ChangeLine.encode(at: at, key: key, kinds, over: over)
         }
         try append(lines, path: path, folder: folder, durability: durability)
         // The next read merges the files again (their stamps moved), which
@@ -95,6 +98,37 @@ public final class ReplicatedLogStore: KeyValueStore {
         _ = consume lock
         notify(suite)
         return result
+    }
+
+    /// The whole values of `key` (in a suite merged per whole value) that
+    /// another value replaced without having seen them, oldest first: what
+    /// two devices wrote before either saw the other's (two sessions
+    /// started at once). Each stays here until a device `settle`s it.
+    public func unseen(_ suite: String, key: String) throws -> [JSONValue] {
+        let state = try merged(suite)
+        let current = state.records.record(key) != nil ? state.records.stamp(of: key, field: ChangeLine.wholeValue) : nil
+        return (state.reader.wholeValues[key] ?? [:])
+            .filter { $0.key != current && !state.reader.acknowledged.contains($0.key) }
+            .sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Records that the unseen `value` of `key` has been dealt with, so no
+    /// device reports it again; the value in the slot does not change.
+    public func settle(_ suite: String, key: String, value: JSONValue) throws {
+        let device = try deviceID()
+        let folder = directory + "/" + device + "/changes"
+        try POSIXFiles.ensureDirectory(directory + "/" + device)
+        try POSIXFiles.ensureDirectory(folder)
+        let lock = try FileLock(path: folder + "/" + suite + ".lock", timeout: lockTimeout)
+        let state = try merged(suite)
+        let stamps = (state.reader.wholeValues[key] ?? [:]).filter { $0.value == value && !state.reader.acknowledged.contains($0.key) }.keys
+        guard !stamps.isEmpty else { return }
+        var clock = HybridClock(device: device, latest: state.records.latest)
+        var lines: [UInt8] = []
+        for stamp in stamps.sorted() { lines += try ChangeLine.encodeSeen(at: clock.tick(now: now()), key: key, seen: stamp) }
+        try append(lines, path: folder + "/" + suite + ".jsonl", folder: folder, durability: .durable)
+        _ = consume lock
+        notify(suite)
     }
 
     /// Appends whole lines. A torn last line (a write of this device that a

@@ -27,4 +27,12 @@ public struct StoreSessionRepository: SessionRepository {
             return true
         }
     }
+
+    public func unseen() async throws -> [Session] {
+        try store.unseen(Self.suite, key: Self.key).map { try JSONValueCoding.decode(Session.self, from: $0, key: "\(Self.suite)/\(Self.key)") }
+    }
+
+    public func settle(_ session: Session) async throws {
+        try store.settle(Self.suite, key: Self.key, value: try JSONValueCoding.encode(session, key: Self.key))
+    }
 }

@@ -14,4 +14,20 @@ public protocol SessionRepository: Sendable {
     /// bring that session back, and the next command finishes it again
     /// (`SessionArchiver`), so an adapter may spare that write's sync.
     func replace(_ expected: Session?, with new: Session?) async throws -> Bool
+
+    /// Sessions that another device put in the slot and that a later value
+    /// replaced without having seen them: two devices sharing a data folder
+    /// each started a session before either saw the other's. Oldest first;
+    /// empty for a slot only one device writes.
+    func unseen() async throws -> [Session]
+
+    /// Records that an unseen session has been dealt with (kept or ended in
+    /// history), so no device deals with it again.
+    func settle(_ session: Session) async throws
+}
+
+extension SessionRepository {
+    /// A slot only one device writes never replaces a session unseen.
+    public func unseen() async throws -> [Session] { [] }
+    public func settle(_ session: Session) async throws {}
 }

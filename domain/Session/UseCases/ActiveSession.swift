@@ -10,13 +10,15 @@ import RetimeShared
 /// its planned end (strict time: `StrictTime`), finishes an archival a crash
 /// interrupted, and raises the block of a running session that a start
 /// killed mid-way left down. Any number of processes running it at once
-/// produce one history entry.
+/// produce one history entry. First of all it settles sessions that two
+/// devices sharing a data folder started at once (`ConcurrentStarts`).
 public struct ActiveSession: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
     private let shields: any ShieldDirectory
     private let clock: any Clock
     private let archiver: SessionArchiver
+    private let concurrent: ConcurrentStarts
     private let logger: Logger
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
@@ -26,6 +28,7 @@ public struct ActiveSession: Sendable {
         self.shields = shields
         self.clock = clock
         self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events, groups: groups)
+        self.concurrent = ConcurrentStarts(sessions: sessions, history: history, shields: shields, clock: clock, logger: logger)
         self.logger = logger
     }
 
@@ -71,7 +74,9 @@ public struct ActiveSession: Sendable {
     /// session is in history and every later call tries again, and `log` or
     /// `config` should not fail because the hosts file is read-only.
     public func reconcile(toleratingStuckBlock: Bool = true) async throws -> Reconciled {
-        guard let current = try await sessions.current() else {
+        // Sessions two devices started at once, before either saw the
+        // other's: one rule decides which runs, and the other ends in history.
+        guard let current = try await concurrent.resolve(try await sessions.current()) else {
             return Reconciled(completed: nil, slot: .some(nil), block: .none, tolerated: nil)
         }
         guard current.isActive else {

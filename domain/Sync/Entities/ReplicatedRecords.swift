@@ -105,6 +105,11 @@ public struct ReplicatedRecords<Value: Hashable & Sendable>: Equatable, Sendable
         return Self.content(of: record)
     }
 
+    /// The stamp of the value `field` of `key` holds, live or deleted.
+    public func stamp(of key: String, field: String) -> HybridTimestamp? {
+        records[key]?.fields[field]?.at
+    }
+
     /// When `key` last changed (a delete included), for `sync status`.
     public func lastChange(of key: String) -> HybridTimestamp? {
         guard let record = records[key] else { return nil }

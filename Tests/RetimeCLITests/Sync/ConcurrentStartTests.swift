@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// Two devices sharing a data folder, each starting a session before the
+/// sync tool brought it the other's: one rule decides which session runs,
+/// on both devices alike, and the other ends in history, once
+/// (docs/storage.md, "Two sessions started at once").
+@Suite("Sessions started on two devices at once")
+struct ConcurrentStartTests {
+    let a = RetimeProcess(), b = RetimeProcess()
+
+    /// What a sync tool does between two copies of the folder: every file
+    /// of the other device's folders (its change logs, its history) copied
+    /// over; a device's own files are never written by the other.
+    func sync(_ from: RetimeProcess, to: RetimeProcess) throws {
+        let files = FileManager.default
+        for top in ["devices", "history"] {
+            for device in (try? files.contentsOfDirectory(atPath: from.file(top))) ?? [] {
+                guard !files.fileExists(atPath: to.file("\(top)/\(device)/.mine")) else { continue }
+                for item in files.subpaths(atPath: from.file("\(top)/\(device)")) ?? [] {
+                    let source = from.file("\(top)/\(device)/\(item)"), target = to.file("\(top)/\(device)/\(item)")
+                    var isDirectory: ObjCBool = false
+                    guard files.fileExists(atPath: source, isDirectory: &isDirectory), !isDirectory.boolValue, !item.hasSuffix(".lock"), item != ".mine" else { continue }
+                    try files.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try? files.removeItem(atPath: target)
+                    try files.copyItem(atPath: source, toPath: target)
+                }
+            }
+        }
+    }
+
+    /// Both devices with the group `focus` made on A, and each device's own
+    /// folders marked so the copy leaves them alone.
+    func setUp() throws {
+        try a.run("group", "create", "focus", "--block", "example.com")
+        try a.run("config", "set", "shield", "none")
+        try b.run("group", "list")
+        try sync(a, to: b)
+        try b.run("config", "set", "shield", "none")
+        for device in [a, b] {
+            for top in ["devices", "history"] {
+                for id in (try? FileManager.default.contentsOfDirectory(atPath: device.file(top))) ?? [] where device.owns(id) {
+                    FileManager.default.createFile(atPath: device.file("\(top)/\(id)/.mine"), contents: nil)
+                }
+            }
+        }
+    }
+
+    func session(_ outcome: RetimeProcess.Outcome) throws -> [String: Any] {
+        try #require(outcome.json["session"] as? [String: Any], "\(outcome.out)\(outcome.err)")
+    }
+
+    func logged(_ device: RetimeProcess) throws -> [[String: Any]] {
+        try #require(try device.run("log", "--json").json["sessions"] as? [[String: Any]])
+    }
+
+    @Test("neither strict: the later start runs on both devices, the other ends in history once, at the instant the later began")
+    func laterStartHolds() throws {
+        try setUp()
+        let first = try session(try a.run("start", "focus", "--for", "30m", "--json"))
+        let second = try session(try b.run("start", "focus", "--for", "20m", "--json"))
+        try sync(a, to: b)
+        try sync(b, to: a)
+        for device in [a, b] {
+            let status = try device.run("status", "--json").json
+            #expect((status["session"] as? [String: Any])?["id"] as? String == second["id"] as? String, "\(status)")
+        }
+        try sync(a, to: b)
+        try sync(b, to: a)
+        for device in [a, b] {
+            let ended = try logged(device).filter { $0["id"] as? String == first["id"] as? String }
+            #expect(ended.count == 1, "\(ended)")
+            #expect(ended.first?["outcome"] as? String == "stopped")
+            #expect(ended.first?["endedAt"] as? String == second["startedAt"] as? String, "\(ended)")
+            #expect(try device.run("status", "--json").json["active"] as? Bool == true)
+        }
+        // B's daemon-less shield holds the running session's block; A's record
+        // of its own ended session is gone.
+        #expect(try b.run("stop").status == 0)
+        try sync(b, to: a)
+        #expect(try a.run("status", "--json").json["active"] as? Bool == false)
+        #expect(try logged(a).count == 2)
+    }
+
+    @Test("a strict session is never ended by another device's start: it takes the slot back, the other ends")
+    func strictHolds() throws {
+        try setUp()
+        let strict = try session(try a.run("start", "focus", "--for", "30m", "--strict", "--json"))
+        let other = try session(try b.run("start", "focus", "--for", "20m", "--json"))
+        try sync(a, to: b)
+        try sync(b, to: a)
+        for device in [b, a] {
+            let status = try device.run("status", "--json").json
+            #expect((status["session"] as? [String: Any])?["id"] as? String == strict["id"] as? String, "\(status)")
+        }
+        try sync(b, to: a)
+        #expect(try a.run("stop").status != 0, "still strict")
+        let ended = try logged(a).filter { $0["id"] as? String == other["id"] as? String }
+        #expect(ended.count == 1 && ended.first?["outcome"] as? String == "stopped", "\(ended)")
+    }
+
+    @Test("a session whose replacer has already ended runs again")
+    func runsAgain() throws {
+        try setUp()
+        let first = try session(try a.run("start", "focus", "--for", "30m", "--json"))
+        try b.run("start", "focus", "--for", "20m")
+        try b.run("stop")
+        try sync(b, to: a)
+        let status = try a.run("status", "--json").json
+        #expect((status["session"] as? [String: Any])?["id"] as? String == first["id"] as? String, "\(status)")
+        #expect(try logged(a).count == 1, "B's own session, stopped")
+    }
+}
+
+extension RetimeProcess {
+    /// Whether `id` is this process's device (its id in its state directory).
+    func owns(_ id: String) -> Bool {
+        let path = dataDirectory + "-home/.local/state/retime/device-id"
+        return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines) == id
+    }
+}

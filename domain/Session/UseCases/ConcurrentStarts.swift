@@ -1,0 +1,71 @@
+import FoundationEssentials
+import RetimeShared
+
+/// Two devices sharing a data folder that each started a session before
+/// either had seen the other's: the merged slot holds one of them (the
+/// later start by the hybrid clock), and the other is *unseen*
+/// (`SessionRepository.unseen`). Whichever device notices first applies
+/// one rule (docs/storage.md, "Two sessions started at once"), so both end
+/// in history and no block is weakened by a start made elsewhere:
+///
+/// - A strict session is never ended by another device's start: a strict
+///   unseen session takes the slot back from one that is not strict, which
+///   ends then.
+/// - Otherwise the slot's session holds, and the unseen one ends (stopped)
+///   at the instant the slot's session started: from then on the person
+///   was focusing on the other.
+/// - An unseen session still running while the slot is empty (the session
+///   that replaced it has ended since) takes the slot back.
+/// - An unseen session that had ended, or whose planned end has passed,
+///   goes to history as it ended.
+///
+/// Each one is then settled, so no device deals with it again; two devices
+/// settling one at once write one history entry (history keeps one per id).
+struct ConcurrentStarts: Sendable {
+    let sessions: any SessionRepository
+    let history: any SessionArchive
+    let shields: any ShieldDirectory
+    let clock: any Clock
+    let logger: Logger
+
+    /// Applies the rule to every unseen session; returns the slot as it
+    /// leaves it (`slot`: as read before).
+    func resolve(_ slot: Session?) async throws -> Session? {
+        var slot = slot
+        for contender in try await sessions.unseen() {
+            let now = clock.now()
+            if !contender.isActive || contender.isExpired(at: now, boot: clock.bootTime()) {
+                let ended = contender.isActive ? contender.ending(at: contender.plannedEnd ?? now, outcome: .completed) : contender
+                try await close(ended, reason: "it had ended on its device")
+            } else if let current = slot, current.isActive {
+                if contender.strict && !current.strict {
+                    guard try await sessions.replace(current, with: contender) else { return try await sessions.current() }
+                    try await close(current.ending(at: now, outcome: .stopped), reason: "a strict session started elsewhere holds")
+                    slot = contender
+                } else {
+                    try await close(contender.ending(at: current.startedAt, outcome: .stopped),
+                                    reason: "session \(current.id) started elsewhere at the same time holds")
+                }
+            } else if slot == nil {
+                guard try await sessions.replace(nil, with: contender) else { return try await sessions.current() }
+                logger.notice("a session started elsewhere at the same time runs again", metadata: ["session": "\(contender.id)"])
+                slot = contender
+            } else {
+                try await close(contender.ending(at: now, outcome: .stopped), reason: "the slot is being emptied")
+            }
+            try await sessions.settle(contender)
+        }
+        return slot
+    }
+
+    /// Puts an ended session in history and lowers its block here, if this
+    /// device's shield holds one (a shield that refuses, as the system
+    /// service does for a strict block's early end, keeps it: logged).
+    private func close(_ ended: Session, reason: String) async throws {
+        try await history.append(ended)
+        logger.notice("ended a session started at the same time on another device: \(reason)", metadata: ["session": "\(ended.id)"])
+        do { try await shields.shield(of: ended).lower(for: ended.id) } catch {
+            logger.warning("the block of a session ended by another device's start stays up", metadata: ["session": "\(ended.id)", "reason": "\(error)"])
+        }
+    }
+}
