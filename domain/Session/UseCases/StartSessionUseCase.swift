@@ -93,7 +93,7 @@ public struct StartSessionUseCase: Sendable {
             BootTimeReading(bootID: boot.bootID, seconds: boot.seconds + end.timeIntervalSince(now))
         } : nil
         let shield = try shields.configured()
-        let session = Session(groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
+        let session = Session(id: plan.id ?? SessionID(), groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
                               groupName: group.name)
         guard try await sessions.replace(nil, with: session) else {
