@@ -82,6 +82,13 @@ import Testing
         #expect(amended.apply(to: [Self.base], query: .all).isEmpty)
     }
 
+    @Test func anEditOrderedAfterADeletionBringsTheSessionBackEvenIfItChangesNoTrackedField() {
+        let deletion: Stamped = (.delete(Self.base.id, at: Fixtures.instant(0)), Self.at(1_000, "a"))
+        let blank: Stamped = (.edit(Self.base, SessionChanges(), at: Fixtures.instant(0)), Self.at(2_000, "b"))
+        #expect(Self.merged([deletion, blank])[Self.base.id] == Self.base)
+        #expect(Self.merged([blank, deletion])[Self.base.id] == Self.base)
+    }
+
     /// Device f's clock runs an hour fast; device s edits the note after it
     /// has seen f's edit. s's clock observed f's reading, so its edit orders
     /// after it and holds, though s's wall clock is an hour behind.

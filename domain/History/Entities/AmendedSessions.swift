@@ -35,6 +35,12 @@ public struct AmendedSessions: Sendable {
     private var wholes: [SessionID: HybridTimestamp] = [:]
     /// Per id, every tag an amendment added or removed.
     private var mentioned: [SessionID: Set<String>] = [:]
+    /// Per id, its latest deletion. Kept beside the records, not in them,
+    /// with `ReplicatedRecords`' rule (the session lives if its latest
+    /// edit orders after its latest deletion): an undone import deletes
+    /// 100,000 sessions that no edit mentions, and those need no record.
+    private var deletions: [SessionID: HybridTimestamp] = [:]
+    private var latestDeletion: HybridTimestamp?
     /// Whole revisions, applied once every tag they must clear is known.
     private var pendingWholes: [(at: HybridTimestamp, session: Session)] = []
 
@@ -47,21 +53,26 @@ public struct AmendedSessions: Sendable {
 
     /// The latest reading among the amendments: what a device's hybrid
     /// clock must observe before it stamps its next amendment.
-    public var latest: HybridTimestamp? { records.latest }
+    public var latest: HybridTimestamp? { [records.latest, latestDeletion].compactMap { $0 }.max() }
 
     /// Whether any amendment was read.
-    public var isEmpty: Bool { records.latest == nil }
+    public var isEmpty: Bool { ids.isEmpty }
 
     /// The ids with amendments.
     public private(set) var ids: Set<SessionID> = []
 
     /// Takes in one amendment, stamped with its hybrid clock reading.
     public mutating func add(_ amendment: HistoryAmendment, at: HybridTimestamp) {
-        let id = amendment.id, key = id.description
+        let id = amendment.id
         ids.insert(id)
+        if case .delete = amendment {
+            if deletions[id].map({ at > $0 }) ?? true { deletions[id] = at }
+            if latestDeletion.map({ at > $0 }) ?? true { latestDeletion = at }
+            return
+        }
+        let key = id.description
         switch amendment {
-        case .delete:
-            records.apply(RecordChange(at: at, record: key, kind: .delete))
+        case .delete: break
         case .edit(let session, let changes, _):
             keepBase(session, at: at)
             for field in changes.fields {
@@ -69,6 +80,9 @@ public struct AmendedSessions: Sendable {
             }
             for tag in changes.tagsAdded { mention(tag, of: id, at: at, add: true) }
             for tag in changes.tagsRemoved { mention(tag, of: id, at: at, add: false) }
+            // An edit of fields the merge does not track (none today) is
+            // still an edit: ordered after a deletion, it brings the session back.
+            if changes.isEmpty { records.apply(RecordChange(at: at, record: key, kind: .set(field: "edited", value: nil))) }
         case .revise(let session, _):
             keepBase(session, at: at)
             for field in SessionChanges.Field.allCases {
@@ -108,9 +122,11 @@ public struct AmendedSessions: Sendable {
     public func resolved() -> [SessionID: Session] {
         let records = settled()
         var sessions: [SessionID: Session] = [:]
-        sessions.reserveCapacity(ids.count)
-        for id in ids {
-            guard let fields = records.record(id.description), let base = bases[id] else { continue }
+        sessions.reserveCapacity(bases.count)
+        for (id, base) in bases {
+            let key = id.description
+            guard let fields = records.record(key), let edited = records.lastChange(of: key),
+                  deletions[id].map({ edited > $0 }) ?? true else { continue }
             var session = base.session
             for field in SessionChanges.Field.allCases {
                 if case .session(let source)? = fields.fields[field.rawValue] {
