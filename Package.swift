@@ -41,7 +41,7 @@ let package = Package(
                 swiftSettings: startupSettings),
         .target(name: "RetimeSchedule", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession"], path: "domain/Schedule",
                 swiftSettings: startupSettings),
-        .target(name: "RetimeHistory", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession", "RetimeSchedule"],
+        .target(name: "RetimeHistory", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession", "RetimeSchedule", "RetimeSync"],
                 path: "domain/History", swiftSettings: startupSettings),
         .target(name: "RetimeEnforcement", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession"], path: "domain/Enforcement",
                 swiftSettings: startupSettings),

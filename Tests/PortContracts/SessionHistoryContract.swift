@@ -113,15 +113,27 @@ public enum SessionHistoryContract {
             try requireEqual(try await history.spans(matching: .all).first { $0.id == moved.id }?.startedAt, moved.startedAt,
                              "the span is the revision's")
         },
-        ContractCheck("the latest amendment wins, in whatever order they were recorded; a deletion made last wins") { make in
+        ContractCheck("the amendment recorded last wins, even stamped earlier by the wall clock (a clock set back); a deletion made last wins") { make in
             let (history, sessions, a, _) = try await seeded(make)
-            let late = Fixtures.endedSession(group: a, startingAt: 3_000).withID(sessions[2].id)
-            let early = Fixtures.endedSession(group: a, startingAt: 4_000).withID(sessions[2].id)
-            try await history.amend(.revise(late, at: Fixtures.instant(9_500)))
-            try await history.amend(.revise(early, at: Fixtures.instant(9_400)))
-            try requireEqual(try await history.sessions(matching: .all).first, late, "the later revision")
-            try await history.amend(.delete(sessions[2].id, at: Fixtures.instant(9_600)))
+            let first = Fixtures.endedSession(group: a, startingAt: 3_000).withID(sessions[2].id)
+            let second = Fixtures.endedSession(group: a, startingAt: 4_000).withID(sessions[2].id)
+            try await history.amend(.revise(first, at: Fixtures.instant(9_500)))
+            try await history.amend(.revise(second, at: Fixtures.instant(9_400)))
+            try requireEqual(try await history.sessions(matching: .all).first, second, "the revision recorded last")
+            try await history.amend(.delete(sessions[2].id, at: Fixtures.instant(9_000)))
             try requireEqual(try await history.sessions(matching: .all).map(\.id), [sessions[1].id, sessions[0].id], "deleted")
+        },
+        ContractCheck("edits of different fields both hold: one of the tags, then one of the note made from the session before it") { make in
+            let (history, sessions, _, _) = try await seeded(make)
+            let before = sessions[2]
+            let tagged = before.with(tags: before.tags + ["x"], note: before.note)
+            let noted = before.with(tags: before.tags, note: "y")
+            try await history.amend(.edit(tagged, SessionChanges(from: before, to: tagged), at: Fixtures.instant(9_000)))
+            try await history.amend(.edit(noted, SessionChanges(from: before, to: noted), at: Fixtures.instant(9_000)))
+            let both = before.with(tags: before.tags + ["x"], note: "y")
+            try requireEqual(try await history.sessions(matching: .all).first, both, "both edits")
+            try requireEqual(try await history.spans(matching: HistoryQuery(spansWithTags: true)).first { $0.id == before.id }?.tags,
+                             both.tags, "the span's tags")
         },
         ContractCheck("amendments recorded as one all read back: a revision, a restored deletion, a new deletion") { make in
             let (history, sessions, a, _) = try await seeded(make)
@@ -135,4 +147,12 @@ public enum SessionHistoryContract {
             try requireEqual(try await history.sessions(matching: .all), [sessions[2], sessions[0]], "a batch of one")
         },
     ]
+}
+
+extension Session {
+    /// The same session with other tags and note.
+    func with(tags: [String], note: String?) -> Session {
+        Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt, outcome: outcome, strict: strict,
+                breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, shield: shield, groupName: groupName)
+    }
 }

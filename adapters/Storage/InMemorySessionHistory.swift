@@ -4,7 +4,9 @@ import Synchronization
 /// Ended sessions held in memory, keyed by id so a repeated append is a no-op.
 public final class InMemorySessionHistory: SessionHistory {
     private let sessions: Mutex<[SessionID: Session]>
-    private let amendments = Mutex<[(amendment: HistoryAmendment, device: String)]>([])
+    /// Every amendment, stamped by one hybrid clock as it was recorded.
+    private let amendments = Mutex<(clock: HybridClock, stamped: [(amendment: HistoryAmendment, at: HybridTimestamp)])>(
+        (HybridClock(device: "memory"), []))
 
     public init(_ initial: [Session] = []) {
         sessions = Mutex(Dictionary(initial.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
@@ -30,17 +32,21 @@ public final class InMemorySessionHistory: SessionHistory {
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
         var all = query
         all.limit = nil
-        let winners = HistoryAmendment.winners(amendments.withLock { $0 })
-        var arranged = HistoryAmendment.apply(winners, to: all.arrange(sessions.withLock { Array($0.values) }), query: all)
+        let merged = AmendedSessions(amendments.withLock { $0.stamped })
+        var arranged = merged.apply(to: all.arrange(sessions.withLock { Array($0.values) }), query: all)
         if let limit = query.limit { arranged = Array(arranged.prefix(max(0, limit))) }
         return arranged
     }
 
     public func amend(_ amendment: HistoryAmendment) async throws {
-        amendments.withLock { $0.append((amendment, "memory")) }
+        try await amend(contentsOf: [amendment])
     }
 
     public func amend(contentsOf batch: [HistoryAmendment]) async throws {
-        amendments.withLock { $0 += batch.map { ($0, "memory") } }
+        guard let first = batch.first else { return }
+        amendments.withLock { held in
+            let at = held.clock.tick(now: first.revisedAt)
+            held.stamped += batch.map { ($0, at) }
+        }
     }
 }

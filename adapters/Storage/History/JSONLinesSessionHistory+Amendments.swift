@@ -7,64 +7,89 @@ import Glibc
 /// Amendments (edits and deletions) live in one more append-only file per
 /// device, `history/<device-id>/amendments.jsonl`, read whole by every
 /// query: few, and a revision may move a session to another month, where a
-/// query of the old month must not find the old line. An edit is the
-/// session's line with `"revisedAt"` first; a deletion is
-/// `{"deleted":true,"id":...,"revisedAt":...}`; several made as one (an
-/// undo) are one line, `{"amendments":[...]}`. See docs/storage.md.
+/// query of the old month must not find the old line. Each carries its
+/// hybrid clock reading, `"at"`, from a clock that has observed every
+/// amendment line of every device: an edit made after another device's
+/// was seen orders after it, whatever the wall clocks say. An edit is the
+/// session as it now reads with `"changed"` (the fields it set),
+/// `"tagsAdded"` and `"tagsRemoved"` first, and only those count in the
+/// merge (`AmendedSessions`); a whole revision has no `"changed"`; a
+/// deletion is `{"deleted":true,"id":...,"at":...,"revisedAt":...}`;
+/// several made as one (an undo) are one line, `{"amendments":[...]}`.
+/// Lines an older retime wrote (no `"at"`) set the whole session at a
+/// reading made from their `revisedAt` and their device. See
+/// docs/storage.md.
 extension JSONLinesSessionHistory {
     static let amendmentsFile = "amendments.jsonl"
     private static let revisedAtMarker = Array(#""revisedAt":""#.utf8)
+    private static let atMarker = Array(#""at":""#.utf8)
     private static let tombstonePrefix = Array(#"{"deleted":true,"#.utf8)
     private static let idMarker = Array(#""id":""#.utf8)
     private static let batchPrefix = Array(#"{"amendments":["#.utf8)
 
     public func amend(_ amendment: HistoryAmendment) async throws {
-        try appendAmendmentLine(try Self.line(amendment) + [0x0A])
+        try appendStamped([amendment])
     }
 
     /// Several amendments as one line, `{"amendments":[...]}`: a crash
     /// mid-write leaves it torn, and a torn line is skipped whole, so a
     /// reader sees all of them or none.
     public func amend(contentsOf amendments: [HistoryAmendment]) async throws {
-        guard amendments.count > 1 else {
-            if let only = amendments.first { try await amend(only) }
-            return
+        guard !amendments.isEmpty else { return }
+        try appendStamped(amendments)
+    }
+
+    /// Stamps `amendments` with one reading of this device's hybrid clock,
+    /// after it has observed every amendment recorded so far, and appends
+    /// them as one line.
+    private func appendStamped(_ amendments: [HistoryAmendment]) throws {
+        let device = try deviceID()
+        var clock = HybridClock(device: device.lowercased())
+        if let latest = try amendedSessions().latest { clock.observe(latest) }
+        let at = clock.tick(now: amendments[0].revisedAt)
+        var line: [UInt8]
+        if amendments.count == 1 {
+            line = try Self.line(amendments[0], at: at)
+        } else {
+            line = Self.batchPrefix
+            for (index, amendment) in amendments.enumerated() {
+                if index > 0 { line.append(UInt8(ascii: ",")) }
+                line += try Self.line(amendment, at: at)
+            }
+            line += Array("]}".utf8)
         }
-        var line = Self.batchPrefix
-        for (index, amendment) in amendments.enumerated() {
-            if index > 0 { line.append(UInt8(ascii: ",")) }
-            line += try Self.line(amendment)
-        }
-        try appendAmendmentLine(line + Array("]}\n".utf8))
+        try DeviceLineFile.append(line + [0x0A], to: Self.amendmentsFile, in: directory + "/" + device, lockTimeout: lockTimeout)
     }
 
     /// One amendment's line, without its newline.
-    private static func line(_ amendment: HistoryAmendment) throws -> [UInt8] {
+    private static func line(_ amendment: HistoryAmendment, at: HybridTimestamp) throws -> [UInt8] {
         let stamp = Timestamp.format(amendment.revisedAt)
         switch amendment {
         case .revise(let session, _):
-            return Array(#"{"revisedAt":"\#(stamp)","#.utf8) + (try SessionLineCodec.encode(session)).dropFirst().dropLast()
+            return Array(#"{"at":"\#(at)","revisedAt":"\#(stamp)","#.utf8) + (try SessionLineCodec.encode(session)).dropFirst().dropLast()
+        case .edit(let session, let changes, _):
+            let fields = SessionChanges.Field.allCases.filter(changes.fields.contains).map(\.rawValue)
+            return Array(#"{"at":"\#(at)","#.utf8) + SessionLineEncoder.list("changed", fields)
+                + Array(#""revisedAt":"\#(stamp)","#.utf8) + SessionLineEncoder.list("tagsAdded", changes.tagsAdded)
+                + SessionLineEncoder.list("tagsRemoved", changes.tagsRemoved)
+                + (try SessionLineCodec.encode(session)).dropFirst().dropLast()
         case .delete(let id, _):
-            return Array(#"{"deleted":true,"id":"\#(id)","revisedAt":"\#(stamp)"}"#.utf8)
+            return Array(#"{"deleted":true,"id":"\#(id)","at":"\#(at)","revisedAt":"\#(stamp)"}"#.utf8)
         }
     }
 
-    /// Appends `line` to this device's amendments (`DeviceLineFile`).
-    private func appendAmendmentLine(_ bytes: [UInt8]) throws {
-        try DeviceLineFile.append(bytes, to: Self.amendmentsFile, in: directory + "/" + (try deviceID()), lockTimeout: lockTimeout)
-    }
-
-    /// Every device's amendments, resolved: per id, the one that wins.
-    func amendmentWinners() throws -> [SessionID: HistoryAmendment] {
-        var all: [(amendment: HistoryAmendment, device: String)] = []
+    /// Every device's amendments, merged per field.
+    func amendedSessions() throws -> AmendedSessions {
+        var merged = AmendedSessions()
         for device in POSIXFiles.names(in: directory) where !device.hasPrefix(".") {
+            let folder = device.lowercased()
             for path in amendmentFiles(of: device) {
-                for batch in try readLines(path, { line in try Self.amendments(line) }) {
-                    all += batch.map { (amendment: $0, device: device) }
+                for batch in try readLines(path, { line in try Self.amendments(line, device: folder) }) {
+                    for entry in batch { merged.add(entry.amendment, at: entry.at) }
                 }
             }
         }
-        return HistoryAmendment.winners(all)
+        return merged
     }
 
     /// A device's amendments file and the conflict copies a sync tool made
@@ -82,9 +107,9 @@ extension JSONLinesSessionHistory {
     }
 
     /// The amendments of one line: one, or a batch's.
-    static func amendments(_ line: UnsafeBufferPointer<UInt8>) throws -> [HistoryAmendment] {
-        guard line.starts(with: batchPrefix) else { return try amendment(line).map { [$0] } ?? [] }
-        return try batchElements(line).compactMap { try amendment(UnsafeBufferPointer(rebasing: line[$0])) }
+    static func amendments(_ line: UnsafeBufferPointer<UInt8>, device: String) throws -> [(amendment: HistoryAmendment, at: HybridTimestamp)] {
+        guard line.starts(with: batchPrefix) else { return try amendment(line, device: device).map { [$0] } ?? [] }
+        return try batchElements(line).compactMap { try amendment(UnsafeBufferPointer(rebasing: line[$0]), device: device) }
     }
 
     /// Where each amendment of a batch line is, once the line is known to
@@ -131,18 +156,38 @@ extension JSONLinesSessionHistory {
         return ranges
     }
 
-    /// One amendment line; a line with no `revisedAt` is malformed.
-    static func amendment(_ line: UnsafeBufferPointer<UInt8>) throws -> HistoryAmendment? {
-        guard let at = value(after: revisedAtMarker, in: line).flatMap(Timestamp.parse) else {
+    /// One amendment line with its hybrid clock reading; a line with no
+    /// `revisedAt`, or an `at` that is not a reading, is malformed.
+    static func amendment(_ line: UnsafeBufferPointer<UInt8>, device: String) throws -> (amendment: HistoryAmendment, at: HybridTimestamp)? {
+        guard let revisedAt = value(after: revisedAtMarker, in: line).flatMap(Timestamp.parse) else {
             throw JSONByteReader.Malformed(description: "an amendment without its revisedAt")
+        }
+        let at: HybridTimestamp
+        if let text = value(after: atMarker, in: line) {
+            guard let reading = HybridTimestamp(text: text) else {
+                throw JSONByteReader.Malformed(description: "an amendment whose at is not a hybrid clock reading")
+            }
+            at = reading
+        } else {
+            at = Self.reading(revisedAt, device: device)
         }
         if line.starts(with: tombstonePrefix) {
             guard let id = value(after: idMarker, in: line).flatMap(UUID.init(uuidString:)) else {
                 throw JSONByteReader.Malformed(description: "a deletion without its id")
             }
-            return .delete(SessionID(id), at: at)
+            return (.delete(SessionID(id), at: revisedAt), at)
         }
-        return .revise(try SessionLineCodec.decode(line), at: at)
+        let session = try SessionLineCodec.decode(line)
+        guard let changes = try SessionLineCodec.decodeChanges(line) else { return (.revise(session, at: revisedAt), at) }
+        return (.edit(session, changes, at: revisedAt), at)
+    }
+
+    /// The reading of a line an older retime wrote: its `revisedAt` to the
+    /// millisecond, and the device whose folder holds it.
+    static func reading(_ revisedAt: Date, device: String) -> HybridTimestamp {
+        let milliseconds = (revisedAt.timeIntervalSince1970 * 1_000).rounded(.down)
+        let clamped = milliseconds.isFinite ? Int64(min(max(milliseconds, 0), Double(HybridTimestamp.latestMilliseconds))) : 0
+        return HybridTimestamp(milliseconds: clamped, device: device)
     }
 
     /// The string value that follows the first `marker` (`"key":"`).

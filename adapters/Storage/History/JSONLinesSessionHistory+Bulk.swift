@@ -78,11 +78,12 @@ extension JSONLinesSessionHistory {
             var seen = Set<SessionID>(minimumCapacity: spans.count)
             spans = spans.filter { seen.insert($0.id).inserted }
         }
-        // Amended sessions: as their latest revision says, or gone.
-        let winners = try amendmentWinners()
-        guard !winners.isEmpty else { return spans }
-        spans.removeAll { winners[$0.id] != nil }
-        for case .revise(let session, _) in winners.values where query.matches(session) {
+        // Amended sessions: as their amendments merge, or gone.
+        let amended = try amendedSessions()
+        guard !amended.isEmpty else { return spans }
+        let ids = amended.ids
+        spans.removeAll { ids.contains($0.id) }
+        for session in amended.resolved().values where query.matches(session) {
             if let span = SessionSpan(session, withTags: query.spansWithTags) { spans.append(span) }
         }
         return spans

@@ -58,9 +58,9 @@ public struct JSONLinesSessionHistory: SessionHistory {
     }
 
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
-        let winners = try amendmentWinners()
-        let unamended = try await sessions(matching: query, excluding: Set(winners.keys))
-        return HistoryAmendment.apply(winners, to: unamended, query: query)
+        let amended = try amendedSessions()
+        let unamended = try await sessions(matching: query, excluding: amended.ids)
+        return amended.apply(to: unamended, query: query)
     }
 
     /// The sessions as their own lines say, but for the ids in `excluding`.

@@ -34,7 +34,7 @@ enum SessionLineCodec {
             case .note: note = reader.takeNull() ? nil : try reader.readString()
             case .origin: origin = try reader.withString(Self.origin)
             case .bootDeadline: bootDeadline = reader.takeNull() ? nil : try readBootTime(&reader)
-            case .start, .end, .bootID, .seconds, nil: try reader.skipValue()
+            case .start, .end, .bootID, .seconds, .changed, .tagsAdded, .tagsRemoved, nil: try reader.skipValue()
             }
         }
         guard reader.atEnd else { throw JSONByteReader.Malformed(description: "bytes after the session") }
@@ -44,6 +44,32 @@ enum SessionLineCodec {
         return Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt,
                        outcome: outcome, strict: strict, breaks: breaks, tags: tags, note: note, origin: origin,
                        bootDeadline: bootDeadline, groupName: groupName)
+    }
+
+    /// What an edit's amendment line changed (`"changed"`, `"tagsAdded"`,
+    /// `"tagsRemoved"`); nil for a line without `"changed"`, which sets the
+    /// whole session. An unknown field name is malformed: it was written by
+    /// a newer retime, and reading it as "nothing" would lose its edit.
+    static func decodeChanges(_ line: UnsafeBufferPointer<UInt8>) throws -> SessionChanges? {
+        var reader = JSONByteReader(line)
+        var fields: [String]?, added: [String] = [], removed: [String] = []
+        try readObject(&reader) { key, reader in
+            switch key {
+            case .changed: fields = try readArray(&reader) { try $0.readString() }
+            case .tagsAdded: added = try readArray(&reader) { try $0.readString() }
+            case .tagsRemoved: removed = try readArray(&reader) { try $0.readString() }
+            default: try reader.skipValue()
+            }
+        }
+        guard let fields else { return nil }
+        var changed: Set<SessionChanges.Field> = []
+        for name in fields {
+            guard let field = SessionChanges.Field(rawValue: name) else {
+                throw JSONByteReader.Malformed(description: "an edit of an unknown field, \(name)")
+            }
+            changed.insert(field)
+        }
+        return SessionChanges(fields: changed, tagsAdded: added, tagsRemoved: removed)
     }
 
     /// What orders and filters a line for `log`: its id, start and group,
@@ -200,6 +226,7 @@ enum SessionLineCodec {
     private enum Key {
         case id, groupId, groupName, startedAt, plannedEnd, endedAt, outcome, strict, breaks, tags, note, origin, start, end
         case bootDeadline, bootID, seconds
+        case changed, tagsAdded, tagsRemoved
 
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             func equals(_ text: StaticString) -> Bool {
@@ -223,6 +250,9 @@ enum SessionLineCodec {
             case UInt8(ascii: "b") where equals("bootID"): self = .bootID
             case UInt8(ascii: "s") where equals("seconds"): self = .seconds
             case UInt8(ascii: "t") where equals("tags"): self = .tags
+            case UInt8(ascii: "t") where equals("tagsAdded"): self = .tagsAdded
+            case UInt8(ascii: "t") where equals("tagsRemoved"): self = .tagsRemoved
+            case UInt8(ascii: "c") where equals("changed"): self = .changed
             case UInt8(ascii: "n") where equals("note"): self = .note
             default: return nil
             }

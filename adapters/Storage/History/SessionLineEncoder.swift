@@ -29,6 +29,20 @@ struct SessionLineEncoder {
         swap(&encoder.bytes, &output)
     }
 
+    /// `"name":["a","b"],` for an amendment line's lists (`tagsAdded`).
+    static func list(_ name: StaticString, _ values: [String]) -> [UInt8] {
+        var encoder = SessionLineEncoder()
+        encoder.raw("\"")
+        encoder.raw(name)
+        encoder.raw("\":[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { encoder.raw(",") }
+            encoder.string(value)
+        }
+        encoder.raw("],")
+        return encoder.bytes
+    }
+
     private var opened = false
 
     /// `{"name":` for the first member, `,"name":` after.

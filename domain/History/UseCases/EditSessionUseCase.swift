@@ -78,7 +78,9 @@ public struct EditSessionUseCase: Sendable {
                               note: try plan.validatedNote(), origin: session.origin, groupName: groupName)
         guard revised != session else { return (session, false) }
         try await recorder.record(.edit, at: now, entries: [.init(before: session, after: revised)])
-        try await history.amend(.revise(revised, at: now))
+        // Only what changed: a concurrent edit of another field, on another
+        // device, holds beside it.
+        try await history.amend(.edit(revised, SessionChanges(from: session, to: revised), at: now))
         return (revised, true)
     }
 }

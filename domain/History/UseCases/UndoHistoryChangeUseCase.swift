@@ -78,12 +78,22 @@ public struct UndoHistoryChangeUseCase: Sendable {
             let now = current[entry.id]
             if HistoryChange.same(now, entry.before) { continue }
             if HistoryChange.same(now, entry.after) {
-                amendments.append(entry.before.map { .revise($0, at: at) } ?? .delete(entry.id, at: at))
+                amendments.append(Self.reverting(entry, at: at))
                 outcome.restored.append(entry)
             } else {
                 outcome.changedSince.append(entry)
             }
         }
         return (outcome, amendments)
+    }
+
+    /// The amendment that puts `entry`'s session back as it was: an edit of
+    /// just the fields the change made (a concurrent edit of the others,
+    /// elsewhere, stays), the whole session where the change deleted it,
+    /// or a deletion where the change added it.
+    private static func reverting(_ entry: HistoryChange.Entry, at: Date) -> HistoryAmendment {
+        guard let before = entry.before else { return .delete(entry.id, at: at) }
+        guard let after = entry.after else { return .revise(before, at: at) }
+        return .edit(before, SessionChanges(from: after, to: before), at: at)
     }
 }

@@ -124,11 +124,13 @@ public struct RunDueEventsUseCase: Sendable {
                 ])
             }
             do {
-                let receipt = try await start.execute(SessionPlan(groupName: schedule.name, groupId: schedule.groupId,
-                                                                  length: .until(interval.end), strict: schedule.strict,
-                                                                  origin: .schedule(schedule.name),
-                                                                  startAt: late < Self.onTime ? interval.start : nil),
-                                                      after: reconciled)
+                var plan = SessionPlan(groupName: schedule.name, groupId: schedule.groupId, length: .until(interval.end),
+                                       strict: schedule.strict, origin: .schedule(schedule.name),
+                                       startAt: late < Self.onTime ? interval.start : nil)
+                // Every device's daemon starts this interval: one id, so
+                // history records it once.
+                plan.id = ScheduledSessionID.of(schedule: schedule.id, intervalStart: interval.start)
+                let receipt = try await start.execute(plan, after: reconciled)
                 reconciled.slotHolds(receipt.session)
                 return record(.sessionStarted, "interval-started")
             } catch SessionError.alreadyActive {

@@ -21,6 +21,10 @@ public struct SessionPlan: Sendable, Hashable {
     /// interval start, which the daemon reaches a few milliseconds late. A
     /// time after the start is ignored (nothing begins in the future).
     public var startAt: Date?
+    /// The session's id when every device must give it the same one: a
+    /// schedule's interval, which each device's daemon may start
+    /// (`ScheduledSessionID`). Nil: a new, random id.
+    public var id: SessionID?
 
     public init(groupName: String, groupId: GroupID? = nil, length: SessionLength = .openEnded, strict: Bool = false,
                 tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual, startAt: Date? = nil) {
