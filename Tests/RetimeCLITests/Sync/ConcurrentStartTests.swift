@@ -99,6 +99,21 @@ struct ConcurrentStartTests {
         #expect(ended.count == 1 && ended.first?["outcome"] as? String == "stopped", "\(ended)")
     }
 
+    @Test("a session started on another device is blocked here through this machine's own shield, and lowered through it")
+    func blockedThroughThisMachinesShield() throws {
+        try setUp()
+        let hosts = b.dataDirectory + "-hosts"
+        try "127.0.0.1 localhost\n".write(toFile: hosts, atomically: true, encoding: .utf8)
+        try b.run("config", "set", "shield.hostsFile", hosts)
+        try b.run("config", "set", "shield", "hosts")
+        try session(try a.run("start", "focus", "--for", "30m", "--json"))   // through A's `none` shield
+        try sync(a, to: b)
+        #expect(try b.run("status", "--json").json["active"] as? Bool == true)
+        #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("example.com"), "B blocks it in B's hosts file")
+        #expect(try b.run("stop").status == 0)
+        #expect(!(try String(contentsOfFile: hosts, encoding: .utf8).contains("example.com")), "and lifts it there")
+    }
+
     @Test("a session whose replacer has already ended runs again")
     func runsAgain() throws {
         try setUp()

@@ -21,6 +21,10 @@ struct ConfiguredShields: ShieldDirectory {
     let dataDirectory: String
     /// Where the system service listens (`$RETIME_SHIELD_SOCKET`, else the default).
     let socketPath: String
+    /// This device's id, if it has one yet (asked when a session's shield is looked up).
+    var thisDevice: @Sendable () -> String? = { nil }
+
+    var device: String? { thisDevice() }
 
     func configured() throws -> any Shield { try configuredProbe() }
 

@@ -42,7 +42,7 @@ public enum ServiceRegistration {
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
             ConfiguredShields(store: try resolver.resolve(), settings: Result { try resolver.resolve(Settings.self) },
                               logger: try resolver.resolve(Logger.self).labelled("retime.shield"),
-                              dataDirectory: data, socketPath: context.shieldSocket)
+                              dataDirectory: data, socketPath: context.shieldSocket, thisDevice: { try? identity.loadOrCreate() })
         }
         registry.register((any ShieldDirectory).self) { try $0.resolve(ConfiguredShields.self) }
         registry.register((any EnforcerPasscodes).self) { try $0.resolve(ConfiguredShields.self).enforcerPasscodes }
