@@ -127,3 +127,61 @@ import Testing
         #expect(try Self.store(folder, Self.b).values(of: "groups")["g"] == .object(["name": .string("again"), "targets": .array([])]))
     }
 }
+
+/// A device drops the lines of its own log that its later lines supersede:
+/// the merged state, on every device, is exactly what the whole log gives.
+@Suite struct ChangeLogCompactionTests {
+    static let a = ReplicatedLogStoreTests.a, b = ReplicatedLogStoreTests.b
+
+    @Test("300 writes of sessions, groups and settings with another device's lines among them: compacted or not, the same state; the log stays short")
+    func compactedLogMergesTheSame() throws {
+        let compacted = TemporaryDirectory().file("devices"), whole = TemporaryDirectory().file("devices")
+        var generator = SystemRandomNumberGenerator()
+        var other: [UInt8] = []
+        for step in 0..<300 {
+            let instant = ReplicatedLogStoreTests.t0.addingTimeInterval(Double(step))
+            let stores = [ReplicatedLogStore.dataFolder(devices: compacted, deviceID: { Self.a }, now: { instant }),
+                          ReplicatedLogStore.dataFolder(devices: whole, deviceID: { Self.a }, now: { instant }, compactionInterval: 0)]
+            let roll = Int.random(in: 0..<6, using: &generator), key = "k\(Int.random(in: 0..<4, using: &generator))"
+            let target = JSONValue.string("t\(Int.random(in: 0..<5, using: &generator))")
+            for store in stores {
+                switch roll {
+                case 0: try store.update("session") { $0["current"] = .object(["id": .string("s\(step)"), "step": .int(Int64(step))]) }
+                case 1: try store.update("session") { $0["current"] = nil }
+                case 2: try store.update("groups") { values in
+                    var group: [String: JSONValue] = ["targets": .array([])]
+                    if case .object(let existing)? = values[key] { group = existing }
+                    group["name"] = .string("n\(step)")
+                    values[key] = .object(group)
+                }
+                case 3: try store.update("groups") { values in
+                    guard case .object(var group)? = values[key], case .array(var targets)? = group["targets"] else { return }
+                    if let at = targets.firstIndex(of: target) { targets.remove(at: at) } else { targets.append(target) }
+                    group["targets"] = .array(targets)
+                    values[key] = .object(group)
+                }
+                case 4: try store.update("groups") { $0[key] = nil }
+                default: try store.set("v\(step)", forKey: key, in: "config")
+                }
+            }
+            // Another device's line now and then, in both folders alike.
+            if step % 7 == 0 {
+                let line = "{\"at\":\"\(1_795_000_000_000 + Int64(step) * 1_000 + 500)-0-\(Self.b)\",\"key\":\"\(key)\",\"changes\":[{\"add\":\"targets\",\"value\":\"b\(step)\"}]}\n"
+                other += Array(line.utf8)
+                for folder in [compacted, whole] {
+                    try FileManager.default.createDirectory(atPath: folder + "/\(Self.b)/changes", withIntermediateDirectories: true)
+                    try Data(other).write(to: URL(fileURLWithPath: folder + "/\(Self.b)/changes/groups.jsonl"))
+                }
+            }
+        }
+        let reader = { (folder: String) in ReplicatedLogStore.dataFolder(devices: folder, deviceID: { Self.b }, now: { Date() }) }
+        for suite in ["session", "groups", "config"] {
+            #expect(try reader(compacted).values(of: suite) == reader(whole).values(of: suite), "\(suite)")
+        }
+        #expect(try reader(compacted).unseen("session", key: "current") == reader(whole).unseen("session", key: "current"))
+        let lines = { (folder: String) in
+            (try? String(contentsOfFile: folder + "/\(Self.a)/changes/session.jsonl", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        }
+        #expect(lines(compacted) < 70 && lines(whole) > 40, "compacted \(lines(compacted)), whole \(lines(whole))")
+    }
+}

@@ -28,6 +28,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// `DATA_DIR/devices`.
     public let directory: String
     public let lockTimeout: Double
+    /// Every this many lines of its own log, a device looks at compacting
+    /// it (0: never, for tests that compare).
+    public let compactionInterval: Int
     private let deviceID: @Sendable () throws -> String
     private let now: @Sendable () -> Date
     private let shapes: @Sendable (String) -> RecordJSON
@@ -47,7 +50,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     ///   - wholeValueSuites: suites whose values are never merged per field.
     ///   - now: the wall clock the hybrid clock follows.
     public init(directory: String, deviceID: @escaping @Sendable () throws -> String, now: @escaping @Sendable () -> Date,
-                setFields: [String: Set<String>] = [:], wholeValueSuites: Set<String> = [], lockTimeout: Double = 5) {
+                setFields: [String: Set<String>] = [:], wholeValueSuites: Set<String> = [], lockTimeout: Double = 5,
+                compactionInterval: Int = 64) {
+        self.compactionInterval = compactionInterval
         self.directory = directory
         self.deviceID = deviceID
         self.now = now
@@ -93,6 +98,11 @@ public final class ReplicatedLogStore: KeyValueStore {
             lines += try ChangeLine.encode(at: at, key: key, kinds, over: over)
         }
         try append(lines, path: path, folder: folder, durability: durability)
+        // Every `compactionInterval` lines, superseded ones are dropped (see
+        // ReplicatedLogStore+Compaction.swift): a log that only grew would
+        // make every read slower with every session.
+        let before = state.reader.files[path]?.lines ?? 0, written = lines.count { $0 == 0x0A }
+        if compactionInterval > 0, (before + written) / compactionInterval > before / compactionInterval { try compact(path) }
         // The next read merges the files again (their stamps moved), which
         // also takes in what other devices added meanwhile.
         _ = consume lock
@@ -270,8 +280,9 @@ extension ReplicatedLogStore {
     /// merge per target, and the session slot is one value (two devices'
     /// sessions are never mixed field by field).
     public static func dataFolder(devices directory: String, deviceID: @escaping @Sendable () throws -> String,
-                                  now: @escaping @Sendable () -> Date, lockTimeout: Double = 5) -> ReplicatedLogStore {
+                                  now: @escaping @Sendable () -> Date, lockTimeout: Double = 5,
+                                  compactionInterval: Int = 64) -> ReplicatedLogStore {
         ReplicatedLogStore(directory: directory, deviceID: deviceID, now: now, setFields: ["groups": ["targets"]],
-                           wholeValueSuites: ["session"], lockTimeout: lockTimeout)
+                           wholeValueSuites: ["session"], lockTimeout: lockTimeout, compactionInterval: compactionInterval)
     }
 }

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Domain
+import FoundationEssentials
+import Glibc
+import JSONDocument
+#endif
+
+/// A device's log grows with every write, and every reader parses every
+/// log: the session slot alone gains three lines a session (its start, its
+/// end, its emptying). So a device rewrites its own log now and then
+/// without the lines that a later line of the same log supersedes, which
+/// no merge anywhere needs: the merge keeps, per field, the latest value,
+/// per set member its latest add and latest remove, per record its latest
+/// delete; a device's own lines are in the order of its clock, so a later
+/// line of the same field, member or delete always wins over an earlier
+/// one, whatever other devices wrote. Only this device's own log is ever
+/// rewritten (atomically: a reader sees the old file or the new one, and
+/// reads the new one whole); a line that is not all superseded stays whole.
+extension ReplicatedLogStore {
+    /// Rewrites the log at `path` without its superseded lines when that
+    /// drops at least half of them. Runs under the suite's lock. Returns
+    /// how many lines were dropped.
+    @discardableResult
+    func compact(_ path: String) throws -> Int {
+        guard let bytes = try POSIXFiles.read(path, limit: ChangeLogReader.readLimit), let last = bytes.lastIndex(of: 0x0A) else { return 0 }
+        let lines = bytes[...last].split(separator: 0x0A, omittingEmptySubsequences: true).map(Array.init)
+        var decoded: [ChangeLine.Decoded] = []
+        for line in lines {
+            // A line it cannot read is left for doctor: nothing is rewritten.
+            guard let one = try? ChangeLine.decodeLine(line) else { return 0 }
+            decoded.append(one)
+        }
+        var later = Superseding()
+        var keep = [Bool](repeating: true, count: lines.count)
+        for index in decoded.indices.reversed() {
+            let changes = decoded[index].changes
+            if !changes.isEmpty, changes.allSatisfy(later.supersedes) { keep[index] = false }
+            changes.forEach { later.note($0) }
+        }
+        let dropped = keep.filter { !$0 }.count
+        guard dropped * 2 >= lines.count, dropped > 0 else { return 0 }
+        var kept: [UInt8] = []
+        for (index, line) in lines.enumerated() where keep[index] { kept += line + [0x0A] }
+        _ = try POSIXFiles.writeAtomically(kept, to: path)
+        return dropped
+    }
+}
+
+/// What later lines of a log set: a change is superseded when a later one
+/// sets the same field, adds or removes the same member, or deletes the
+/// same record.
+private struct Superseding {
+    struct Key: Hashable {
+        var record: String
+        var field: String
+        var element: JSONValue?
+    }
+
+    var fields: Set<Key> = []
+    var members: Set<Key> = []
+    var deletes: Set<String> = []
+
+    func supersedes(_ change: RecordChange<JSONValue>) -> Bool {
+        switch change.kind {
+        case .set(let field, _): fields.contains(Key(record: change.record, field: field))
+        case .add(let field, let element), .remove(let field, let element):
+            members.contains(Key(record: change.record, field: field, element: element))
+        case .delete: deletes.contains(change.record)
+        }
+    }
+
+    mutating func note(_ change: RecordChange<JSONValue>) {
+        switch change.kind {
+        case .set(let field, _): fields.insert(Key(record: change.record, field: field))
+        case .add(let field, let element), .remove(let field, let element):
+            members.insert(Key(record: change.record, field: field, element: element))
+        case .delete: deletes.insert(change.record)
+        }
+    }
+}
