@@ -21,6 +21,13 @@ let stripping: [String] = Context.environment["RETIME_KEEP_SYMBOLS"] == nil ? ["
 /// The release link's function order (see the `retime` target).
 let hotSymbols = Context.packageDirectory + "/cli/retime/hot-symbols.order"
 
+/// Every context of the domain. The outer rings name them beside the
+/// `Domain` umbrella: a module seen only through an `@_exported import` is
+/// not tracked by the incremental build, which then kept old code compiled
+/// against a context's changed types (a crash, or a link error).
+let contexts: [Target.Dependency] = ["RetimeShared", "RetimeDI", "RetimeGroup", "RetimeAuth", "RetimeSync", "RetimeSession",
+                                     "RetimeSchedule", "RetimeHistory", "RetimeEnforcement"]
+
 let package = Package(
     name: "retime",
     platforms: [.macOS(.v15)],
@@ -52,14 +59,14 @@ let package = Package(
         // JSON documents (a value, its text, its Codable coders): the store's
         // files and the CLI's `--json` output share them; not the domain's.
         .target(name: "JSONDocument", dependencies: ["RetimeShared"], path: "adapters/JSON", swiftSettings: startupSettings),
-        .target(name: "Adapters", dependencies: ["Domain", "JSONDocument", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux]))],
+        .target(name: "Adapters", dependencies: ["Domain", "JSONDocument", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux]))] + contexts,
                 path: "adapters", exclude: ["CLinux", "CCrypt", "JSON"],
                 swiftSettings: startupSettings),
         // timerfd and inotify, which the Glibc module does not export.
         .target(name: "CRetimeLinux", path: "adapters/CLinux"),
         // libxcrypt (crypt_r, crypt_gensalt) for passcode hashes.
         .systemLibrary(name: "CCrypt", path: "adapters/CCrypt", providers: [.apt(["libcrypt-dev"])]),
-        .target(name: "RetimeCLI", dependencies: ["Domain", "JSONDocument", "Adapters"], path: "cli/RetimeCLI", swiftSettings: startupSettings),
+        .target(name: "RetimeCLI", dependencies: ["Domain", "JSONDocument", "Adapters"] + contexts, path: "cli/RetimeCLI", swiftSettings: startupSettings),
         // Release builds on Linux are one static, position-dependent
         // executable: no dynamic loader resolving libstdc++ and libc (~1.5 ms
         // of every run) and no PIE relocations (75,000, ~1 ms). lld lays the
@@ -74,14 +81,14 @@ let package = Package(
                                                         .when(platforms: [.linux], configuration: .release))]),
 
         // Reusable contract verifiers: every adapter of a port runs the same checks.
-        .target(name: "PortContracts", dependencies: ["Domain", "Adapters"], path: "Tests/PortContracts"),
+        .target(name: "PortContracts", dependencies: ["Domain", "Adapters"] + contexts, path: "Tests/PortContracts"),
 
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Adapters", "PortContracts"], path: "Tests/DomainTests"),
-        .testTarget(name: "AdaptersTests", dependencies: ["Domain", "Adapters", "PortContracts", "StoreProbe"],
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Adapters", "PortContracts"] + contexts, path: "Tests/DomainTests"),
+        .testTarget(name: "AdaptersTests", dependencies: ["Domain", "Adapters", "PortContracts", "StoreProbe"] + contexts,
                     path: "Tests/AdaptersTests"),
         // A helper process for the multi-process storage tests.
         .executableTarget(name: "StoreProbe", dependencies: ["Domain", "Adapters"], path: "Tests/Helpers/StoreProbe"),
-        .testTarget(name: "RetimeCLITests", dependencies: ["RetimeCLI", "Domain", "Adapters", "PortContracts", "retime"], path: "Tests/RetimeCLITests",
+        .testTarget(name: "RetimeCLITests", dependencies: ["RetimeCLI", "Domain", "Adapters", "PortContracts", "retime"] + contexts, path: "Tests/RetimeCLITests",
                     exclude: ["Helpers/pty_driver.py", "Helpers/dns_responder.py", "Helpers/tcp_listener.py", "Helpers/tcp_client.py",
                               "Helpers/systemctl", "Helpers/web_server.py", "Helpers/browser.py", "Helpers/dns_query.py"]),
 

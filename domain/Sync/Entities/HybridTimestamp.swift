@@ -52,24 +52,49 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
 
     /// Parses `description`'s form; nil for anything else (negative or
     /// absurd times, a counter out of range, an empty or odd device id).
-    public init?(text: some StringProtocol) {
-        let parts = text.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count <= 15, parts[0].allSatisfy(\.isASCIIDigit),
-              parts[1].count <= 10, parts[1].allSatisfy(\.isASCIIDigit),
-              let milliseconds = Int64(parts[0]), milliseconds <= Self.latestMilliseconds,
-              let counter = UInt32(parts[1]), Self.isDeviceID(parts[2]) else { return nil }
-        self.init(milliseconds: milliseconds, counter: counter, device: String(parts[2]))
+    /// Read byte by byte: every line of every change log holds one, and
+    /// the generic string algorithms cost a command a millisecond.
+    public init?(text: String) {
+        var text = text
+        guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> HybridTimestamp? {
+        var index = 0
+        func number(maxDigits: Int) -> UInt64? {
+            let start = index
+            var value: UInt64 = 0
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                guard index - start < maxDigits else { return nil }
+                value = value * 10 + UInt64(bytes[index] - 0x30)
+                index += 1
+            }
+            return index > start ? value : nil
+        }
+        guard let milliseconds = number(maxDigits: 15), milliseconds <= UInt64(latestMilliseconds),
+              index < bytes.count, bytes[index] == UInt8(ascii: "-") else { return nil }
+        index += 1
+        guard let counter = number(maxDigits: 10), counter <= UInt64(UInt32.max), index < bytes.count,
+              bytes[index] == UInt8(ascii: "-") else { return nil }
+        let device = UnsafeBufferPointer(rebasing: bytes[(index + 1)...])
+        guard isDeviceID(device) else { return nil }
+        return HybridTimestamp(milliseconds: Int64(milliseconds), counter: UInt32(counter), device: String(decoding: device, as: UTF8.self))
     }
 
     /// A device id as the clock accepts it: 1-64 characters of lower-case
     /// letters, digits and `-` (a UUID's text is one).
-    public static func isDeviceID(_ text: some StringProtocol) -> Bool {
-        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-")
-        }
+    public static func isDeviceID(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isDeviceID($0) }
     }
-}
 
-extension Character {
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    private static func isDeviceID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 64 else { return false }
+        for byte in bytes {
+            guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-") else { return false }
+        }
+        return true
+    }
 }

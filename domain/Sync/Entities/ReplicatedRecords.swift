@@ -20,6 +20,14 @@ public struct ReplicatedRecords<Value: Hashable & Sendable>: Equatable, Sendable
     struct Membership: Equatable, Sendable {
         var added: HybridTimestamp?
         var removed: HybridTimestamp?
+        mutating func add(_ at: HybridTimestamp) {
+            if added.map({ at > $0 }) ?? true { added = at }
+        }
+
+        mutating func remove(_ at: HybridTimestamp) {
+            if removed.map({ at > $0 }) ?? true { removed = at }
+        }
+
         var isMember: Bool {
             guard let added else { return false }
             return removed.map { added > $0 } ?? true
@@ -48,26 +56,9 @@ public struct ReplicatedRecords<Value: Hashable & Sendable>: Equatable, Sendable
     /// arrive in, and repeats, make no difference.
     public mutating func apply(_ change: RecordChange<Value>) {
         if latest.map({ change.at > $0 }) ?? true { latest = change.at }
-        var record = records[change.record] ?? Record()
-        let at = change.at
-        switch change.kind {
-        case .set(let field, let value):
-            if record.fields[field].map({ at > $0.at }) ?? true { record.fields[field] = Register(at: at, value: value) }
-            record.markEdited(at)
-        case .add(let field, let element):
-            var membership = record.sets[field]?[element] ?? Membership()
-            if membership.added.map({ at > $0 }) ?? true { membership.added = at }
-            record.sets[field, default: [:]][element] = membership
-            record.markEdited(at)
-        case .remove(let field, let element):
-            var membership = record.sets[field]?[element] ?? Membership()
-            if membership.removed.map({ at > $0 }) ?? true { membership.removed = at }
-            record.sets[field, default: [:]][element] = membership
-            record.markEdited(at)
-        case .delete:
-            if record.deleted.map({ at > $0 }) ?? true { record.deleted = at }
-        }
-        records[change.record] = record
+        // In place: a copy of the record taken out of the dictionary would
+        // copy its fields and sets at every change.
+        records[change.record, default: Record()].apply(change.kind, at: change.at)
     }
 
     /// Applies every change of `changes`.
@@ -129,6 +120,22 @@ public struct RecordFields<Value: Hashable & Sendable>: Equatable, Sendable {
 }
 
 extension ReplicatedRecords.Record {
+    fileprivate mutating func apply(_ kind: RecordChange<Value>.Kind, at: HybridTimestamp) {
+        switch kind {
+        case .set(let field, let value):
+            if fields[field].map({ at > $0.at }) ?? true { fields[field] = ReplicatedRecords.Register(at: at, value: value) }
+            markEdited(at)
+        case .add(let field, let element):
+            sets[field, default: [:]][element, default: ReplicatedRecords.Membership()].add(at)
+            markEdited(at)
+        case .remove(let field, let element):
+            sets[field, default: [:]][element, default: ReplicatedRecords.Membership()].remove(at)
+            markEdited(at)
+        case .delete:
+            if deleted.map({ at > $0 }) ?? true { deleted = at }
+        }
+    }
+
     fileprivate mutating func markEdited(_ at: HybridTimestamp) {
         if edited.map({ at > $0 }) ?? true { edited = at }
     }
