@@ -17,7 +17,13 @@ struct ChangeLogReader {
         /// Bytes of whole lines applied, and how many lines that was.
         var consumed: Int
         var lines: Int
+        /// The last line applied, newline included: reading on, it must
+        /// still be there, where it was (see `read`).
+        var lastLine: [UInt8] = []
     }
+
+    /// The file at a path is no longer the one read: read everything again.
+    struct Replaced: Error {}
 
     var files: [String: Progress] = [:]
     var records = ReplicatedRecords<JSONValue>()
@@ -84,6 +90,18 @@ struct ChangeLogReader {
         let size = Int(info.st_size)
         guard size <= readLimit else { throw POSIXFiles.tooLarge(path, limit: readLimit) }
         let start = progress?.consumed ?? 0
+        // Reading on from where the last read stopped is right only if the
+        // file is the one read then, grown. A compacted log is another file
+        // whose inode can be the old one's, reused: so the last line read
+        // must still be there, byte for byte, where it was. Each line holds
+        // a reading of its device's clock, found once in its log: the same
+        // line at the same place means no line before it was dropped.
+        if let progress, !progress.lastLine.isEmpty {
+            guard size >= start else { throw Replaced() }
+            var there = [UInt8](repeating: 0, count: progress.lastLine.count)
+            let count = there.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(start - $0.count)) }
+            guard count == there.count, there == progress.lastLine else { throw Replaced() }
+        }
         var bytes = [UInt8](repeating: 0, count: max(0, size - start))
         var filled = 0
         while filled < bytes.count {
@@ -113,6 +131,11 @@ struct ChangeLogReader {
                 throw StoreError.corrupted(path: path, reason: "line \(number): \(error.reason)")
             }
         }
-        return Progress(stamp: POSIXFiles.FileStamp(info), consumed: start + whole, lines: number)
+        var lastLine = progress?.lastLine ?? []
+        if whole > 0 {
+            let lineStart = bytes[..<(whole - 1)].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            lastLine = Array(bytes[lineStart..<whole])
+        }
+        return Progress(stamp: POSIXFiles.FileStamp(info), consumed: start + whole, lines: number, lastLine: lastLine)
     }
 }

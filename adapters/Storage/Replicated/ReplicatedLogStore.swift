@@ -214,7 +214,12 @@ public final class ReplicatedLogStore: KeyValueStore {
         let cached = cache.withLock { $0[suite] }
         if let cached, cached.reader.isCurrent(stamps) { return cached }
         var reader = cached.map(\.reader).flatMap { $0.canContinue(with: stamps) ? $0 : nil } ?? ChangeLogReader()
-        try reader.readOn(files, stamps: stamps)
+        do {
+            try reader.readOn(files, stamps: stamps)
+        } catch is ChangeLogReader.Replaced {
+            reader = ChangeLogReader()
+            try reader.readOn(files, stamps: stamps)
+        }
         let state = Merged(reader: reader, values: shapes(suite).values(of: reader.records))
         cache.withLock { $0[suite] = state }
         return state
