@@ -123,7 +123,7 @@ struct DataSafetyTests {
         #expect(blocks?["status"] == "warning")
         let repaired = try retime.run("doctor", "--repair", "--json")
         #expect((repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "blocks" }?["status"] == "repaired")
-        #expect(try JSONFileStore(directory: retime.file("store")).values(of: "shield").isEmpty)
+        #expect(try JSONFileStore(directory: retime.deviceFile("store")).values(of: "shield").isEmpty)
     }
 
     @Test("a damaged device-id: stop says so and changes nothing, doctor finds it, --repair recovers the id and stop works")

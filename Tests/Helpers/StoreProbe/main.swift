@@ -52,7 +52,7 @@ case "increment-shared":
         } catch { fail("\(error)") }
     }
 case "migrate":
-    let store = DataFolderStore.open(root: arguments[2], device: LocalDeviceFolder(deviceID: { arguments[3] }, moves: { _ in [] }), now: { Date() })
+    let store = DataFolderStore.open(root: arguments[2], deviceID: { arguments[3] }, now: { Date() })
     FileHandle.standardOutput.write(Data("ready\n".utf8))
     do {
         for suite in DataFolderStore.sharedSuites { _ = try store.values(of: suite) }

@@ -70,12 +70,9 @@ struct SyncthingSharedStateTests {
     /// The block the `none` shield of `device` records (its machine's own
     /// suite), or nil when none is up.
     static func blockRecord(of device: SharedFolderDevice) -> [String: Any]? {
-        let candidates = [device.dataDirectory + "/devices/\(device.id)/store/shield.json", device.dataDirectory + "/store/shield.json"]
-        for path in candidates {
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            let values = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["values"] as? [String: Any]
-            return values?["block"] as? [String: Any]
-        }
-        return nil
+        // Only this device's own record: another machine's, synced here, is not this one's block.
+        guard let data = FileManager.default.contents(atPath: device.dataDirectory + "/devices/\(device.id)/store/shield.json") else { return nil }
+        let values = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["values"] as? [String: Any]
+        return values?["block"] as? [String: Any]
     }
 }

@@ -69,11 +69,14 @@ public final class DataFolderStore: KeyValueStore {
                         legacy: JSONFileStore(directory: root + "/store"), device: device)
     }
 
-    /// The same with a device whose old files are not moved (a folder of no
-    /// older layout than change logs, as the storage tests build).
+    /// The same where only the old layout's machine suite files move (the
+    /// storage tests' folders; a retime process's device moves its logs too).
     public static func open(root: String, deviceID: @escaping @Sendable () throws -> String,
                             now: @escaping @Sendable () -> Date) -> DataFolderStore {
-        open(root: root, device: LocalDeviceFolder(deviceID: deviceID, moves: { _ in [] }), now: now)
+        let moves: @Sendable (String) -> [LocalDeviceFolder.Move] = { id in
+            ["shield", "intervals", "auth"].map { LocalDeviceFolder.Move(from: root + "/store", to: root + "/devices/" + id + "/store", name: $0 + ".json") }
+        }
+        return open(root: root, device: LocalDeviceFolder(deviceID: deviceID, moves: moves), now: now)
     }
 
     /// This machine's store (`devices/<id>/store/`), its `machine` suite
