@@ -34,10 +34,11 @@ public final class LocalDeviceFolder: Sendable {
             self.rotations = rotations
         }
 
-        /// The names of `from` this move concerns, as they are now.
-        func names() -> [String] {
+        /// The names of `from` this move concerns, as they are now; a
+        /// folder's listing is read once for all the moves out of it.
+        func names(listing: (String) -> [String]) -> [String] {
             guard rotations else { return [name] }
-            return POSIXFiles.names(in: from).filter { candidate in
+            return listing(from).filter { candidate in
                 candidate == name || (candidate.hasPrefix(name + ".") && candidate.dropFirst(name.count + 1).allSatisfy(\.isASCIIDigit)
                                       && candidate.count > name.count + 1)
             }
@@ -60,7 +61,14 @@ public final class LocalDeviceFolder: Sendable {
         try resolved.withLock { cached in
             if let cached { return cached }
             let id = try deviceID()
-            for move in moves(id) { try Self.perform(move) }
+            var listings: [String: [String]] = [:]
+            let listing = { (folder: String) -> [String] in
+                if let names = listings[folder] { return names }
+                let names = POSIXFiles.names(in: folder)
+                listings[folder] = names
+                return names
+            }
+            for move in moves(id) { try Self.perform(move, listing: listing) }
             cached = id
             return id
         }
@@ -68,7 +76,11 @@ public final class LocalDeviceFolder: Sendable {
 
     /// Moves what `move` names; safe to run again after a crash at any instant.
     public static func perform(_ move: Move) throws {
-        for name in move.names() {
+        try perform(move, listing: { POSIXFiles.names(in: $0) })
+    }
+
+    static func perform(_ move: Move, listing: (String) -> [String]) throws {
+        for name in move.names(listing: listing) {
             let from = move.from + "/" + name, to = move.to + "/" + name
             var old = stat()
             guard lstat(from, &old) == 0 else { continue }

@@ -55,8 +55,12 @@ public enum ServiceRegistration {
         registry.register((any Tracker).self, lifetime: .singleton, teardown: { ($0 as? JSONLinesTracker)?.file.close() }) { _ in
             JSONLinesTracker(file: RotatingFile(path: try context.device().events))
         }
+        // A device id that cannot be read (damaged: doctor's to report and
+        // mend) leaves only the old place to look in, rather than fail
+        // `status` and doctor.
         registry.register((any DaemonPresence).self) { _ in
-            DaemonLock(path: try context.device().daemonLock, legacyPath: layout.legacyDaemonLock)
+            guard let device = try? context.device() else { return DaemonLock(path: layout.legacyDaemonLock) }
+            return DaemonLock(path: device.daemonLock, legacyPath: layout.legacyDaemonLock)
         }
         // The managers `daemon install` hands its definition to, by name.
         registry.register((any LoginServiceManager).self, name: ServiceManager.systemd.rawValue,
