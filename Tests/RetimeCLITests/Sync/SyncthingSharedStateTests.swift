@@ -67,6 +67,10 @@ struct SyncthingSharedStateTests {
             let history = try a.timeUntil(within: SyncthingPair.patience) { try a.loggedSessions().contains { $0["id"] as? String == id } }
             #expect(history != nil, "the session ended in history, once")
             #expect(try a.loggedSessions().filter { $0["id"] as? String == id }.count == 1)
+            // Each machine wrote only its own shield record, logs and events:
+            // nothing for the sync tool to make a conflict copy of.
+            try pair.waitUntilInSync()
+            #expect(pair.conflictCopies().isEmpty, "\(pair.conflictCopies())")
         }
     }
 
