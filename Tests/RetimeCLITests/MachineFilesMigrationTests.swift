@@ -90,4 +90,21 @@ import Testing
         let second = try retime.run("daemon", "run")
         #expect(second.status != 0 && second.err.contains("already runs"), "\(second.err)")
     }
+
+    @Test("doctor looks in this device's folder: a damaged machine suite is found and restored, a FIFO for its events found")
+    func doctorLooksInTheDeviceFolder() throws {
+        try retime.run("config", "set", "shield", "none")
+        try retime.run("config", "set", "log.level", "info")   // a second write: machine.json has a backup
+        let machine = try retime.deviceFile("store/machine.json")
+        try Data("{\"format".utf8).write(to: URL(fileURLWithPath: machine))
+        #expect(mkfifo(try retime.deviceFile("events.jsonl"), 0o600) == 0)
+        let found = try retime.run("doctor", "--json")
+        let checks = (found.json["checks"] as? [[String: String]]) ?? []
+        #expect(checks.first { $0["name"] == "machine data" }?["status"] == "error", "\(found.out)")
+        #expect(checks.first { $0["name"] == "file types" }?["detail"]?.contains("events.jsonl") == true, "\(found.out)")
+        let repaired = try retime.run("doctor", "--repair", "--json")
+        let after = (repaired.json["checks"] as? [[String: String]]) ?? []
+        #expect(after.first { $0["name"] == "machine data" }?["status"] == "repaired", "\(repaired.out)")
+        #expect(try retime.run("config", "get", "shield").out.contains("none"))
+    }
 }
