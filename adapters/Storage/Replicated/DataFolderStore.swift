@@ -162,10 +162,33 @@ public final class DataFolderStore: KeyValueStore {
         return version == Int64(layoutVersion) && members["movedTo"] != nil
     }
 
+    /// The machine keys this device itself wrote to the shared `config`
+    /// log (by a build before they became the machine's), the latest of
+    /// each: other devices' values for them are theirs, never taken. Read
+    /// from this device's own log beside `store` (`devices/<id>/changes/`);
+    /// a line that cannot be read is passed over, as the log's readers do.
+    private func ownSettings(besides store: JSONFileStore) throws -> [String: JSONValue] {
+        let log = POSIXFiles.parentDirectory(of: store.directory) + "/changes/" + StoreSettings.suite + ".jsonl"
+        guard let bytes = try POSIXFiles.read(log) else { return [:] }
+        var latest: [String: (at: HybridTimestamp, value: JSONValue?)] = [:]
+        for line in bytes.split(separator: 0x0A) {
+            guard let changes = try? ChangeLine.decode(Array(line)) else { continue }
+            for change in changes where StoreSettings.machineKeys.contains(change.record) {
+                if let seen = latest[change.record], seen.at > change.at { continue }
+                switch change.kind {
+                case .set(ChangeLine.wholeValue, let value): latest[change.record] = (change.at, value)
+                case .delete: latest[change.record] = (change.at, nil)
+                default: continue
+                }
+            }
+        }
+        return latest.compactMapValues(\.value)
+    }
+
     /// Gives a machine its per-machine settings the first time its store
     /// is used (no `machine.json` yet): from the old layout's
-    /// `store/config.json` while it still holds them, else from the shared
-    /// `config`, where the shared-suite migration put them. Once the file
+    /// `store/config.json` while it still holds them, else from what this
+    /// device wrote of them to the shared `config` log (`ownSettings`). Once the file
     /// exists the shared values of these keys are never read again: each
     /// machine keeps its own.
     private func seedMachineSuite(_ store: JSONFileStore) throws {
@@ -174,8 +197,8 @@ public final class DataFolderStore: KeyValueStore {
         let legacyConfig = try legacy.path(of: "config")
         if let bytes = try POSIXFiles.read(legacyConfig), !Self.isMovedStub(bytes) {
             found = try SuiteFile.decode(bytes, path: legacyConfig).values
-        } else if FileManager.default.fileExists(atPath: layoutFile) {
-            found = try shared.values(of: "config")
+        } else {
+            found = try ownSettings(besides: store)
         }
         try store.update(Self.machineSuite) { values in
             for key in StoreSettings.machineKeys { if values[key] == nil, let value = found[key] { values[key] = value } }
