@@ -48,7 +48,7 @@ struct AuthEndToEndTests {
         let right = try retime.run(["stop", "--passcode-stdin", "--json"], input: "quokka\n")
         #expect(right.status == 0)
         #expect((right.json["session"] as? [String: Any])?["outcome"] as? String == "stopped")
-        let audit = try String(contentsOfFile: retime.file("audit.jsonl"), encoding: .utf8)
+        let audit = try String(contentsOfFile: retime.deviceFile("audit.jsonl"), encoding: .utf8)
         #expect(audit.split(separator: "\n").count == 4, "set, required, wrong, right")
         #expect(!audit.contains("quokka") && !audit.contains("wombat"), "never the passcode")
         let check = (try retime.run("doctor", "--json").json["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "audit trail" }
@@ -105,7 +105,7 @@ struct AuthEndToEndTests {
         let codes = outcomes.compactMap(\.errorCode)
         #expect(codes.filter { $0 == "auth.wrongPasscode" }.count == 5, "\(codes)")
         #expect(codes.filter { $0 == "auth.lockedOut" }.count == 5, "\(codes)")
-        let audit = try String(contentsOfFile: retime.file("audit.jsonl"), encoding: .utf8).split(separator: "\n")
+        let audit = try String(contentsOfFile: retime.deviceFile("audit.jsonl"), encoding: .utf8).split(separator: "\n")
         #expect(audit.count == 11, "set-passcode and the ten attempts")
         #expect(try retime.run("auth", "status", "--json").json["failedAttempts"] as? Int == 5)
     }

@@ -64,7 +64,7 @@ struct CompositionRootTests {
     func teardownClosesFiles() async throws {
         let container = CLIRoot.container(runtime)
         try container.resolve((any Tracker).self).track(TrackedEvent(name: "test", at: Date()))
-        let events = runtime.layout.events
+        let events = try runtime.device().events
         #expect(Self.openDescriptors(on: events) == 1)
         await container.teardown()
         #expect(Self.openDescriptors(on: events) == 0)

@@ -43,7 +43,7 @@ struct CrashConsistencyTests {
             }
             let after = blocksCheck(try retime.run("doctor", "--json"))
             #expect(after?["status"] == "ok", "round \(round): after status, doctor says \(after ?? [:])")
-            let shield = (try? Data(contentsOf: URL(fileURLWithPath: retime.file("store/shield.json")))) ?? Data("{}".utf8)
+            let shield = (try? Data(contentsOf: URL(fileURLWithPath: retime.deviceFile("store/shield.json")))) ?? Data("{}".utf8)
             let values = (try JSONSerialization.jsonObject(with: shield) as? [String: Any])?["values"] as? [String: Any]
             let recorded = values?["block"] != nil
             #expect(recorded == active, "round \(round): session \(active), block \(recorded)")

@@ -36,7 +36,7 @@ extension DaemonEndToEndTests {
         #expect(try String(contentsOfFile: hosts, encoding: .utf8).contains("0.0.0.0 example.com"))
         #expect(eventually(within: 8) { !events(retime, named: "session-completed").isEmpty })
         #expect(try String(contentsOfFile: hosts, encoding: .utf8) == original, "the daemon lifted the block through the hosts shield")
-        let log = (try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? ""
+        let log = (try? String(contentsOfFile: retime.deviceFile("logs/daemon.log"), encoding: .utf8)) ?? ""
         #expect(log.contains("the configuration changed; services rebuilt"), "hooks and notifications follow the setting too")
     }
 

@@ -32,7 +32,7 @@ struct DaemonEndToEndTests {
 
     /// The daemon's own record of what it handled (events.jsonl).
     func events(_ retime: RetimeProcess, named name: String) -> [[String: Any]] {
-        let text = (try? String(contentsOfFile: retime.file("events.jsonl"), encoding: .utf8)) ?? ""
+        let text = (try? String(contentsOfFile: retime.deviceFile("events.jsonl"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }.filter { $0["name"] as? String == name }
@@ -54,7 +54,7 @@ struct DaemonEndToEndTests {
         let ended = (try retime.run("log", "--json").json["sessions"] as? [[String: Any]])?.first
         #expect(ended?["outcome"] as? String == "completed")
         // Its log names the instants as every other record does, in ISO 8601.
-        let log = (try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? ""
+        let log = (try? String(contentsOfFile: retime.deviceFile("logs/daemon.log"), encoding: .utf8)) ?? ""
         let completion = log.split(separator: "\n").first { $0.hasSuffix("session completed") }.map(String.init) ?? ""
         #expect(completion.contains(try Regex(#"plannedEnd=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z "#)), "\(completion)")
     }
@@ -177,7 +177,7 @@ struct DaemonEndToEndTests {
         defer { stop(daemon) }
         try retime.run("start", "--for", "3s")
         func noticed() -> Bool {
-            ((try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? "").contains("the wall clock changed")
+            ((try? String(contentsOfFile: retime.deviceFile("logs/daemon.log"), encoding: .utf8)) ?? "").contains("the wall clock changed")
         }
         // The daemon may still be busy with the start it was woken for, with
         // no timer armed to cancel: step again until it notices.
@@ -236,7 +236,7 @@ struct DaemonEndToEndTests {
         #expect(try cli.run("schedule", "add", "soon", "--group", "work", "--from", clock(from), "--to", clock(from + 60)).status == 0)
         try setZone("Asia/Tokyo")
         #expect(eventually(within: 5) {
-            ((try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? "").contains("the time zone changed")
+            ((try? String(contentsOfFile: retime.deviceFile("logs/daemon.log"), encoding: .utf8)) ?? "").contains("the time zone changed")
         }, "the daemon noticed the new zone")
         #expect(eventually(within: 10) { !events(retime, named: "interval-started").isEmpty }, "the interval started on Tokyo's clock")
         let late = try #require(events(retime, named: "interval-started").first.flatMap(lateness))
@@ -256,7 +256,7 @@ struct DaemonEndToEndTests {
         #expect((status.json["next"] as? [String: Any])?["what"] as? String == "end the active session")
         kill(daemon.process.processIdentifier, SIGHUP)
         #expect(eventually(within: 5) {
-            ((try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? "").contains("reloading the configuration")
+            ((try? String(contentsOfFile: retime.deviceFile("logs/daemon.log"), encoding: .utf8)) ?? "").contains("reloading the configuration")
         })
         #expect(try retime.run("daemon", "status").status == 0, "still running after SIGHUP")
     }
@@ -269,7 +269,7 @@ struct DaemonEndToEndTests {
         defer { stop(daemon) }
         try Data("{\"format\":\"retime.su".utf8).write(to: URL(fileURLWithPath: try retime.changeLog("session")))
         #expect(eventually(within: 5) {
-            ((try? String(contentsOfFile: retime.file("logs/daemon.log"), encoding: .utf8)) ?? "").contains("a pass failed")
+            ((try? String(contentsOfFile: retime.deviceFile("logs/daemon.log"), encoding: .utf8)) ?? "").contains("a pass failed")
         })
         #expect(try retime.run("daemon", "status").status == 0, "still running")
         #expect(try retime.run("doctor", "--repair").status == 0)

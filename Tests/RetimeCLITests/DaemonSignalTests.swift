@@ -34,7 +34,7 @@ struct DaemonSignalTests {
         #expect(mask & (1 << UInt64(SIGTERM - 1)) != 0 && mask & (1 << UInt64(SIGHUP - 1)) != 0, "the launcher blocked them")
 
         kill(pid, SIGHUP)
-        let log = retime.file("logs/daemon.log")
+        let log = try retime.deviceFile("logs/daemon.log")
         #expect(try eventually(within: 10) {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("reloading the configuration")
         }, "HUP reached the daemon")

@@ -57,6 +57,9 @@ struct DataSafetyTests {
             for item in [""] + (FileManager.default.subpaths(atPath: retime.dataDirectory) ?? []) {
                 #expect(chown(retime.file(item), 65_534, 65_534) == 0)
             }
+            // And the home with the device id (its state directory): nobody's own.
+            let home = retime.dataDirectory + "-home"
+            for item in [""] + (FileManager.default.subpaths(atPath: home) ?? []) { #expect(chown(home + "/" + item, 65_534, 65_534) == 0) }
             retime.launcher = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         }
         #expect(chmod(path, 0) == 0)
@@ -123,7 +126,7 @@ struct DataSafetyTests {
         #expect(blocks?["status"] == "warning")
         let repaired = try retime.run("doctor", "--repair", "--json")
         #expect((repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "blocks" }?["status"] == "repaired")
-        #expect(try JSONFileStore(directory: retime.file("store")).values(of: "shield").isEmpty)
+        #expect(try JSONFileStore(directory: retime.deviceFile("store")).values(of: "shield").isEmpty)
     }
 
     @Test("a damaged device-id: stop says so and changes nothing, doctor finds it, --repair recovers the id and stop works")

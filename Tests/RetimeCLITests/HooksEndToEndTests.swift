@@ -90,7 +90,7 @@ struct HooksEndToEndTests {
         let gone = Self.eventually(within: 15) { kill(pid, 0) != 0 ? Date() : nil }
         let lasted = try #require(gone).timeIntervalSince(began)
         #expect(lasted > 4.5 && lasted < 10, "killed after \(lasted) s")
-        let log = try String(contentsOfFile: retime.file("logs/hooks.log"), encoding: .utf8)
+        let log = try String(contentsOfFile: retime.deviceFile("logs/hooks.log"), encoding: .utf8)
         #expect(log.contains("event=session-started was killed after 5 s"))
         #expect(try retime.run("status", "--json").json["active"] as? Bool == true, "the session goes on")
     }

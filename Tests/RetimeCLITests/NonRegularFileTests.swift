@@ -57,7 +57,7 @@ struct NonRegularFileTests {
         #expect(unlink(lock) == 0 && mkfifo(lock, 0o600) == 0)
         let create = try #require(try runWithin(10, retime, ["group", "create", "b"]), "a write hung on the FIFO lock")
         #expect(create.status == 4 && create.err.contains("not a regular file"), "\(create.err)")
-        #expect(mkfifo(retime.file("daemon.lock"), 0o600) == 0)
+        #expect(mkfifo(try retime.deviceFile("daemon.lock"), 0o600) == 0)
         let status = try #require(try runWithin(10, retime, ["daemon", "status"]), "daemon status hung on a FIFO lock")
         #expect(status.status != -SIGKILL)
         let repaired = try #require(try runWithin(10, retime, ["doctor", "--repair", "--json"]), "doctor --repair hung")

@@ -10,7 +10,8 @@ import Testing
 struct RepairableWriteTests {
     let retime = RetimeProcess()
 
-    private func file(_ name: String) -> String { retime.file("store/" + name) }
+    /// A file of this machine's store (`devices/<id>/store/`).
+    private func file(_ name: String) -> String { ((try? retime.deviceFile("store")) ?? retime.file("store")) + "/" + name }
 
     /// The previous version of a store file, as a lost rename leaves it;
     /// of a change log, as a lost append leaves it (its last line gone).

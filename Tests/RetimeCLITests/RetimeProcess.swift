@@ -133,6 +133,15 @@ struct RetimeProcess: Sendable {
 
     func file(_ relative: String) -> String { dataDirectory + "/" + relative }
 
+    /// A file of this device's own folder (`devices/<id>/<relative>`:
+    /// `store/shield.json`, `events.jsonl`, `logs/daemon.log`, ...), in a data
+    /// folder only this device has written.
+    func deviceFile(_ relative: String) throws -> String {
+        let devices = try FileManager.default.contentsOfDirectory(atPath: file("devices")).filter { !$0.hasPrefix(".") }
+        guard devices.count == 1 else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: file("devices")]) }
+        return file("devices/\(devices[0])/\(relative)")
+    }
+
     /// This device's change log of a shared suite (`devices/<id>/changes/<suite>.jsonl`,
     /// docs/storage.md, "Devices"), in a data folder only this device has written.
     func changeLog(_ suite: String, ending: String = ".jsonl") throws -> String {

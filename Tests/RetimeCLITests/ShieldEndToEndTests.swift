@@ -24,7 +24,7 @@ struct ShieldEndToEndTests {
         try retime.run("group", "create", "work", "--block", "a.com")
         try retime.run("start", "work")
         try retime.run("group", "block", "work", "b.com")
-        let shield = try String(contentsOfFile: retime.file("store/shield.json"), encoding: .utf8)
+        let shield = try String(contentsOfFile: retime.deviceFile("store/shield.json"), encoding: .utf8)
         #expect(shield.contains("a.com") && shield.contains("b.com"))
     }
 

@@ -18,7 +18,7 @@ struct SystemServicePasscodeTests {
         offline.environment["RETIME_SHIELD_SOCKET"] = system.root + "/nothing.sock"
         #expect(try offline.run(["auth", "set-passcode", "--stdin"], input: "chosen-one\n").status == 0)
         #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
-        try Data(contentsOf: URL(fileURLWithPath: offline.file("store/auth.json"))).write(to: URL(fileURLWithPath: user.file("store/auth.json")))
+        try Data(contentsOf: URL(fileURLWithPath: try offline.deviceFile("store/auth.json"))).write(to: URL(fileURLWithPath: try user.deviceFile("store/auth.json")))
         let cheat = try user.run(["stop", "--passcode-stdin", "--json"], input: "chosen-one\n")
         #expect(cheat.status != 0, "the service's hash decides: \(cheat.err)")
         #expect(system.blocked == ["example.com"])
@@ -99,8 +99,8 @@ struct SystemServicePasscodeTests {
         var offline = system.client()
         offline.environment["RETIME_SHIELD_SOCKET"] = system.root + "/nothing.sock"
         #expect(try offline.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
-        try Data(contentsOf: URL(fileURLWithPath: offline.file("store/auth.json"))).write(to: URL(fileURLWithPath: user.file("store/auth.json")))
-        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == ["store/auth.json"])
+        try Data(contentsOf: URL(fileURLWithPath: try offline.deviceFile("store/auth.json"))).write(to: URL(fileURLWithPath: try user.deviceFile("store/auth.json")))
+        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [String(try user.deviceFile("store/auth.json").dropFirst(user.dataDirectory.count + 1))])
 
         let status = try user.run("auth", "status")
         #expect(status.status == 0)
@@ -116,7 +116,7 @@ struct SystemServicePasscodeTests {
         var user = system.client()
         user.environment["RETIME_SHIELD_SOCKET"] = system.root + "/nothing.sock"
         #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "old-one-1\n").status == 0)
-        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == ["store/auth.json"], "no service: the data holds it")
+        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [String(try user.deviceFile("store/auth.json").dropFirst(user.dataDirectory.count + 1))], "no service: the data holds it")
         user.environment["RETIME_SHIELD_SOCKET"] = system.socket
         #expect(try user.run(["auth", "change-passcode", "--stdin"], input: "old-one-1\nnew-one-2\n").status == 0)
         #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [])

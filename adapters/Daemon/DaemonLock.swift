@@ -5,18 +5,34 @@ import Glibc
 #endif
 
 /// Whether a daemon runs for a data directory: a running daemon holds an
-/// exclusive `flock` on `DATA_DIR/daemon.lock` and has written its pid in it.
+/// exclusive `flock` on `path` (`DATA_DIR/devices/<id>/daemon.lock`) and
+/// has written its pid in it. `legacyPath` is where a daemon of an older
+/// retime holds it (`DATA_DIR/daemon.lock`): one still running through an
+/// upgrade is seen there, by `daemon status` and by a daemon that would
+/// start beside it.
 /// The kernel drops the lock when the daemon exits or is killed, so a stale
 /// file never claims a dead daemon is alive, and only one daemon can run.
 public struct DaemonLock: DaemonPresence {
     public let path: String
+    public let legacyPath: String?
 
+    /// The lock of the state directory `dataDirectory` (the system service's).
     public init(dataDirectory: String) {
-        path = dataDirectory + "/daemon.lock"
+        self.init(path: dataDirectory + "/daemon.lock")
+    }
+
+    public init(path: String, legacyPath: String? = nil) {
+        self.path = path
+        self.legacyPath = legacyPath
     }
 
     /// The running daemon's pid, or nil when none holds the lock.
     public func runningPID() -> Int32? {
+        Self.holder(of: path) ?? legacyPath.flatMap(Self.holder(of:))
+    }
+
+    /// The pid in the lock file at `path` while a process holds it.
+    private static func holder(of path: String) -> Int32? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -31,7 +47,8 @@ public struct DaemonLock: DaemonPresence {
 
     /// When the running daemon took the lock (it writes its pid then).
     public func runningSince() -> Date? {
-        guard runningPID() != nil, let status = try? POSIXFiles.linkStatus(path) else { return nil }
+        let held = Self.holder(of: path) != nil ? path : legacyPath.flatMap { Self.holder(of: $0) != nil ? $0 : nil }
+        guard let held, let status = try? POSIXFiles.linkStatus(held) else { return nil }
         return Date(timeIntervalSince1970: Double(status.modifiedNanoseconds) / 1e9)
     }
 
@@ -60,6 +77,10 @@ public struct DaemonLock: DaemonPresence {
                 .trimmed) ?? 0
             close(fd)
             throw DaemonError.alreadyRunning(pid: pid, lock: path)
+        }
+        if let legacyPath, let pid = Self.holder(of: legacyPath) {
+            close(fd)
+            throw DaemonError.alreadyRunning(pid: pid, lock: legacyPath)
         }
         ftruncate(fd, 0)
         try POSIXFiles.writeAll(fd, Array("\(getpid())\n".utf8), path: path)

@@ -47,7 +47,7 @@ extension DataDirectoryHealth {
 
     /// A setting as stored, if it can be read.
     private func setting(_ key: SettingKey) -> String {
-        ((try? StoreSettings.snapshot(of: store, dataDirectory: paths.root)) ?? Settings(stored: [:], dataDirectory: paths.root))[key]
+        ((try? StoreSettings.snapshot(of: folder ?? store, dataDirectory: paths.root)) ?? Settings(stored: [:], dataDirectory: paths.root))[key]
     }
 
     /// Temp files that writers killed mid-write left in the store and beside
@@ -55,7 +55,8 @@ extension DataDirectoryHealth {
     /// another process's write in progress, which removing would break.
     func tempFileChecks(_ repairing: Bool) -> [HealthCheck] {
         let hosts = HostsFileShield(path: setting(.shieldHostsFile))
-        return [("temp files", store.strayTempFiles()), ("hosts file copies", hosts.strayTempFiles())].compactMap { name, strays in
+        let stores = paths.deviceStore == nil ? [store] : [store, legacy]
+        return [("temp files", stores.flatMap { $0.strayTempFiles() }), ("hosts file copies", hosts.strayTempFiles())].compactMap { name, strays in
             guard !strays.isEmpty else { return nil }
             let what = "\(strays.count) left by interrupted writes (\(strays.prefix(3).joined(separator: ", "))\(strays.count > 3 ? ", ..." : ""))"
             guard repairing else { return HealthCheck(name: name, status: .warning, detail: what) }

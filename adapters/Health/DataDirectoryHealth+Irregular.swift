@@ -47,9 +47,14 @@ extension DataDirectoryHealth {
         candidates += files(in: paths.root + "/logs", dataFile)
         candidates += files(in: paths.store) { $0.hasSuffix(".lock") }
         candidates += files(in: paths.store + "/backups") { _ in true }
-        // Each device's change logs and their locks.
+        // Each device's change logs and their locks, and its own files
+        // (its events, audit trail, logs, suites' locks and backups).
         for device in files(in: paths.root + "/devices", { _ in true }) where POSIXFiles.irregularKind(device) == "directory" {
             candidates += files(in: device + "/changes") { $0.hasSuffix(".jsonl") || $0.hasSuffix(".lock") }
+            candidates += files(in: device, dataFile)
+            candidates += files(in: device + "/logs", dataFile)
+            candidates += files(in: device + "/store") { $0.hasSuffix(".lock") }
+            candidates += files(in: device + "/store/backups") { _ in true }
         }
         for device in files(in: paths.history, { _ in true }) where POSIXFiles.irregularKind(device) == "directory" {
             candidates += files(in: device) { $0.hasSuffix(".jsonl") }

@@ -12,7 +12,10 @@ import Glibc
 public struct DataDirectoryHealth: HealthInspector {
     public struct Paths: Sendable {
         public var root: String
+        /// The old layout's store: the shared suites' files until migrated.
         public var store: String
+        /// This machine's store (`devices/<id>/store`): its own suites.
+        public var deviceStore: String?
         public var history: String
         public var audit: String
         /// This device's id file, outside the data directory
@@ -21,9 +24,11 @@ public struct DataDirectoryHealth: HealthInspector {
         /// Where the id was kept before, adopted once: `DATA_DIR/device-id`.
         public var legacyDeviceID: String
 
-        public init(root: String, store: String, history: String, audit: String, deviceID: String, legacyDeviceID: String) {
+        public init(root: String, store: String, deviceStore: String? = nil, history: String, audit: String, deviceID: String,
+                    legacyDeviceID: String) {
             self.root = root
             self.store = store
+            self.deviceStore = deviceStore
             self.history = history
             self.audit = audit
             self.deviceID = deviceID
@@ -32,7 +37,10 @@ public struct DataDirectoryHealth: HealthInspector {
     }
 
     let paths: Paths
+    /// This machine's suites.
     let store: JSONFileStore
+    /// The old layout's suites (the shared ones, until migrated).
+    let legacy: JSONFileStore
     /// The data folder's store: its shared suites are checked in the
     /// devices' change logs once the folder has been migrated.
     let folder: DataFolderStore?
@@ -40,17 +48,19 @@ public struct DataDirectoryHealth: HealthInspector {
     public init(paths: Paths, folder: DataFolderStore? = nil) {
         self.paths = paths
         self.folder = folder
-        store = JSONFileStore(directory: paths.store)
+        store = JSONFileStore(directory: paths.deviceStore ?? paths.store)
+        legacy = JSONFileStore(directory: paths.store)
     }
 
     public func inspect(repairing: Bool) async -> [HealthCheck] {
         // File types first: a lock that is a FIFO would stop a suite's repair.
         var checks = [permissions(repairing), irregularFilesCheck(repairing)]
-        for suite in Set(store.suiteNames() + ["groups", "session", "config"]).sorted() {
+        let machine = Set(store.suiteNames()).subtracting(DataFolderStore.sharedSuites)
+        for suite in machine.union(legacy.suiteNames()).union(["groups", "session", "config"]).sorted() {
             if let folder, DataFolderStore.sharedSuites.contains(suite), !folder.holdsUnmigrated(suite) {
                 checks.append(sharedSuiteCheck(suite, in: folder.shared, repairing))
             } else {
-                checks.append(suiteCheck(suite, repairing))
+                checks.append(suiteCheck(suite, in: machine.contains(suite) ? store : legacy, repairing))
             }
         }
         checks += tempFileChecks(repairing)
@@ -79,7 +89,7 @@ public struct DataDirectoryHealth: HealthInspector {
         return HealthCheck(name: "data directory", status: .ok, detail: data)
     }
 
-    private func suiteCheck(_ suite: String, _ repairing: Bool) -> HealthCheck {
+    private func suiteCheck(_ suite: String, in store: JSONFileStore, _ repairing: Bool) -> HealthCheck {
         let name = "\(suite) data"
         let backups = (try? store.validBackups(of: suite).count) ?? 0
         switch store.health(of: suite) {

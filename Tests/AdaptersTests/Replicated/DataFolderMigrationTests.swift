@@ -39,8 +39,9 @@ import Testing
         #expect {
             try JSONFileStore(directory: root + "/store").values(of: "groups")
         } throws: { ($0 as? StoreError)?.code == "store.unsupportedVersion" }
-        // The machine's own suite stays where it was.
-        #expect(try JSONFileStore(directory: root + "/store").values(of: "shield") == values["shield"])
+        // The machine's own suite moved into this device's folder, read there.
+        #expect(try JSONFileStore(directory: root + "/devices/\(Self.device)/store").values(of: "shield") == values["shield"])
+        #expect(!FileManager.default.fileExists(atPath: root + "/store/shield.json"))
         // Another device sees the same, from the logs alone.
         let other = DataFolderStore.open(root: root, deviceID: { "bbbbbbbb-0000-4000-8000-000000000002" }, now: { Date() })
         #expect(try other.values(of: "groups") == values["groups"])

@@ -222,3 +222,20 @@ struct DaemonStepTests {
         #expect(try await daemon.step.execute().nextDeadline == Timestamp.parse("2026-11-23T08:05:00Z"))
     }
 }
+
+/// A data folder shared between devices: a session started here and stopped
+/// on another device leaves this machine's block up; this daemon lowers it.
+@Suite("The daemon's pass and sessions that end on another device")
+struct OrphanedBlockTests {
+    @Test("a block whose session left the slot elsewhere is lowered by the next pass; a running session's block is not")
+    func lowersABlockWhoseSessionEndedElsewhere() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")
+        let receipt = try await daemon.world.start.execute(SessionPlan(groupName: "work", length: .duration(1_800)))
+        _ = try await daemon.step.execute()
+        #expect(try await daemon.world.shield.state()?.session == receipt.session.id, "a running session's block stays up")
+        // Another device's stop empties the shared slot; its shield is not this one.
+        #expect(try await daemon.world.sessions.replace(try await daemon.world.sessions.current(), with: nil))
+        _ = try await daemon.step.execute()
+        #expect(try await daemon.world.shield.state() == nil)
+    }
+}

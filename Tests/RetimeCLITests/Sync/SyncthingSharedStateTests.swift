@@ -51,11 +51,14 @@ struct SyncthingSharedStateTests {
 
             let session = try #require(try a.must("start", "focus", "--for", "30m", "--json").json["session"] as? [String: Any])
             let id = try #require(session["id"] as? String)
-            let shown = try b.timeUntil(within: SyncthingPair.patience) { try b.status()["active"] as? Bool == true }
-            #expect(shown != nil, "B shows A's session")
+            // B's own record, read without running a command on B (whose
+            // reconcile would raise the block itself): B's daemon raised it.
             let raised = try b.timeUntil(within: SyncthingPair.patience) { Self.blockRecord(of: b)?["session"] as? String == id }
             #expect(raised != nil, "B's daemon raised the block through B's shield")
-            print("Syncthing: a session started on A shown on B after \(Int((shown ?? 0) * 1_000)) ms, raised there after \(Int((raised ?? 0) * 1_000)) ms")
+            #expect(Self.blockRecord(of: a)?["session"] as? String == id, "A's block is A's own")
+            let shown = try b.timeUntil(within: SyncthingPair.patience) { try b.status()["active"] as? Bool == true }
+            #expect(shown != nil, "B shows A's session")
+            print("Syncthing: a session started on A raised by B's daemon after \(Int((raised ?? 0) * 1_000)) ms")
 
             #expect(try b.run("stop").status == 0, "a session that is not strict stops anywhere")
             let lowered = try a.timeUntil(within: SyncthingPair.patience) { Self.blockRecord(of: a) == nil }
@@ -64,18 +67,19 @@ struct SyncthingSharedStateTests {
             let history = try a.timeUntil(within: SyncthingPair.patience) { try a.loggedSessions().contains { $0["id"] as? String == id } }
             #expect(history != nil, "the session ended in history, once")
             #expect(try a.loggedSessions().filter { $0["id"] as? String == id }.count == 1)
+            // Each machine wrote only its own shield record, logs and events:
+            // nothing for the sync tool to make a conflict copy of.
+            try pair.waitUntilInSync()
+            #expect(pair.conflictCopies().isEmpty, "\(pair.conflictCopies())")
         }
     }
 
     /// The block the `none` shield of `device` records (its machine's own
     /// suite), or nil when none is up.
     static func blockRecord(of device: SharedFolderDevice) -> [String: Any]? {
-        let candidates = [device.dataDirectory + "/devices/\(device.id)/store/shield.json", device.dataDirectory + "/store/shield.json"]
-        for path in candidates {
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            let values = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["values"] as? [String: Any]
-            return values?["block"] as? [String: Any]
-        }
-        return nil
+        // Only this device's own record: another machine's, synced here, is not this one's block.
+        guard let data = FileManager.default.contents(atPath: device.dataDirectory + "/devices/\(device.id)/store/shield.json") else { return nil }
+        let values = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["values"] as? [String: Any]
+        return values?["block"] as? [String: Any]
     }
 }

@@ -10,7 +10,8 @@ import Synchronization
 /// it: the suites a person shares between devices (groups, schedules,
 /// settings, the session slot) go to the replicated
 /// logs, every other suite (the machine's own: the `none` shield's record,
-/// handled interval events) to the JSON files of `local`.
+/// handled interval events, the per-machine settings) to the JSON files of
+/// `local()`, in this device's folder (`devices/<id>/store/`).
 ///
 /// A folder of the single-device layout (`DATA_DIR/store/<suite>.json`) is
 /// migrated once, losslessly, before anything reads it: each shared suite's
@@ -27,55 +28,100 @@ public final class DataFolderStore: KeyValueStore {
     public static let layoutVersion = 2
 
     public let shared: ReplicatedLogStore
-    public let local: JSONFileStore
+    /// This device's folder, when the store was opened on a data folder
+    /// (`open`): everything else of the machine's resolves it too.
+    public let device: LocalDeviceFolder?
+    /// The suite of the settings that belong to the machine (`shield`,
+    /// `shield.hostsFile`, `hooks.dir`, `log.level`), kept in `local()`.
+    public static let machineSuite = StoreSettings.machineSuite
+    /// This machine's store, built when first used: its folder is named by
+    /// the device id, which is read (or created) only then, and the old
+    /// layout's machine files are moved there first (`LocalDeviceFolder`).
+    private let resolveLocal: @Sendable () throws -> JSONFileStore
+    private let resolvedLocal = Mutex<JSONFileStore?>(nil)
+    private let localDefaults = Mutex<[String: [String: JSONValue]]>([:])
     /// `DATA_DIR/store`, where the single-device layout kept every suite.
     public let legacy: JSONFileStore
     private let root: String
     private let prepared = Mutex(false)
 
-    public init(root: String, shared: ReplicatedLogStore, local: JSONFileStore, legacy: JSONFileStore) {
+    public convenience init(root: String, shared: ReplicatedLogStore, local: JSONFileStore, legacy: JSONFileStore) {
+        self.init(root: root, shared: shared, local: { local }, legacy: legacy, device: nil)
+    }
+
+    /// `local` is asked for the machine's store when a machine suite is
+    /// first read or written, once.
+    public init(root: String, shared: ReplicatedLogStore, local: @escaping @Sendable () throws -> JSONFileStore, legacy: JSONFileStore,
+                device: LocalDeviceFolder? = nil) {
+        self.device = device
         self.root = root
         self.shared = shared
-        self.local = local
+        self.resolveLocal = local
         self.legacy = legacy
     }
 
-    /// The store of the data folder at `root`, as the device `deviceID`
-    /// (asked only when something is written).
+    /// The store of the data folder at `root`, as the device `device` (whose
+    /// id is asked only when something is written or a machine suite read):
+    /// the machine's suites in `devices/<id>/store/`.
+    public static func open(root: String, device: LocalDeviceFolder, now: @escaping @Sendable () -> Date) -> DataFolderStore {
+        DataFolderStore(root: root, shared: .dataFolder(devices: root + "/devices", deviceID: { try device.id() }, now: now),
+                        local: { JSONFileStore(directory: root + "/devices/" + (try device.id()) + "/store") },
+                        legacy: JSONFileStore(directory: root + "/store"), device: device)
+    }
+
+    /// The same where only the old layout's machine suite files move (the
+    /// storage tests' folders; a retime process's device moves its logs too).
     public static func open(root: String, deviceID: @escaping @Sendable () throws -> String,
                             now: @escaping @Sendable () -> Date) -> DataFolderStore {
-        let files = JSONFileStore(directory: root + "/store")
-        return DataFolderStore(root: root, shared: .dataFolder(devices: root + "/devices", deviceID: deviceID, now: now),
-                               local: files, legacy: files)
+        let moves: @Sendable (String) -> [LocalDeviceFolder.Move] = { id in
+            ["shield", "intervals", "auth"].map { LocalDeviceFolder.Move(from: root + "/store", to: root + "/devices/" + id + "/store", name: $0 + ".json") }
+        }
+        return open(root: root, device: LocalDeviceFolder(deviceID: deviceID, moves: moves), now: now)
+    }
+
+    /// This machine's store (`devices/<id>/store/`), its `machine` suite
+    /// seeded on first use (`seedMachineSuite`).
+    public func local() throws -> JSONFileStore {
+        if let store = resolvedLocal.withLock({ $0 }) { return store }
+        let store = try resolveLocal()
+        for (suite, defaults) in localDefaults.withLock({ $0 }) { store.register(defaults: defaults, in: suite) }
+        try seedMachineSuite(store)
+        return resolvedLocal.withLock { cached in
+            if let cached { return cached }
+            cached = store
+            return store
+        }
     }
 
     /// `DATA_DIR/layout.json`.
     public var layoutFile: String { root + "/layout.json" }
 
     public func values(of suite: String) throws -> [String: JSONValue] {
-        guard Self.sharedSuites.contains(suite) else { return try local.values(of: suite) }
+        guard Self.sharedSuites.contains(suite) else { return try local().values(of: suite) }
         try prepare()
         return try shared.values(of: suite)
     }
 
     public func update<Result>(_ suite: String, durability: WriteDurability,
                                _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
-        guard Self.sharedSuites.contains(suite) else { return try local.update(suite, durability: durability, body) }
+        guard Self.sharedSuites.contains(suite) else { return try local().update(suite, durability: durability, body) }
         try prepare()
         return try shared.update(suite, durability: durability, body)
     }
 
     public func register(defaults: [String: JSONValue], in suite: String) {
-        store(of: suite).register(defaults: defaults, in: suite)
+        guard !Self.sharedSuites.contains(suite) else { return shared.register(defaults: defaults, in: suite) }
+        localDefaults.withLock { $0[suite] = defaults }
+        resolvedLocal.withLock { $0 }?.register(defaults: defaults, in: suite)
     }
 
     public func defaults(of suite: String) -> [String: JSONValue] {
-        store(of: suite).defaults(of: suite)
+        Self.sharedSuites.contains(suite) ? shared.defaults(of: suite) : localDefaults.withLock { $0[suite] ?? [:] }
     }
 
     public func changes() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let sources = [shared.changes(), local.changes()]
+        let sources = [shared.changes()] + ((try? local()).map { [$0.changes()] } ?? [])
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 for source in sources {
@@ -100,19 +146,19 @@ public final class DataFolderStore: KeyValueStore {
     }
 
     public func discardBackups(of suite: String) throws {
-        try local.discardBackups(of: suite)
+        try local().discardBackups(of: suite)
         try legacy.discardBackups(of: suite)
     }
 
     /// Drops what both stores keep parsed.
     public func forgetParsedSuites() {
         shared.forgetParsedSuites()
-        local.forgetParsedSuites()
+        resolvedLocal.withLock { $0 }?.forgetParsedSuites()
     }
 
     /// A fingerprint of `suite` that moves with every change of it, on any device.
     public func stamp(of suite: String) -> AnyHashable? {
-        Self.sharedSuites.contains(suite) ? AnyHashable(shared.stamp(of: suite)) : (try? local.stamp(of: suite)).map(AnyHashable.init)
+        Self.sharedSuites.contains(suite) ? AnyHashable(shared.stamp(of: suite)) : (try? local().stamp(of: suite)).map(AnyHashable.init)
     }
 
     /// Whether a suite file of the old layout still holds its suite (not
@@ -127,8 +173,47 @@ public final class DataFolderStore: KeyValueStore {
         return version == Int64(layoutVersion) && members["movedTo"] != nil
     }
 
-    private func store(of suite: String) -> any KeyValueStore {
-        Self.sharedSuites.contains(suite) ? shared : local
+    /// The machine keys this device itself wrote to the shared `config`
+    /// log (by a build before they became the machine's), the latest of
+    /// each: other devices' values for them are theirs, never taken. Read
+    /// from this device's own log beside `store` (`devices/<id>/changes/`);
+    /// a line that cannot be read is passed over, as the log's readers do.
+    private func ownSettings(besides store: JSONFileStore) throws -> [String: JSONValue] {
+        let log = POSIXFiles.parentDirectory(of: store.directory) + "/changes/" + StoreSettings.suite + ".jsonl"
+        guard let bytes = try POSIXFiles.read(log) else { return [:] }
+        var latest: [String: (at: HybridTimestamp, value: JSONValue?)] = [:]
+        for line in bytes.split(separator: 0x0A) {
+            guard let changes = try? ChangeLine.decode(Array(line)) else { continue }
+            for change in changes where StoreSettings.machineKeys.contains(change.record) {
+                if let seen = latest[change.record], seen.at > change.at { continue }
+                switch change.kind {
+                case .set(ChangeLine.wholeValue, let value): latest[change.record] = (change.at, value)
+                case .delete: latest[change.record] = (change.at, nil)
+                default: continue
+                }
+            }
+        }
+        return latest.compactMapValues(\.value)
+    }
+
+    /// Gives a machine its per-machine settings the first time its store
+    /// is used (no `machine.json` yet): from the old layout's
+    /// `store/config.json` while it still holds them, else from what this
+    /// device wrote of them to the shared `config` log (`ownSettings`). Once the file
+    /// exists the shared values of these keys are never read again: each
+    /// machine keeps its own.
+    private func seedMachineSuite(_ store: JSONFileStore) throws {
+        guard access(try store.path(of: Self.machineSuite), F_OK) != 0 else { return }
+        var found: [String: JSONValue] = [:]
+        let legacyConfig = try legacy.path(of: "config")
+        if let bytes = try POSIXFiles.read(legacyConfig), !Self.isMovedStub(bytes) {
+            found = try SuiteFile.decode(bytes, path: legacyConfig).values
+        } else {
+            found = try ownSettings(besides: store)
+        }
+        try store.update(Self.machineSuite) { values in
+            for key in StoreSettings.machineKeys { if values[key] == nil, let value = found[key] { values[key] = value } }
+        }
     }
 
     /// Checks the folder's layout and migrates a single-device one, once
@@ -157,7 +242,15 @@ public final class DataFolderStore: KeyValueStore {
             guard let bytes = try POSIXFiles.read(path), !Self.isMovedStub(bytes) else { continue }
             // The bytes just read, not the file again: another process
             // migrating at the same time may have stubbed it since.
-            let old = try SuiteFile.decode(bytes, path: path).values
+            var old = try SuiteFile.decode(bytes, path: path).values
+            if suite == StoreSettings.suite {
+                // The machine's settings stay with this machine, never in the shared log.
+                let machine = old.filter { StoreSettings.machineKeys.contains($0.key) }
+                try local().update(Self.machineSuite) { values in
+                    for (key, value) in machine where values[key] == nil { values[key] = value }
+                }
+                old = old.filter { !StoreSettings.machineKeys.contains($0.key) }
+            }
             try shared.update(suite) { values in
                 for (key, value) in old where values[key] == nil { values[key] = value }
             }

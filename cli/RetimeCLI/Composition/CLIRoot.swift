@@ -19,7 +19,11 @@ enum CLIRoot {
             CheckBlocksUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(DoctorUseCase.self) { resolver in
-            let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, history: layout.history, audit: layout.audit,
+            // This device's folder (its files moved in first); without an
+            // id (a state directory that cannot be written) the old places.
+            let device = try? context.device()
+            let files = DataDirectoryHealth(paths: .init(root: layout.root, store: layout.store, deviceStore: device?.store, history: layout.history,
+                                                         audit: device?.audit ?? layout.root + "/audit.jsonl",
                                                          deviceID: context.deviceIdentity.file, legacyDeviceID: layout.legacyDeviceID),
                                             folder: context.store)
             // Built even when the configured shield cannot be: doctor must

@@ -27,8 +27,19 @@ public struct RuntimeContext: Sendable {
     /// this device is the one `environment` names (`deviceIdentity`).
     public static func store(of dataDirectory: String, environment: [String: String]) -> DataFolderStore {
         let identity = identity(dataDirectory: dataDirectory, environment: environment)
-        return DataFolderStore.open(root: dataDirectory, deviceID: { try identity.loadOrCreate() },
-                             now: { SystemClock().now() })
+        let layout = DataLayout(root: dataDirectory)
+        // Resolved on first use, not here: the id is created (and the old
+        // layout's machine files moved) only by a process that reads or
+        // writes this machine's files.
+        let device = LocalDeviceFolder(deviceID: { try identity.loadOrCreate() }, moves: { layout.machineFiles(device: $0) })
+        return DataFolderStore.open(root: dataDirectory, device: device, now: { SystemClock().now() })
+    }
+
+    /// This device's folder of the data directory (`devices/<id>/`): its id
+    /// read or created, and the machine's files of the old layout moved in,
+    /// when first asked.
+    public func device() throws -> DeviceFolderLayout {
+        layout.device(try store.device?.id() ?? deviceIdentity.loadOrCreate())
     }
 
     /// Where each file of the data directory lives.

@@ -50,23 +50,32 @@ public enum ServiceRegistration {
         registry.register((any ShieldInspector).self) { try $0.resolve(ConfiguredShields.self).inspector() }
         // Teardowns close what the services opened, in reverse order of
         // registration, when a command or the daemon ends.
-        let events = RotatingFile(path: layout.events)
-        registry.register((any Tracker).self, lifetime: .singleton, teardown: { _ in events.close() }) { _ in JSONLinesTracker(file: events) }
-        registry.register((any DaemonPresence).self, value: DaemonLock(dataDirectory: data))
+        // This machine's files are in its own folder (`devices/<id>/`), whose
+        // id is read when one of them is first needed.
+        registry.register((any Tracker).self, lifetime: .singleton, teardown: { ($0 as? JSONLinesTracker)?.file.close() }) { _ in
+            JSONLinesTracker(file: RotatingFile(path: try context.device().events))
+        }
+        // A device id that cannot be read (damaged: doctor's to report and
+        // mend) leaves only the old place to look in, rather than fail
+        // `status` and doctor.
+        registry.register((any DaemonPresence).self) { _ in
+            guard let device = try? context.device() else { return DaemonLock(path: layout.legacyDaemonLock) }
+            return DaemonLock(path: device.daemonLock, legacyPath: layout.legacyDaemonLock)
+        }
         // The managers `daemon install` hands its definition to, by name.
         registry.register((any LoginServiceManager).self, name: ServiceManager.systemd.rawValue,
                           value: SystemdUserManager(environment: context.environment))
         registry.register((any LoginServiceManager).self, name: ServiceManager.launchd.rawValue,
                           value: ManualLoginService.launchd(label: ServiceManager.launchdLabel))
         registry.register((any DataLock).self, value: FileDataLock(storeDirectory: layout.store))
-        registerEventDelivery(into: &registry, data: data, environment: context.environment)
+        registerEventDelivery(into: &registry, context: context)
         registry.register((any AuthStateStore).self) { StoreAuthState(store: try $0.resolve()) }
         #if os(Linux)
         registry.register((any PasscodeHasher).self, value: CryptPasscodeHasher())
         #else
         registry.register((any PasscodeHasher).self, value: PBKDF2PasscodeHasher())
         #endif
-        registry.register((any AuditTrail).self, value: JSONLinesAuditTrail(path: layout.audit))
+        registry.register((any AuditTrail).self, lifetime: .singleton) { _ in JSONLinesAuditTrail(path: try context.device().audit) }
 
         // Bridges: each context asks the other through a port of its own.
         registry.register((any SessionGroupLookup).self) { GroupRepositoryLookup(groups: try $0.resolve()) }
@@ -91,17 +100,17 @@ public enum ServiceRegistration {
     /// their settings then (a setting that cannot be read means its
     /// default). Hooks and notify-send get the environment the process was
     /// given (read once at start: ProcessInfo's copy costs 0.1 ms).
-    private static func registerEventDelivery(into registry: inout Registry, data: String, environment: [String: String]) {
-        let log = DataLayout(root: data).hooksLog
+    private static func registerEventDelivery(into registry: inout Registry, context: RuntimeContext) {
+        let data = context.dataDirectory, environment = context.environment
         @Sendable func settings(_ resolver: Resolver) -> Settings {
             (try? resolver.resolve(Settings.self)) ?? Settings(stored: [:], dataDirectory: data)
         }
         registry.register((any EventHooks).self, lifetime: .singleton) { resolver in
-            ProcessEventHooks(directory: settings(resolver).hooksDirectory, logPath: log, environment: environment,
+            ProcessEventHooks(directory: settings(resolver).hooksDirectory, logPath: try context.device().hooksLog, environment: environment,
                               logger: try resolver.resolve(Logger.self).labelled("retime.hooks"))
         }
         registry.register((any Notifier)?.self, lifetime: .singleton) { resolver in
-            settings(resolver).notifies ? NotifySendNotifier.make(logPath: log, environment: environment) : nil
+            settings(resolver).notifies ? NotifySendNotifier.make(logPath: try context.device().hooksLog, environment: environment) : nil
         }
         registry.register {
             SessionEventPublisher(tracker: try $0.resolve(), hooks: try $0.resolve(), notifier: try $0.resolve((any Notifier)?.self),

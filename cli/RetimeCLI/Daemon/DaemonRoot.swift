@@ -25,7 +25,9 @@ enum DaemonRoot {
     static func registry(_ context: RuntimeContext) -> Registry {
         var registry = ServiceRegistration.shared(context)
         let stderr = StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)
-        let log = RotatingFile(path: context.layout.daemonLog)
+        // The runner resolved this device's folder before building this
+        // (`DaemonRunner.run`); a test's root without one logs where the old layout did.
+        let log = RotatingFile(path: (try? context.device().daemonLog) ?? context.layout.legacyDaemonLog)
         let file = FileLogHandler(file: log, level: context.logLevel)
         registry.register(Logger.self, lifetime: .singleton, teardown: { _ in log.close() }) { _ in
             Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file]))

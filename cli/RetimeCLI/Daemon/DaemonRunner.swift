@@ -17,14 +17,19 @@ struct DaemonRunner {
         let runtime = runtime
         let mailbox = try WakeMailbox()
         let zone = try DirectoryWatcher.timeZone()
-        let watchers: [any WakeWatcher] = [try DirectoryWatcher.data(directory: runtime.layout.store),
+        // This device's folder first: its id, and its files moved out of the old layout.
+        let device = try runtime.device()
+        let watchers: [any WakeWatcher] = [try DirectoryWatcher.data(directory: device.store),
                                            try DirectoryWatcher.changeLogs(devices: runtime.layout.devices), zone]
         let wake = try WakeSource(mailbox: mailbox, followsTimeZone: zone.isWatching)
-        try await DaemonRunner.group(lock: DaemonLock(dataDirectory: runtime.dataDirectory),
+        try await DaemonRunner.group(lock: DaemonLock(path: device.daemonLock, legacyPath: runtime.layout.legacyDaemonLock),
                                      services: ContainerService { DaemonRoot.container(runtime) },
                                      watchers: watchers.map { WatcherService(watcher: $0, mailbox: mailbox) },
                                      wake: wake, interrupt: { mailbox.post($0) }, signals: ProcessSignals(),
-                                     configuration: { runtime.store.stamp(of: StoreSettings.suite) }).run()
+                                     configuration: {
+                                         // The shared settings and this machine's own.
+                                         AnyHashable([runtime.store.stamp(of: StoreSettings.suite), runtime.store.stamp(of: StoreSettings.machineSuite)])
+                                     }).run()
     }
 
     /// The daemon as a group of services; the same for a test, with its

@@ -54,6 +54,14 @@ public struct RunDueEventsUseCase: Sendable {
             ]))
             handled.append(.init(action: .sessionCompleted, schedule: nil, due: due, lateness: late))
         }
+        // A session stopped on another device sharing the data folder left
+        // this machine's block up: only this machine's daemon can lower it.
+        do {
+            if try await reconcile.active.lowerOrphanedBlock(after: reconciled) != nil { reconciled.forgetSlot() }
+        } catch {
+            logger.warning("a block left by a session that ended elsewhere could not be lowered; trying again at the next pass",
+                           metadata: ["cause": "\(error)"])
+        }
         let all = try await schedules.all().filter { $0.enabled && !$0.weekdays.isEmpty }
         // Instances that ended before the last pass were dealt with then (or
         // before this daemon's first pass, when there was nobody to miss them).

@@ -133,6 +133,23 @@ public struct ActiveSession: Sendable {
         return (.none, .none)
     }
 
+    /// Lowers a block this machine's configured shield still holds for a
+    /// session that is no longer in the slot: one stopped on another device
+    /// sharing the data folder, whose stop lowered only that device's own
+    /// shield. Run by the daemon's pass. The slot is read again once a block
+    /// is found: a start records its session before it raises, so a block
+    /// of a session just started is seen with its session, never lowered.
+    /// Returns the session whose block it lowered.
+    public func lowerOrphanedBlock(after reconciled: Reconciled) async throws -> SessionID? {
+        guard try await current(after: reconciled) == nil else { return nil }
+        let shield = try shields.configured()
+        guard let block = try await shield.state() else { return nil }
+        if let now = try await sessions.current(), now.id == block.session { return nil }
+        try await shield.guarded { try await $0.lower(for: block.session) }
+        logger.notice("lowered the block of a session that ended elsewhere", metadata: ["session": "\(block.session)"])
+        return block.session
+    }
+
     /// Returns the failure tolerated, if any.
     private func tolerating(_ tolerate: Bool, _ session: Session, _ work: () async throws -> Void) async throws -> SessionError? {
         do { try await work() } catch SessionError.historyNotWritten(let cause) where tolerate {
