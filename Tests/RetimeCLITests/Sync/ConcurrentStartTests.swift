@@ -95,6 +95,7 @@ struct ConcurrentStartTests {
         }
         try sync(b, to: a)
         #expect(try a.run("stop").status != 0, "still strict")
+        #expect(try b.run("stop").status != 0, "a strict session started on another device cannot be stopped here early either")
         let ended = try logged(a).filter { $0["id"] as? String == other["id"] as? String }
         #expect(ended.count == 1 && ended.first?["outcome"] as? String == "stopped", "\(ended)")
     }
