@@ -24,8 +24,8 @@ public final class JSONFileStore: KeyValueStore {
     public let directory: String
     public let lockTimeout: Double
     public let backupCount: Int
-    private let registeredDefaults = Mutex<[String: [String: JSONValue]]>([:])
-    private let observers = Mutex<[UUID: AsyncStream<String>.Continuation]>([:])
+    /// Registered defaults and change observers (this process only).
+    private let side = StoreSideTables()
     /// The values last read or written per suite, by the stamp of their
     /// file: a command reads each file once however many repositories ask,
     /// and the daemon re-reads a suite only when its file changed.
@@ -99,19 +99,15 @@ public final class JSONFileStore: KeyValueStore {
     }
 
     public func register(defaults: [String: JSONValue], in suite: String) {
-        registeredDefaults.withLock { $0[suite, default: [:]].merge(defaults) { _, new in new } }
+        side.register(defaults: defaults, in: suite)
     }
 
     public func defaults(of suite: String) -> [String: JSONValue] {
-        registeredDefaults.withLock { $0[suite] ?? [:] }
+        side.defaults(of: suite)
     }
 
     public func changes() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let id = UUID()
-        observers.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
-        return stream
+        side.changes()
     }
 
     /// A cheap fingerprint of a suite's file (inode, size, modification
@@ -165,7 +161,7 @@ public final class JSONFileStore: KeyValueStore {
     }
 
     private func notify(_ suite: String) {
-        for continuation in observers.withLock({ Array($0.values) }) { continuation.yield(suite) }
+        side.notify(suite)
     }
 }
 

@@ -34,8 +34,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     private let deviceID: @Sendable () throws -> String
     private let now: @Sendable () -> Date
     private let shapes: @Sendable (String) -> RecordJSON
-    private let registeredDefaults = Mutex<[String: [String: JSONValue]]>([:])
-    private let observers = Mutex<[UUID: AsyncStream<String>.Continuation]>([:])
+    /// Registered defaults and change observers (this process only).
+    private let side = StoreSideTables()
     private let cache = Mutex<[String: Merged]>([:])
 
     /// A suite merged from its logs, with how far each was read.
@@ -260,23 +260,19 @@ public final class ReplicatedLogStore: KeyValueStore {
     }
 
     public func register(defaults: [String: JSONValue], in suite: String) {
-        registeredDefaults.withLock { $0[suite, default: [:]].merge(defaults) { _, new in new } }
+        side.register(defaults: defaults, in: suite)
     }
 
     public func defaults(of suite: String) -> [String: JSONValue] {
-        registeredDefaults.withLock { $0[suite] ?? [:] }
+        side.defaults(of: suite)
     }
 
     public func changes() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let id = UUID()
-        observers.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
-        return stream
+        side.changes()
     }
 
     private func notify(_ suite: String) {
-        for continuation in observers.withLock({ Array($0.values) }) { continuation.yield(suite) }
+        side.notify(suite)
     }
 }
 
