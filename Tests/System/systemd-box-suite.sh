@@ -281,10 +281,11 @@ out=$(alice $R --data-dir $DD start --for 5s 2>&1); rc=$?
 # the daemon's record of the ending is read from the event log.
 ended=""
 for i in $(seq 1 120); do
-  ended=$(bx grep -h '"session-ended"' $DD/events.jsonl 2>/dev/null | tail -1)
+  # The event log is this device's own (docs/storage.md): DATA_DIR/devices/<id>/events.jsonl.
+  ended=$(bx sh -c "grep -h '\"session-ended\"' $DD/devices/*/events.jsonl" 2>/dev/null | tail -1)
   [ -n "$ended" ] && break; sleep 0.1
 done
-[ -n "$ended" ] && ok "the daemon ended the 5 s session with no command run" || bad "the daemon ended the 5 s session with no command run" "$(bx tail -3 $DD/events.jsonl 2>&1)"
+[ -n "$ended" ] && ok "the daemon ended the 5 s session with no command run" || bad "the daemon ended the 5 s session with no command run" "$(bx sh -c "tail -3 $DD/devices/*/events.jsonl" 2>&1)"
 log=$(alice $R --data-dir $DD log --json 2>&1)
 /usr/bin/python3 - "$log" <<'EOF2' && ok "retime log: it ended at its planned end (completed)" || bad "retime log: it ended at its planned end (completed)" "$log"
 import json, sys
