@@ -4,9 +4,11 @@ import Synchronization
 /// The current-session slot held in memory.
 public final class InMemorySessionRepository: SessionRepository {
     private let slot: Mutex<Session?>
+    private let last: Mutex<SessionID?>
 
     public init(_ initial: Session? = nil) {
         slot = Mutex(initial)
+        last = Mutex(initial?.id)
     }
 
     public func current() async throws -> Session? {
@@ -17,7 +19,12 @@ public final class InMemorySessionRepository: SessionRepository {
         slot.withLock { stored in
             guard stored == expected else { return false }
             stored = new
+            if let new { last.withLock { $0 = new.id } }
             return true
         }
+    }
+
+    public func lastHeld() async throws -> SessionID? {
+        last.withLock { $0 }
     }
 }

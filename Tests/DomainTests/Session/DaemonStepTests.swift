@@ -238,4 +238,15 @@ struct OrphanedBlockTests {
         _ = try await daemon.step.execute()
         #expect(try await daemon.world.shield.state() == nil)
     }
+
+    @Test("a block of a session this folder's slot never held (the user's other data directory's) is left up")
+    func leavesAnotherFoldersBlock() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")
+        let receipt = try await daemon.world.start.execute(SessionPlan(groupName: "work", length: .duration(1_800)))
+        #expect(try await daemon.world.sessions.replace(try await daemon.world.sessions.current(), with: nil))
+        let other = SessionID()
+        try await daemon.world.shield.raise([try Target(parsing: "example.com")], for: other)
+        _ = try await daemon.step.execute()
+        #expect(try await daemon.world.shield.state()?.session == other, "not \(receipt.session.id)'s")
+    }
 }

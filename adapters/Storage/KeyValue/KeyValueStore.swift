@@ -41,6 +41,10 @@ public protocol KeyValueStore: Sendable {
 
     /// Records that an unseen value of `key` has been dealt with.
     func settle(_ suite: String, key: String, value: JSONValue) throws
+
+    /// The last value `key` held, also once it was removed, when the store
+    /// keeps it (a shared folder's log does); nil otherwise.
+    func lastValue(_ suite: String, key: String) throws -> JSONValue?
 }
 
 /// The rule for suite names, the same for every adapter: a plain file name
@@ -80,6 +84,8 @@ extension KeyValueStore {
     public func unseen(_ suite: String, key: String) throws -> [JSONValue] { [] }
 
     public func settle(_ suite: String, key: String, value: JSONValue) throws {}
+
+    public func lastValue(_ suite: String, key: String) throws -> JSONValue? { nil }
 
     /// A durable `update`.
     public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {

@@ -122,6 +122,12 @@ public final class ReplicatedLogStore: KeyValueStore {
             .sorted { $0.key < $1.key }.map(\.value)
     }
 
+    /// The whole value `key` last held, also once it was deleted (the
+    /// delete hides it; it stays in the log).
+    public func lastValue(_ suite: String, key: String) throws -> JSONValue? {
+        try merged(suite).records.remains(key).fields[ChangeLine.wholeValue]
+    }
+
     /// Records that the unseen `value` of `key` has been dealt with, so no
     /// device reports it again; the value in the slot does not change.
     public func settle(_ suite: String, key: String, value: JSONValue) throws {

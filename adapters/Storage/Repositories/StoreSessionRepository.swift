@@ -35,4 +35,9 @@ public struct StoreSessionRepository: SessionRepository {
     public func settle(_ session: Session) async throws {
         try store.settle(Self.suite, key: Self.key, value: try JSONValueCoding.encode(session, key: Self.key))
     }
+
+    public func lastHeld() async throws -> SessionID? {
+        guard case .object(let members)? = try store.lastValue(Self.suite, key: Self.key), case .string(let id)? = members["id"] else { return nil }
+        return SessionID(id)
+    }
 }

@@ -24,10 +24,17 @@ public protocol SessionRepository: Sendable {
     /// Records that an unseen session has been dealt with (kept or ended in
     /// history), so no device deals with it again.
     func settle(_ session: Session) async throws
+
+    /// The id of the last session the slot held, also once it was emptied;
+    /// nil when the slot never held one, or the store cannot tell. A block
+    /// this machine still holds is lowered as orphaned only if it is that
+    /// session's (not a session of another data directory of this user).
+    func lastHeld() async throws -> SessionID?
 }
 
 extension SessionRepository {
     /// A slot only one device writes never replaces a session unseen.
     public func unseen() async throws -> [Session] { [] }
     public func settle(_ session: Session) async throws {}
+    public func lastHeld() async throws -> SessionID? { nil }
 }

@@ -145,6 +145,10 @@ public struct ActiveSession: Sendable {
         let shield = try shields.configured()
         guard let block = try await shield.state() else { return nil }
         if let now = try await sessions.current(), now.id == block.session { return nil }
+        // Only the block of the session this folder's slot last held: the
+        // system service holds one block per user, which may be a session
+        // of the user's other data directory.
+        guard try await sessions.lastHeld() == block.session else { return nil }
         try await shield.guarded { try await $0.lower(for: block.session) }
         logger.notice("lowered the block of a session that ended elsewhere", metadata: ["session": "\(block.session)"])
         return block.session
