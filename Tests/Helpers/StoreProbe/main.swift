@@ -26,31 +26,26 @@ func payload(_ k: Int) -> JSONValue {
     .object(["k": .int(Int64(k)), "fill": .string(String(repeating: Character(Unicode.Scalar(UInt8(97 + k % 26))), count: 60_000))])
 }
 
+/// `times` read-modify-write increments of counter/n.
+func increment(_ store: any KeyValueStore, times: Int) {
+    for _ in 0..<times {
+        do {
+            try store.update("counter") { values in
+                guard case .int(let n) = values["n"] ?? .int(0) else { fail("counter is not an int") }
+                values["n"] = .int(n + 1)
+            }
+        } catch { fail("\(error)") }
+    }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: see the source") }
 switch arguments[1] {
 case "increment":
-    let store = JSONFileStore(directory: arguments[2], lockTimeout: 30)
-    let count = Int(arguments[3]) ?? 0
-    for _ in 0..<count {
-        do {
-            try store.update("counter") { values in
-                guard case .int(let n) = values["n"] ?? .int(0) else { fail("counter is not an int") }
-                values["n"] = .int(n + 1)
-            }
-        } catch { fail("\(error)") }
-    }
+    increment(JSONFileStore(directory: arguments[2], lockTimeout: 30), times: Int(arguments[3]) ?? 0)
 case "increment-shared":
-    let store = ReplicatedLogStore.dataFolder(devices: arguments[2], deviceID: { arguments[3] }, now: { Date() }, lockTimeout: 30)
-    let count = Int(arguments[4]) ?? 0
-    for _ in 0..<count {
-        do {
-            try store.update("counter") { values in
-                guard case .int(let n) = values["n"] ?? .int(0) else { fail("counter is not an int") }
-                values["n"] = .int(n + 1)
-            }
-        } catch { fail("\(error)") }
-    }
+    increment(ReplicatedLogStore.dataFolder(devices: arguments[2], deviceID: { arguments[3] }, now: { Date() }, lockTimeout: 30),
+              times: Int(arguments[4]) ?? 0)
 case "migrate":
     let store = DataFolderStore.open(root: arguments[2], deviceID: { arguments[3] }, now: { Date() })
     FileHandle.standardOutput.write(Data("ready\n".utf8))
