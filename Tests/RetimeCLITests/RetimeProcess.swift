@@ -169,3 +169,10 @@ func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows
     }
     return try condition()
 }
+
+extension RetimeProcess {
+    /// The ended sessions `log --json` lists.
+    func loggedSessions() throws -> [[String: Any]] {
+        try run("log", "--json").json["sessions"] as? [[String: Any]] ?? []
+    }
+}
