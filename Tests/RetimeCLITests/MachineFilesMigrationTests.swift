@@ -55,14 +55,26 @@ import Testing
     @Test("killed at 120 random instants while moving them, the next run finishes the move and nothing is lost")
     func killedWhileMoving() throws {
         var interrupted = 0
+        // The instants are drawn below a bound that follows the move's end:
+        // a kill that came after the move finished lowers it to that kill's
+        // delay, one that came before raises it a little. So the kills
+        // cluster around the move however fast this build and machine run
+        // it (a release binary moves in a few milliseconds).
+        var bound: UInt32 = 20_000
         for _ in 0..<120 {
             let folder = MachineFilesMigrationTests()
             let shield = try folder.oldLayout()
             let running = try folder.retime.start(["config", "list"])
-            usleep(UInt32.random(in: 0...20_000))
+            let delay = UInt32.random(in: 0...bound)
+            usleep(delay)
             kill(running.process.processIdentifier, SIGKILL)
             _ = try folder.retime.finish(running)
-            if FileManager.default.fileExists(atPath: folder.retime.file("events.jsonl")) { interrupted += 1 }
+            if FileManager.default.fileExists(atPath: folder.retime.file("events.jsonl")) {
+                interrupted += 1
+                bound = min(20_000, bound + bound / 8 + 100)
+            } else {
+                bound = delay
+            }
             try folder.expectMoved(shield)
         }
         // Many kills land before the move finished; the states a kill

@@ -62,13 +62,23 @@ import Testing
     @Test("the migration killed at 100 random instants loses nothing, and the next run finishes it")
     func killedMigration() throws {
         var interrupted = 0
+        // The bound follows the migration's end (lowered to the delay of a
+        // kill that came after it, raised a little by one that came before),
+        // so the kills cluster inside it however fast this machine runs it.
+        var bound: UInt32 = 20_000
         for _ in 0..<100 {
             let (root, values) = try Self.legacyFolder()
             let probe = try ProbeProcess(["migrate", root, Self.device])
             probe.waitUntilReady()
-            usleep(UInt32.random(in: 0...20_000))
+            let delay = UInt32.random(in: 0...bound)
+            usleep(delay)
             probe.kill()
-            if !FileManager.default.fileExists(atPath: root + "/layout.json") { interrupted += 1 }
+            if !FileManager.default.fileExists(atPath: root + "/layout.json") {
+                interrupted += 1
+                bound = min(20_000, bound + bound / 8 + 100)
+            } else {
+                bound = delay
+            }
             let store = DataFolderStore.open(root: root, deviceID: { Self.device }, now: { Date() })
             for (suite, content) in values { #expect(try store.values(of: suite) == content, "\(suite)") }
         }
