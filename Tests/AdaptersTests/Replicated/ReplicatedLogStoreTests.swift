@@ -126,6 +126,22 @@ import Testing
         try store.update("groups") { $0["g"] = .object(["name": .string("again"), "targets": .array([])]) }
         #expect(try Self.store(folder, Self.b).values(of: "groups")["g"] == .object(["name": .string("again"), "targets": .array([])]))
     }
+
+    @Test("the session slot emptied on another device is told apart from one this device emptied (a block to lower here)")
+    func aValueRemovedElsewhereIsToldApart() throws {
+        let folder = TemporaryDirectory().file("devices")
+        let a = Self.store(folder, Self.a), b = Self.store(folder, Self.b)
+        let session = JSONValue.object(["id": .string("s1")])
+        try a.update("session") { $0["current"] = session }
+        #expect(try a.valueRemovedElsewhere("session", key: "current") == nil && b.valueRemovedElsewhere("session", key: "current") == nil,
+                "held: removed nowhere")
+        try b.update("session") { $0["current"] = nil }
+        #expect(try a.valueRemovedElsewhere("session", key: "current") == session, "B emptied it: elsewhere, seen from A")
+        #expect(try b.valueRemovedElsewhere("session", key: "current") == nil, "B emptied it itself")
+        try a.update("session") { $0["current"] = session }
+        try a.update("session") { $0["current"] = nil }
+        #expect(try a.valueRemovedElsewhere("session", key: "current") == nil, "A's own later removal")
+    }
 }
 
 /// A device drops the lines of its own log that its later lines supersede:

@@ -45,6 +45,12 @@ public protocol KeyValueStore: Sendable {
     /// The last value `key` held, also once it was removed, when the store
     /// keeps it (a shared folder's log does); nil otherwise.
     func lastValue(_ suite: String, key: String) throws -> JSONValue?
+
+    /// The last value `key` held when another device's change removed it
+    /// (a session stopped elsewhere, whose block this machine may still
+    /// hold); nil while `key` holds a value, when this device removed it,
+    /// or when the store cannot tell.
+    func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue?
 }
 
 /// The rule for suite names, the same for every adapter: a plain file name
@@ -86,6 +92,8 @@ extension KeyValueStore {
     public func settle(_ suite: String, key: String, value: JSONValue) throws {}
 
     public func lastValue(_ suite: String, key: String) throws -> JSONValue? { nil }
+
+    public func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue? { nil }
 
     /// A durable `update`.
     public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {

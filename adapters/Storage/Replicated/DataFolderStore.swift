@@ -146,6 +146,12 @@ public final class DataFolderStore: KeyValueStore {
         return try shared.lastValue(suite, key: key)
     }
 
+    public func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue? {
+        guard Self.sharedSuites.contains(suite) else { return nil }
+        try prepare()
+        return try shared.valueRemovedElsewhere(suite, key: key)
+    }
+
     public func settle(_ suite: String, key: String, value: JSONValue) throws {
         guard Self.sharedSuites.contains(suite) else { return }
         try shared.settle(suite, key: key, value: value)

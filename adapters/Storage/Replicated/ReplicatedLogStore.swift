@@ -128,6 +128,14 @@ public final class ReplicatedLogStore: KeyValueStore {
         try merged(suite).records.remains(key).fields[ChangeLine.wholeValue]
     }
 
+    /// The whole value `key` last held, when the change that removed it
+    /// (its latest) was another device's.
+    public func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue? {
+        let records = try merged(suite).records
+        guard records.record(key) == nil, let removal = records.lastChange(of: key), removal.device != (try deviceID()) else { return nil }
+        return records.remains(key).fields[ChangeLine.wholeValue]
+    }
+
     /// Records that the unseen `value` of `key` has been dealt with, so no
     /// device reports it again; the value in the slot does not change.
     public func settle(_ suite: String, key: String, value: JSONValue) throws {

@@ -40,4 +40,11 @@ public struct StoreSessionRepository: SessionRepository {
         guard case .object(let members)? = try store.lastValue(Self.suite, key: Self.key), case .string(let id)? = members["id"] else { return nil }
         return SessionID(id)
     }
+
+    public func endedElsewhere() async throws -> SessionID? {
+        guard case .object(let members)? = try store.valueRemovedElsewhere(Self.suite, key: Self.key), case .string(let id)? = members["id"] else {
+            return nil
+        }
+        return SessionID(id)
+    }
 }

@@ -30,6 +30,12 @@ public protocol SessionRepository: Sendable {
     /// this machine still holds is lowered as orphaned only if it is that
     /// session's (not a session of another data directory of this user).
     func lastHeld() async throws -> SessionID?
+
+    /// The id of the session the slot last held, when another device
+    /// sharing the data folder emptied the slot (stopped it there, lowering
+    /// only its own block); nil while the slot holds a session, when this
+    /// device emptied it, or when the store cannot tell.
+    func endedElsewhere() async throws -> SessionID?
 }
 
 extension SessionRepository {
@@ -37,4 +43,5 @@ extension SessionRepository {
     public func unseen() async throws -> [Session] { [] }
     public func settle(_ session: Session) async throws {}
     public func lastHeld() async throws -> SessionID? { nil }
+    public func endedElsewhere() async throws -> SessionID? { nil }
 }

@@ -77,6 +77,7 @@ public struct ActiveSession: Sendable {
         // Sessions two devices started at once, before either saw the
         // other's: one rule decides which runs, and the other ends in history.
         guard let current = try await concurrent.resolve(try await sessions.current()) else {
+            try await lowerBlockEndedElsewhere()
             return Reconciled(completed: nil, slot: .some(nil), block: .none, tolerated: nil)
         }
         guard current.isActive else {
@@ -152,6 +153,30 @@ public struct ActiveSession: Sendable {
         try await shield.guarded { try await $0.lower(for: block.session) }
         logger.notice("lowered the block of a session that ended elsewhere", metadata: ["session": "\(block.session)"])
         return block.session
+    }
+
+    /// With the slot empty: lowers the block this machine's shield still
+    /// holds for a session another device sharing the data folder stopped
+    /// (its stop lowered only that device's block), so a command here does
+    /// not report no session while the sites stay blocked. The shield is
+    /// asked only when another device emptied the slot. A block that cannot
+    /// be lowered is a warning: the next command or the daemon tries again.
+    private func lowerBlockEndedElsewhere() async throws {
+        guard let ended = try await sessions.endedElsewhere() else { return }
+        do {
+            let shield = try shields.configured()
+            var held: ShieldState?
+            try await shield.guarded { held = try await $0.state() }
+            guard let block = held, block.session == ended else { return }
+            // A start here since the slot was read records its session
+            // before it raises: a block seen with its session is not orphaned.
+            if let now = try await sessions.current(), now.id == block.session { return }
+            try await shield.guarded { try await $0.lower(for: block.session) }
+            logger.notice("lowered the block of a session stopped on another device", metadata: ["session": "\(block.session)"])
+        } catch let error as SessionError where error.isShieldFailure {
+            logger.warning("the block of a session stopped on another device could not be lowered; retime tries again with every command",
+                           metadata: ["session": "\(ended)", "cause": "\(error)"])
+        }
     }
 
     /// Returns the failure tolerated, if any.
