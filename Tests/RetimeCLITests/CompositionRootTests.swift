@@ -81,8 +81,27 @@ struct CompositionRootTests {
         }
     }
 
+    /// What a command declares once (`@Resolved`) is resolved when its
+    /// services are built: one that does not resolve makes the build
+    /// throw, naming the first, so a command never runs without it.
+    @Test("services with a dependency the container lacks are not built: the build throws the first that did not resolve")
+    func unresolvedDependency() throws {
+        struct Needs: CommandServices {
+            @Resolved var status: AuthStatusUseCase
+            @Resolved var groups: any GroupRepository
+        }
+        do {
+            _ = try ServiceSource(container: Container(Registry())).build(Needs.self)
+            Issue.record("built services whose dependencies are not registered")
+        } catch {
+            #expect("\(error)".contains("AuthStatusUseCase"), "\(error)")
+        }
+        let services = try ServiceSource(container: CLIRoot.container(runtime)).build(Needs.self)
+        #expect(services.groups is StoreGroupRepository)
+    }
+
     private static func services<Command: RetimeCommand>(of command: Command.Type, from container: Container) throws {
-        _ = try Command.Services(ServiceSource(container: container))
+        _ = try ServiceSource(container: container).build(Command.Services.self)
     }
 
     @Test("reconcile runs once per command: by the root exactly when none of the command's services reconciles itself")
@@ -93,7 +112,7 @@ struct CompositionRootTests {
             let declared = Self.reconciliation(of: command)
             guard declared != .never else { continue }
             let services = try Self.builtServices(of: command, from: container)
-            let reconcilesItself = Mirror(reflecting: services).children.contains { $0.value is any ReconcilesSession }
+            let reconcilesItself = Mirror(reflecting: services).children.contains { ($0.value as? any ResolvedDependency)?.dependency is any ReconcilesSession }
             #expect(declared == (reconcilesItself ? .byUseCase : .byRoot), "\(name) declares \(declared)")
         }
         // What looks at the data as it is, and why: doctor reports it before
@@ -110,7 +129,7 @@ struct CompositionRootTests {
     }
 
     private static func builtServices<Command: RetimeCommand>(of command: Command.Type, from container: Container) throws -> any CommandServices {
-        try Command.Services(ServiceSource(container: container))
+        try ServiceSource(container: container).build(Command.Services.self)
     }
 
     @Test("doctor's wiring check passes on a fresh data directory")

@@ -131,7 +131,7 @@ struct DaemonLoopTests {
     /// imports, exports and history edits are the CLI's alone.
     static let daemonBuilds: Set<String> = [
         "RetimeCLI.DaemonWork", "RetimeShared.Logger", "RetimeShared.Clock", "RetimeShared.Settings", "RetimeShared.SettingsStore", "Adapters.KeyValueStore",
-        "RetimeSchedule.RunDueEventsUseCase", "RetimeSession.RefreshShieldUseCase", "RetimeSession.ReconcileSessionUseCase",
+        "RetimeSchedule.RunDueEventsUseCase", "RetimeSession.RefreshShieldUseCase", "RetimeSession.ActiveSession",
         "RetimeSession.StartSessionUseCase", "RetimeSession.StopSessionUseCase",
         "RetimeSchedule.IntervalCalendar", "RetimeSchedule.IntervalLedger", "RetimeSchedule.ScheduleRepository", "RetimeSession.SessionRepository",
         "RetimeGroup.GroupRepository", "RetimeSession.SessionGroupLookup", "RetimeGroup.ImportGroupDirectory", "RetimeHistory.SessionHistory", "RetimeSession.SessionArchive", "RetimeShared.DataLock",

@@ -52,12 +52,12 @@ public enum RetimeCLI {
         let colour = console.isTerminal && !parsed.globals.noColor && environment["NO_COLOR"] == nil
         let io = CommandIO(console: console, style: Style(enabled: colour), json: parsed.globals.json)
         guard Command.Services.self != NoServices.self else {
-            return try await command.run(Command.Services(ServiceSource(container: Container(Registry()))), io)
+            return try await command.run(Command.Services(), io)
         }
         let container = CLIRoot.container(try CLIRoot.runtime(parsed, environment: environment))
         do {
-            if Command.reconciliation == .byRoot { try await container.resolve(ReconcileSessionUseCase.self).execute() }
-            let result = try await command.run(Command.Services(ServiceSource(container: container)), io)
+            if Command.reconciliation == .byRoot { _ = try await container.resolve(ActiveSession.self).reconcile() }
+            let result = try await command.run(try ServiceSource(container: container).build(Command.Services.self), io)
             await container.teardown()
             return result
         } catch {

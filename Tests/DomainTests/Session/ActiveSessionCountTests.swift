@@ -56,20 +56,20 @@ struct ActiveSessionCountTests {
     }
 
     var lookup: GroupRepositoryLookup { GroupRepositoryLookup(groups: world.groups) }
-    var reconcile: ReconcileSessionUseCase {
-        ReconcileSessionUseCase(sessions: sessions, groups: lookup, history: world.history, shields: FixedShieldDirectory(shield),
-                                clock: world.clock, events: world.events, logger: Logger(label: "t", handler: world.logs))
+    var active: ActiveSession {
+        ActiveSession(sessions: sessions, groups: lookup, history: world.history, shields: FixedShieldDirectory(shield),
+                      clock: world.clock, events: world.events, logger: Logger(label: "t", handler: world.logs))
     }
     var start: StartSessionUseCase {
         StartSessionUseCase(sessions: sessions, groups: lookup, shields: FixedShieldDirectory(shield), clock: world.clock,
-                            events: world.events, reconcile: reconcile, dataLock: InMemoryDataLock())
+                            events: world.events, active: active, dataLock: InMemoryDataLock())
     }
     var stop: StopSessionUseCase {
         StopSessionUseCase(sessions: sessions, groups: lookup, history: world.history, shields: FixedShieldDirectory(shield),
-                           clock: world.clock, events: world.events, reconcile: reconcile, override: world.auth.override)
+                           clock: world.clock, events: world.events, active: active, override: world.auth.override)
     }
     var status: SessionStatusUseCase {
-        SessionStatusUseCase(sessions: sessions, clock: world.clock, reconcile: reconcile, groups: lookup, shields: FixedShieldDirectory(shield))
+        SessionStatusUseCase(sessions: sessions, clock: world.clock, active: active, groups: lookup, shields: FixedShieldDirectory(shield))
     }
 
     /// Reads and shield requests made by `work` alone.
@@ -89,7 +89,7 @@ struct ActiveSessionCountTests {
                                             to: TimeOfDay(parsing: "10:00")!, weekdays: Set(Weekday.allCases), strict: strict))
         let step = RunDueEventsUseCase(schedules: schedules, ledger: InMemoryIntervalLedger(),
                                        calendar: IntervalCalendar(timeZone: .utc), clock: world.clock, events: world.events,
-                                       logger: Logger(label: "t", handler: world.logs), reconcile: reconcile, start: start, stop: stop)
+                                       logger: Logger(label: "t", handler: world.logs), active: active, start: start, stop: stop)
         _ = try await step.execute()
         world.clock.advance(by: 1)
         var handled: [DaemonStep.Handled.Action] = []
@@ -149,4 +149,5 @@ struct ActiveSessionCountTests {
         #expect(counts.reads == 1, "\(counts)")
         #expect(counts.asked == ["state": 1], "\(counts)")
     }
+
 }

@@ -38,7 +38,7 @@ struct BreakTests {
         #expect(status.focused == 400)
         #expect(status.remaining == 980)
         world.clock.advance(by: 980)
-        let completed = try #require(try await world.reconcile.execute())
+        let completed = try #require(try await world.active.reconcile().completed)
         #expect(completed.endedAt == session.plannedEnd)
         #expect(completed.focused(at: world.clock.now()) == 1_380)
     }
@@ -50,7 +50,7 @@ struct BreakTests {
         world.clock.advance(by: 1_200)
         _ = try await world.pause.execute()
         world.clock.advance(by: 3_600)
-        let completed = try #require(try await world.reconcile.execute())
+        let completed = try #require(try await world.active.reconcile().completed)
         #expect(completed.breaks == [Break(start: session.startedAt.addingTimeInterval(1_200), end: session.plannedEnd)])
         #expect(completed.focused(at: world.clock.now()) == 1_200)
         #expect(!completed.isPaused)

@@ -20,7 +20,7 @@ struct DaemonWorld {
     var step: RunDueEventsUseCase {
         RunDueEventsUseCase(schedules: schedules, ledger: ledger, calendar: calendar,
                             clock: world.clock, events: world.events, logger: Logger(label: "t", handler: world.logs),
-                            reconcile: world.reconcile, start: world.start, stop: world.stop)
+                            active: world.active, start: world.start, stop: world.stop)
     }
 
     func add(_ name: String, _ from: String, _ to: String, warn: TimeInterval = 0, strict: Bool = false) async throws {

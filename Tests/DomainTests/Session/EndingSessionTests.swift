@@ -9,7 +9,7 @@ struct EndingSessionTests {
         let world = try await SessionWorld()
         let session = try await world.startWork(.duration(1_500))
         world.clock.advance(by: 1_500 + 3_600 + 0.25)
-        let completed = try #require(try await world.reconcile.execute())
+        let completed = try #require(try await world.active.reconcile().completed)
         #expect(completed.endedAt == session.plannedEnd)
         #expect(completed.outcome == .completed)
         #expect(completed.focused(at: world.clock.now()) == 1_500)
@@ -24,7 +24,7 @@ struct EndingSessionTests {
         let world = try await SessionWorld()
         let session = try await world.startWork(.duration(1_500))
         world.clock.advance(by: seconds)
-        #expect(try await world.reconcile.execute() == nil)
+        #expect(try await world.active.reconcile().completed == nil)
         #expect(try await world.sessions.current() == session)
         #expect(try await world.ended.isEmpty)
     }
@@ -34,7 +34,7 @@ struct EndingSessionTests {
         let world = try await SessionWorld()
         try await world.startWork(.duration(1_500))
         world.clock.advance(by: 1_500)
-        #expect(try await world.reconcile.execute() != nil)
+        #expect(try await world.active.reconcile().completed != nil)
     }
 
     @Test("an open-ended session never completes by itself")
@@ -42,7 +42,7 @@ struct EndingSessionTests {
         let world = try await SessionWorld()
         try await world.startWork(.openEnded)
         world.clock.advance(by: 7 * 86_400)
-        #expect(try await world.reconcile.execute() == nil)
+        #expect(try await world.active.reconcile().completed == nil)
         #expect(try await world.sessions.current()?.isActive == true)
     }
 
@@ -51,9 +51,9 @@ struct EndingSessionTests {
         let world = try await SessionWorld()
         try await world.startWork(.duration(60))
         world.clock.advance(by: 120)
-        let reconcile = world.reconcile
+        let active = world.active
         let completions = try await withThrowingTaskGroup(of: Bool.self) { tasks in
-            for _ in 0..<100 { tasks.addTask { try await reconcile.execute() != nil } }
+            for _ in 0..<100 { tasks.addTask { try await active.reconcile().completed != nil } }
             return try await tasks.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(completions == 1)
@@ -69,7 +69,7 @@ struct EndingSessionTests {
         _ = try await world.sessions.replace(session, with: ended)   // the crash: marked, not archived
         try await world.history.append(ended)                          // ...or even appended already
         world.clock.advance(by: 3_600)
-        #expect(try await world.reconcile.execute() == nil, "the ending was not this call's")
+        #expect(try await world.active.reconcile().completed == nil, "the ending was not this call's")
         #expect(try await world.ended == [ended])
         #expect(world.eventNames == ["session-started", "session-ended"])
         #expect(try await world.sessions.current() == nil)
@@ -118,7 +118,7 @@ struct EndingSessionTests {
         #expect(try await world.sessions.current() == session)
         #expect(try await world.shieldState?.session == session.id)
         world.clock.advance(by: 1)
-        #expect(try await world.reconcile.execute()?.outcome == .completed)
+        #expect(try await world.active.reconcile().completed?.outcome == .completed)
     }
 
     @Test("with a passcode set, a strict session is stopped or paused early only with the right one, in one attempt each")
@@ -145,7 +145,7 @@ struct EndingSessionTests {
         #expect(session.bootDeadline?.seconds == world.clock.bootTime()!.seconds + 3_600)
         world.clock.advance(by: 60)
         world.clock.setWallClock(to: world.clock.now().addingTimeInterval(2 * 3_600))   // the user's trick
-        #expect(try await world.reconcile.execute() == nil)
+        #expect(try await world.active.reconcile().completed == nil)
         // Refusals and status tell the real time left (59 minutes), not the
         // planned end the moved clock has already passed.
         let realEnd = world.clock.now().addingTimeInterval(3_540)
@@ -156,7 +156,7 @@ struct EndingSessionTests {
         #expect(status.progress == 60.0 / 3_600)
         #expect(try await world.sessions.current() == session)
         world.clock.advance(by: 3_540)                                                  // real time catches up
-        let completed = try #require(try await world.reconcile.execute())
+        let completed = try #require(try await world.active.reconcile().completed)
         #expect(completed.endedAt == session.plannedEnd)
     }
 
@@ -174,7 +174,7 @@ struct EndingSessionTests {
         #expect(!status.heldByBootClock && status.remaining == 500)
         await #expect(throws: SessionError.strict(until: start + 600)) { try await world.stop.execute() }
         world.clock.advance(by: 500)
-        #expect(try await world.reconcile.execute()?.endedAt == start + 600)
+        #expect(try await world.active.reconcile().completed?.endedAt == start + 600)
     }
 
     @Test("after a reboot the wall clock alone ends a strict session")
@@ -185,7 +185,7 @@ struct EndingSessionTests {
                               bootDeadline: BootTimeReading(bootID: "an-earlier-boot", seconds: 999_999))
         _ = try await world.sessions.replace(nil, with: session)
         world.clock.setWallClock(to: start + 601)
-        #expect(try await world.reconcile.execute()?.endedAt == start + 600)
+        #expect(try await world.active.reconcile().completed?.endedAt == start + 600)
     }
 
     @Test("a late lower from an ended session does not lift the next session's block")

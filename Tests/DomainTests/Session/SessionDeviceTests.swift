@@ -21,12 +21,12 @@ struct FixedDevices: DeviceDirectory {
 struct SessionDeviceTests {
     func start(_ world: SessionWorld, on devices: FixedDevices) -> StartSessionUseCase {
         StartSessionUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), shields: world.shields,
-                            clock: world.clock, events: world.events, reconcile: world.reconcile, dataLock: InMemoryDataLock(),
+                            clock: world.clock, events: world.events, active: world.active, dataLock: InMemoryDataLock(),
                             devices: devices)
     }
 
     func status(_ world: SessionWorld, on devices: FixedDevices) -> SessionStatusUseCase {
-        SessionStatusUseCase(sessions: world.sessions, clock: world.clock, reconcile: world.reconcile, devices: devices)
+        SessionStatusUseCase(sessions: world.sessions, clock: world.clock, active: world.active, devices: devices)
     }
 
     @Test("start records this device; status on it names it and does not call it another device")

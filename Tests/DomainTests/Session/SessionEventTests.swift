@@ -29,7 +29,7 @@ struct SessionEventTests {
         let session = try await world.startWork(.duration(600))
         world.clock.advance(by: 900)
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<20 { group.addTask { _ = try? await world.reconcile.execute() } }
+            for _ in 0..<20 { group.addTask { _ = try? await world.active.reconcile().completed } }
         }
         let ended = world.hooks.events.filter { $0.kind == .sessionEnded }
         #expect(ended.count == 1)

@@ -35,31 +35,31 @@ struct SessionWorld {
         SessionEventPublisher(tracker: tracker, hooks: hooks, notifier: notifications, groups: GroupRepositoryLookup(groups: groups),
                               logger: Logger(label: "test.events", handler: logs))
     }
-    var reconcile: ReconcileSessionUseCase {
-        ReconcileSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, events: events,
-                                logger: Logger(label: "test", handler: logs))
+    var active: ActiveSession {
+        ActiveSession(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, events: events,
+                      logger: Logger(label: "test", handler: logs))
     }
     var start: StartSessionUseCase {
         StartSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields,
-                            clock: clock, events: events, reconcile: reconcile, dataLock: InMemoryDataLock())
+                            clock: clock, events: events, active: active, dataLock: InMemoryDataLock())
     }
     var stop: StopSessionUseCase {
         StopSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, events: events,
-                           reconcile: reconcile, override: auth.override)
+                           active: active, override: auth.override)
     }
     var pause: PauseSessionUseCase {
-        PauseSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields, clock: clock, events: events, reconcile: reconcile,
+        PauseSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields, clock: clock, events: events, active: active,
                             override: auth.override)
     }
     var resume: ResumeSessionUseCase {
         ResumeSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields,
-                             clock: clock, events: events, reconcile: reconcile)
+                             clock: clock, events: events, active: active)
     }
     var refreshShield: RefreshShieldUseCase {
         RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields)
     }
     var status: SessionStatusUseCase {
-        SessionStatusUseCase(sessions: sessions, clock: clock, reconcile: reconcile)
+        SessionStatusUseCase(sessions: sessions, clock: clock, active: active)
     }
 
     /// Starts a session on `work`.

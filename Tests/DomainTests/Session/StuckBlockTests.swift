@@ -67,12 +67,12 @@ struct StuckBlockTests {
         let session = try await world.startWork(.duration(60))
         shield.stuck = true
         world.clock.advance(by: 61)
-        let completed = try #require(try await world.reconcile.execute())
+        let completed = try #require(try await world.active.reconcile().completed)
         #expect(completed.id == session.id && completed.endedAt == session.plannedEnd)
         #expect(try await world.ended == [completed])
         #expect(try await shield.state()?.session == session.id)
         shield.stuck = false
-        #expect(try await world.reconcile.execute() == nil)   // finishing another call's ending reports nothing
+        #expect(try await world.active.reconcile().completed == nil)   // finishing another call's ending reports nothing
         #expect(try await shield.state() == nil)
         #expect(try await world.sessions.current() == nil)
     }

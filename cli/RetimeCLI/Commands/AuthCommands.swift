@@ -34,8 +34,7 @@ enum AuthCommands {
         static let spec = CommandSpec("status", summary: "Whether a passcode is set, any lockout, and the shield's authorization.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         struct Services: CommandServices {
-            let status: AuthStatusUseCase
-            init(_ services: ServiceSource) throws { status = try services() }
+            @Resolved var status: AuthStatusUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let status = try await services.status.execute()
@@ -52,8 +51,7 @@ enum AuthCommands {
         let fromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { fromStdin = parsed.flag("stdin") }
         struct Services: CommandServices {
-            let set: SetPasscodeUseCase
-            init(_ services: ServiceSource) throws { set = try services() }
+            @Resolved var set: SetPasscodeUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let passcode = try AuthCommands.newPasscode(fromStdin: fromStdin, first: "New passcode: ", command: "retime auth set-passcode")
@@ -92,8 +90,7 @@ enum AuthCommands {
         static let spec = CommandSpec("request", summary: "Ask the configured shield whether it can enforce blocks here.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         struct Services: CommandServices {
-            let request: RequestShieldAuthorizationUseCase
-            init(_ services: ServiceSource) throws { request = try services() }
+            @Resolved var request: RequestShieldAuthorizationUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let status = try await services.request.execute()
@@ -105,8 +102,7 @@ enum AuthCommands {
 
     /// The services of the commands that change or remove the passcode.
     struct Changing: CommandServices {
-        let change: ChangePasscodeUseCase
-        init(_ services: ServiceSource) throws { change = try services() }
+        @Resolved var change: ChangePasscodeUseCase
     }
 
     /// A new passcode: one stdin line, or typed twice at the prompt.

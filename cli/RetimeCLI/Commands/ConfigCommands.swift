@@ -11,14 +11,12 @@ enum ConfigCommands {
 
     /// The services of the commands that read settings.
     struct Reading: CommandServices {
-        let settings: ReadSettingsUseCase
-        init(_ services: ServiceSource) throws { settings = try services() }
+        @Resolved var settings: ReadSettingsUseCase
     }
 
     /// The services of the commands that change one.
     struct Changing: CommandServices {
-        let configure: ConfigureSettingUseCase
-        init(_ services: ServiceSource) throws { configure = try services() }
+        @Resolved var configure: ConfigureSettingUseCase
     }
 
     struct List: RetimeCommand {

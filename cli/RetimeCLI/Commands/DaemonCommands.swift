@@ -32,8 +32,7 @@ enum DaemonCommands {
         // Whether the daemon runs must be answerable even when the data is
         // not readable: the data is read only for what is next, if it can be.
         struct Services: CommandServices {
-            let outlook: DaemonOutlookUseCase
-            init(_ services: ServiceSource) throws { outlook = try services() }
+            @Resolved var outlook: DaemonOutlookUseCase
         }
         init(_ parsed: ParsedCommand, values: DateValue) {}
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
@@ -68,8 +67,7 @@ enum DaemonCommands {
     /// For the commands that run or install the daemon itself: where the
     /// data is and the environment, nothing built from them.
     struct Runtime: CommandServices {
-        let runtime: RuntimeContext
-        init(_ services: ServiceSource) throws { runtime = try services() }
+        @Resolved var runtime: RuntimeContext
     }
 
     static let managerOption = OptionSpec.value("manager", "NAME",
@@ -88,14 +86,8 @@ enum DaemonCommands {
     /// For `install` and `uninstall`: where the data is, and the service
     /// manager of each kind, which loads, starts and stops the definition.
     struct Managed: CommandServices {
-        let runtime: RuntimeContext
-        let managers: [ServiceManager: any LoginServiceManager]
-        init(_ services: ServiceSource) throws {
-            runtime = try services()
-            managers = try Dictionary(uniqueKeysWithValues: ServiceManager.allCases.map {
-                ($0, try services.named((any LoginServiceManager).self, $0.rawValue))
-            })
-        }
+        @Resolved var runtime: RuntimeContext
+        @ResolvedEach var managers: [ServiceManager: any LoginServiceManager]
     }
 
     struct Install: RetimeCommand {

@@ -16,8 +16,7 @@ struct DoctorCommand: RetimeCommand {
     static let reconciliation = Reconciliation.never
 
     struct Services: CommandServices {
-        let doctor: DoctorUseCase
-        init(_ services: ServiceSource) throws { doctor = try services() }
+        @Resolved var doctor: DoctorUseCase
     }
 
     let repair: Bool

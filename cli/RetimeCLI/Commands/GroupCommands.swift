@@ -28,8 +28,7 @@ enum GroupCommands {
 
     /// The services of the commands that read groups: their repository.
     struct Repository: CommandServices {
-        let groups: any GroupRepository
-        init(_ services: ServiceSource) throws { groups = try services() }
+        @Resolved var groups: any GroupRepository
     }
 
     static func result(_ group: Group, _ verb: String, style: Style) -> CommandResult {
@@ -46,8 +45,7 @@ enum GroupCommands {
             targets = parsed.allValues("block")
         }
         struct Services: CommandServices {
-            let create: CreateGroupUseCase
-            init(_ services: ServiceSource) throws { create = try services() }
+            @Resolved var create: CreateGroupUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             GroupCommands.result(try await services.create.execute(name: name, targets: targets), "Created", style: io.style)
@@ -95,8 +93,7 @@ enum GroupCommands {
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
         struct Services: CommandServices {
-            let rename: RenameGroupUseCase
-            init(_ services: ServiceSource) throws { rename = try services() }
+            @Resolved var rename: RenameGroupUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let group = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime group rename") {
@@ -118,8 +115,7 @@ enum GroupCommands {
         let parsed: ParsedCommand
         init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
         struct Services: CommandServices {
-            let block: BlockTargetsUseCase
-            init(_ services: ServiceSource) throws { block = try services() }
+            @Resolved var block: BlockTargetsUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let group = try await services.block.execute(group: parsed.argument("NAME") ?? "", targets: parsed.allArguments("TARGET"))
@@ -133,8 +129,7 @@ enum GroupCommands {
         let parsed: ParsedCommand
         init(_ parsed: ParsedCommand, values: DateValue) { self.parsed = parsed }
         struct Services: CommandServices {
-            let unblock: UnblockTargetsUseCase
-            init(_ services: ServiceSource) throws { unblock = try services() }
+            @Resolved var unblock: UnblockTargetsUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let group = try await PasscodeInput.withOverride(parsed.flag("passcode-stdin"), command: "retime group unblock") {
@@ -153,8 +148,7 @@ enum GroupCommands {
             passcodeFromStdin = parsed.flag("passcode-stdin")
         }
         struct Services: CommandServices {
-            let delete: DeleteGroupUseCase
-            init(_ services: ServiceSource) throws { delete = try services() }
+            @Resolved var delete: DeleteGroupUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let group = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime group delete") {

@@ -33,14 +33,9 @@ enum HistoryEditCommands {
     /// An amending use case, with what its commands show beside the
     /// session: its group's name, at the clock's now.
     struct Amending<UseCase: Sendable>: CommandServices {
-        let amend: UseCase
-        let groups: any GroupRepository
-        let clock: any RetimeShared.Clock
-        init(_ services: ServiceSource) throws {
-            amend = try services()
-            groups = try services()
-            clock = try services()
-        }
+        @Resolved var amend: UseCase
+        @Resolved var groups: any GroupRepository
+        @Resolved var clock: any RetimeShared.Clock
 
         func result(_ verb: String, _ session: Session) async throws -> CommandResult {
             let name = try await groups.name(of: session.groupId)
@@ -136,8 +131,7 @@ enum HistoryEditCommands {
             length = try SessionCommands.Start.length(parsed, values: values)
         }
         struct Services: CommandServices {
-            let resume: ContinueSessionUseCase
-            init(_ services: ServiceSource) throws { resume = try services() }
+            @Resolved var resume: ContinueSessionUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let (previous, started) = try await services.resume.execute(try HistoryEditCommands.reference(parsed), length: length)

@@ -33,14 +33,9 @@ struct ExportCommand: RetimeCommand {
     }
 
     struct Services: CommandServices {
-        let export: ExportHistoryUseCase
-        let encoder: any BackupEncoder
-        let calendar: IntervalCalendar
-        init(_ services: ServiceSource) throws {
-            export = try services()
-            encoder = try services()
-            calendar = try services()
-        }
+        @Resolved var export: ExportHistoryUseCase
+        @Resolved var encoder: any BackupEncoder
+        @Resolved var calendar: IntervalCalendar
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
@@ -110,13 +105,9 @@ struct ImportCommand: RetimeCommand {
     let grouping: ImportGrouping
 
     struct Services: CommandServices {
-        let importer: ImportHistoryUseCase
+        @Resolved var importer: ImportHistoryUseCase
         /// The readers of each tool's files, registered by the tool's name.
-        let sources: [Source: any HistoryImportSource]
-        init(_ services: ServiceSource) throws {
-            importer = try services()
-            sources = try Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0, try services.named((any HistoryImportSource).self, $0.rawValue)) })
-        }
+        @ResolvedEach var sources: [Source: any HistoryImportSource]
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {

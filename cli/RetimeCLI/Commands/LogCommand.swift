@@ -44,8 +44,7 @@ struct LogCommand: RetimeCommand {
     static let windowDays = 7
 
     struct Services: CommandServices {
-        let log: SessionLogUseCase
-        init(_ services: ServiceSource) throws { log = try services() }
+        @Resolved var log: SessionLogUseCase
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {

@@ -42,8 +42,7 @@ struct ReportCommand: RetimeCommand {
     }
 
     struct Services: CommandServices {
-        let report: ReportUseCase
-        init(_ services: ServiceSource) throws { report = try services() }
+        @Resolved var report: ReportUseCase
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {

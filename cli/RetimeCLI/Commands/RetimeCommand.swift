@@ -24,7 +24,7 @@ extension RetimeCommand {
     static var reconciliation: Reconciliation { Services.self == NoServices.self ? .never : .byRoot }
 }
 
-/// Who runs `ReconcileSessionUseCase` (an expired session completed at its
+/// Who runs `ActiveSession.reconcile` (an expired session completed at its
 /// planned end, a half-done ending finished, a block left down raised) for
 /// a command: exactly one of these, so it runs once per command.
 /// `CompositionRootTests` holds every declaration to the command's
@@ -40,30 +40,6 @@ enum Reconciliation: Sendable {
     /// Nobody: the command looks at the data as it is (`doctor`, `daemon
     /// status`) or touches none.
     case never
-}
-
-/// A command's services, as stored properties filled from the root's
-/// container in `init`: `start = try services()` names the type once, by
-/// the property's.
-protocol CommandServices: Sendable {
-    init(_ services: ServiceSource) throws
-}
-
-/// For commands that touch no data (help, completion, version).
-struct NoServices: CommandServices {
-    init(_ services: ServiceSource) {}
-    init() {}
-}
-
-/// Where a command's services come from: the root's container, which builds
-/// a service the first time one is asked for.
-struct ServiceSource: Sendable {
-    let container: Container
-
-    func callAsFunction<T: Sendable>(_ type: T.Type = T.self) throws -> T { try container.resolve(type) }
-
-    /// One of several registrations of a type, by its name.
-    func named<T: Sendable>(_ type: T.Type, _ name: String) throws -> T { try container.resolve(type, name: name) }
 }
 
 /// The console side of a command: where it writes, in which style, and

@@ -46,14 +46,12 @@ enum ScheduleCommands {
 
     /// The services of the commands that read schedules, with their groups' names.
     struct Reading: CommandServices {
-        let schedules: ListSchedulesUseCase
-        init(_ services: ServiceSource) throws { schedules = try services() }
+        @Resolved var schedules: ListSchedulesUseCase
     }
 
     /// The services of the commands that change one.
     struct Changing: CommandServices {
-        let change: ChangeScheduleUseCase
-        init(_ services: ServiceSource) throws { change = try services() }
+        @Resolved var change: ChangeScheduleUseCase
     }
 
     struct Add: RetimeCommand {
@@ -87,8 +85,7 @@ enum ScheduleCommands {
         }
 
         struct Services: CommandServices {
-            let add: AddScheduleUseCase
-            init(_ services: ServiceSource) throws { add = try services() }
+            @Resolved var add: AddScheduleUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let added = try await services.add.execute(request)
@@ -121,9 +118,8 @@ enum ScheduleCommands {
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
         struct Services: CommandServices {
-            let schedules: ListSchedulesUseCase
-            let upcoming: UpcomingEventsUseCase
-            init(_ services: ServiceSource) throws { (schedules, upcoming) = (try services(), try services()) }
+            @Resolved var schedules: ListSchedulesUseCase
+            @Resolved var upcoming: UpcomingEventsUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let shown = try await services.schedules.named(name)
@@ -226,8 +222,7 @@ enum ScheduleCommands {
         }
 
         struct Services: CommandServices {
-            let upcoming: UpcomingEventsUseCase
-            init(_ services: ServiceSource) throws { upcoming = try services() }
+            @Resolved var upcoming: UpcomingEventsUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let events = try await services.upcoming.execute(from: from, count: count)

@@ -40,10 +40,9 @@ enum SessionCommands {
         }
 
         struct Services: CommandServices {
-            let start: StartSessionUseCase
+            @Resolved var start: StartSessionUseCase
             /// Whether a passcode is set: a strict session says how it ends early.
-            let auth: AuthStatusUseCase
-            init(_ services: ServiceSource) throws { (start, auth) = (try services(), try services()) }
+            @Resolved var auth: AuthStatusUseCase
         }
 
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
@@ -137,8 +136,7 @@ enum SessionCommands {
         let passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         struct Services: CommandServices {
-            let cancel: CancelSessionUseCase
-            init(_ services: ServiceSource) throws { cancel = try services() }
+            @Resolved var cancel: CancelSessionUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let (cancelled, at) = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime cancel") {
@@ -163,8 +161,7 @@ enum SessionCommands {
             at = try parsed.value("at").map { text throws(UsageError) in try values.past(text, option: "at") }
         }
         struct Services: CommandServices {
-            let stop: StopSessionUseCase
-            init(_ services: ServiceSource) throws { stop = try services() }
+            @Resolved var stop: StopSessionUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") {
@@ -185,8 +182,7 @@ enum SessionCommands {
         let passcodeFromStdin: Bool
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         struct Services: CommandServices {
-            let pause: PauseSessionUseCase
-            init(_ services: ServiceSource) throws { pause = try services() }
+            @Resolved var pause: PauseSessionUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let paused = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { try await services.pause.execute(passcode: $0) }
@@ -203,8 +199,7 @@ enum SessionCommands {
         static let spec = CommandSpec("resume", summary: "End the break: raise the block again.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         struct Services: CommandServices {
-            let resume: ResumeSessionUseCase
-            init(_ services: ServiceSource) throws { resume = try services() }
+            @Resolved var resume: ResumeSessionUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let resumed = try await services.resume.execute()

@@ -33,8 +33,7 @@ enum ShieldCommands {
         init(_ parsed: ParsedCommand, values: DateValue) { targets = parsed.allArguments("TARGET") }
 
         struct Services: CommandServices {
-            let test: TestShieldUseCase
-            init(_ services: ServiceSource) throws { test = try services() }
+            @Resolved var test: TestShieldUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let targets = try targets.map { text throws(GroupError) in try Target(parsing: text) }

@@ -14,14 +14,9 @@ struct StatusCommand: RetimeCommand {
     init(_ parsed: ParsedCommand, values: DateValue) { watch = parsed.flag("watch") }
 
     struct Services: CommandServices {
-        let status: SessionStatusUseCase
-        let daemon: any DaemonPresence
-        let clock: any RetimeShared.Clock
-        init(_ services: ServiceSource) throws {
-            status = try services()
-            daemon = try services()
-            clock = try services()
-        }
+        @Resolved var status: SessionStatusUseCase
+        @Resolved var daemon: any DaemonPresence
+        @Resolved var clock: any RetimeShared.Clock
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {

@@ -16,8 +16,7 @@ enum SyncCommands {
             discussion: "A device's last change is the newest change of it that this machine has. Behind is how far this device's newest change is ahead of the newest one that device has recorded seeing ('up to date' when caught up; 'unknown' when it never recorded one). Conflict copies (*.sync-conflict-*) are merged as data; they are listed so that you can remove them once every device has them.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         struct Services: CommandServices {
-            let status: SyncStatusUseCase
-            init(_ services: ServiceSource) throws { status = try services() }
+            @Resolved var status: SyncStatusUseCase
         }
 
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
@@ -32,8 +31,7 @@ enum SyncCommands {
         let name: String?
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") }
         struct Services: CommandServices {
-            let names: DeviceNameUseCase
-            init(_ services: ServiceSource) throws { names = try services() }
+            @Resolved var names: DeviceNameUseCase
         }
 
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {

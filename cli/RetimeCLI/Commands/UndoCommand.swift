@@ -14,14 +14,9 @@ struct UndoCommand: RetimeCommand {
     init(_ parsed: ParsedCommand, values: DateValue) { dryRun = parsed.flag("dry-run") }
 
     struct Services: CommandServices {
-        let undo: UndoHistoryChangeUseCase
-        let groups: any GroupRepository
-        let clock: any RetimeShared.Clock
-        init(_ services: ServiceSource) throws {
-            undo = try services()
-            groups = try services()
-            clock = try services()
-        }
+        @Resolved var undo: UndoHistoryChangeUseCase
+        @Resolved var groups: any GroupRepository
+        @Resolved var clock: any RetimeShared.Clock
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {

@@ -174,32 +174,32 @@ public enum ServiceRegistration {
                                     reading: try $0.resolve())
         }
         registry.register {
-            ReconcileSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
-                                    clock: try $0.resolve(), events: try $0.resolve(),
-                                    logger: try $0.resolve(Logger.self).labelled("retime.session"))
+            ActiveSession(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
+                          clock: try $0.resolve(), events: try $0.resolve(),
+                          logger: try $0.resolve(Logger.self).labelled("retime.session"))
         }
         registry.register {
             StartSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
-                                clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
+                                clock: try $0.resolve(), events: try $0.resolve(), active: try $0.resolve(),
                                 dataLock: try $0.resolve(), settings: try $0.resolve((any SettingsStore).self),
                                 creator: try $0.resolve((any ImportGroupDirectory).self), devices: try $0.resolve((any DeviceDirectory).self))
         }
         registry.register {
             StopSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
-                               clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve(),
+                               clock: try $0.resolve(), events: try $0.resolve(), active: try $0.resolve(),
                                override: try $0.resolve())
         }
         registry.register {
             CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
-                                 reconcile: try $0.resolve(), override: try $0.resolve())
+                                 active: try $0.resolve(), override: try $0.resolve())
         }
         registry.register {
             PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
-                                events: try $0.resolve(), reconcile: try $0.resolve(), override: try $0.resolve())
+                                events: try $0.resolve(), active: try $0.resolve(), override: try $0.resolve())
         }
         registry.register {
             ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
-                                 clock: try $0.resolve(), events: try $0.resolve(), reconcile: try $0.resolve())
+                                 clock: try $0.resolve(), events: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {
             RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
@@ -254,7 +254,7 @@ public enum ServiceRegistration {
             TestShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), inspector: try $0.resolve())
         }
         registry.register {
-            SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), reconcile: try $0.resolve(),
+            SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve(),
                                  groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self),
                                  devices: try $0.resolve((any DeviceDirectory).self))
         }

@@ -36,7 +36,7 @@ enum DaemonRoot {
         registry.register {
             RunDueEventsUseCase(schedules: try $0.resolve(), ledger: try $0.resolve(), calendar: try $0.resolve(),
                                 clock: try $0.resolve(), events: try $0.resolve(),
-                                logger: try $0.resolve(), reconcile: try $0.resolve(), start: try $0.resolve(),
+                                logger: try $0.resolve(), active: try $0.resolve(), start: try $0.resolve(),
                                 stop: try $0.resolve())
         }
         registry.register {

@@ -23,21 +23,20 @@ public struct RunDueEventsUseCase: Sendable {
     private let clock: any Clock
     private let events: SessionEventPublisher
     private let logger: Logger
-    private let reconcile: ReconcileSessionUseCase
+    private let active: ActiveSession
     private let start: StartSessionUseCase
     private let stop: StopSessionUseCase
 
-    /// The session is read through `reconcile`'s owner of the active
-    /// session (`ActiveSession`), once per pass.
+    /// The session is read through its owner, `active`, once per pass.
     public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, calendar: IntervalCalendar, clock: any Clock,
-                events: SessionEventPublisher, logger: Logger, reconcile: ReconcileSessionUseCase, start: StartSessionUseCase, stop: StopSessionUseCase) {
+                events: SessionEventPublisher, logger: Logger, active: ActiveSession, start: StartSessionUseCase, stop: StopSessionUseCase) {
         self.schedules = schedules
         self.ledger = ledger
         self.calendar = calendar
         self.clock = clock
         self.events = events
         self.logger = logger
-        self.reconcile = reconcile
+        self.active = active
         self.start = start
         self.stop = stop
     }
@@ -46,7 +45,7 @@ public struct RunDueEventsUseCase: Sendable {
         var handled: [DaemonStep.Handled] = []
         var now = clock.now()
         // The pass reconciles once: what it found serves every step after.
-        var reconciled = try await reconcile.active.reconcile()
+        var reconciled = try await active.reconcile()
         if let completed = reconciled.completed, let due = completed.endedAt {
             let late = now.timeIntervalSince(due)
             events.record(TrackedEvent(name: "session-completed", at: now, properties: [
@@ -57,7 +56,7 @@ public struct RunDueEventsUseCase: Sendable {
         // A session stopped on another device sharing the data folder left
         // this machine's block up: only this machine's daemon can lower it.
         do {
-            if try await reconcile.active.lowerOrphanedBlock(after: reconciled) != nil { reconciled.forgetSlot() }
+            if try await active.lowerOrphanedBlock(after: reconciled) != nil { reconciled.forgetSlot() }
         } catch {
             logger.warning("a block left by a session that ended elsewhere could not be lowered; trying again at the next pass",
                            metadata: ["cause": "\(error)"])
@@ -79,7 +78,7 @@ public struct RunDueEventsUseCase: Sendable {
             try await ledger.advanceWatermark(to: now)
             try await ledger.forget(before: now.addingTimeInterval(-4 * 86_400))
         }
-        let current = try await reconcile.active.current(after: reconciled)
+        let current = try await active.current(after: reconciled)
         return DaemonStep(handled: handled, nextDeadline: nextDeadline(after: clock.now(), current: current, schedules: all))
     }
 
@@ -157,7 +156,7 @@ public struct RunDueEventsUseCase: Sendable {
     /// The active session if this interval started it.
     private func startedByThis(_ interval: IntervalInstance, _ schedule: Schedule,
                                after reconciled: ActiveSession.Reconciled) async throws -> SessionID? {
-        guard let session = try await reconcile.active.current(after: reconciled), session.isActive,
+        guard let session = try await active.current(after: reconciled), session.isActive,
               session.origin == .schedule(schedule.name), session.plannedEnd == interval.end else { return nil }
         return session.id
     }

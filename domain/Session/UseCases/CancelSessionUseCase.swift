@@ -10,23 +10,23 @@ public struct CancelSessionUseCase: Sendable {
     private let groups: any SessionGroupLookup
     private let shields: any ShieldDirectory
     private let clock: any Clock
-    private let reconcile: ReconcileSessionUseCase
+    private let active: ActiveSession
     private let override: any StrictOverride
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory, clock: any Clock,
-                reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
+                active: ActiveSession, override: any StrictOverride) {
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
         self.clock = clock
-        self.reconcile = reconcile
+        self.active = active
         self.override = override
     }
 
     /// Returns the session that was discarded, with its group's name, and
     /// when it was.
     public func execute(passcode: Passcode? = nil) async throws -> (receipt: SessionReceipt, at: Date) {
-        let reconciled = try await reconcile.active.reconcile()
+        let reconciled = try await active.reconcile()
         var authorized = false, at = clock.now()
         let cancelled = try await sessions.retryingActive(known: reconciled.slot) { current in
             let now = clock.now(), boot = clock.bootTime()

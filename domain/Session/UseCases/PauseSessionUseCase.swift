@@ -7,25 +7,25 @@ public struct PauseSessionUseCase: Sendable {
     private let shields: any ShieldDirectory
     private let clock: any Clock
     private let events: SessionEventPublisher
-    private let reconcile: ReconcileSessionUseCase
+    private let active: ActiveSession
     private let override: any StrictOverride
 
     private let groups: any SessionGroupLookup
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory, clock: any Clock,
-                events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
+                events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride) {
         self.sessions = sessions
         self.groups = groups
         self.override = override
         self.shields = shields
         self.clock = clock
         self.events = events
-        self.reconcile = reconcile
+        self.active = active
     }
 
     /// Returns the paused session, with its group's name.
     public func execute(passcode: Passcode? = nil) async throws -> SessionReceipt {
-        let reconciled = try await reconcile.active.reconcile()
+        let reconciled = try await active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let (running, paused) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
             if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {

@@ -7,22 +7,22 @@ public struct ResumeSessionUseCase: Sendable {
     private let shields: any ShieldDirectory
     private let clock: any Clock
     private let events: SessionEventPublisher
-    private let reconcile: ReconcileSessionUseCase
+    private let active: ActiveSession
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase) {
+                clock: any Clock, events: SessionEventPublisher, active: ActiveSession) {
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
         self.clock = clock
         self.events = events
-        self.reconcile = reconcile
+        self.active = active
     }
 
     /// Returns the resumed session, with its group's name and the targets
     /// blocked again.
     public func execute() async throws -> SessionReceipt {
-        let reconciled = try await reconcile.active.reconcile()
+        let reconciled = try await active.reconcile()
         let (paused, resumed) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
             let next = try current.resuming(at: clock.now())
             return try await sessions.replace(current, with: next) ? (current, next) : nil

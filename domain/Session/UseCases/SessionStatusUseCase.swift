@@ -8,16 +8,16 @@ import RetimeSync
 public struct SessionStatusUseCase: Sendable {
     private let sessions: any SessionRepository
     private let clock: any Clock
-    private let reconcile: ReconcileSessionUseCase
+    private let active: ActiveSession
     private let groups: (any SessionGroupLookup)?
     private let shields: (any ShieldDirectory)?
     private let devices: (any DeviceDirectory)?
 
-    public init(sessions: any SessionRepository, clock: any Clock, reconcile: ReconcileSessionUseCase,
+    public init(sessions: any SessionRepository, clock: any Clock, active: ActiveSession,
                 groups: (any SessionGroupLookup)? = nil, shields: (any ShieldDirectory)? = nil, devices: (any DeviceDirectory)? = nil) {
         self.sessions = sessions
         self.clock = clock
-        self.reconcile = reconcile
+        self.active = active
         self.groups = groups
         self.shields = shields
         self.devices = devices
@@ -25,8 +25,8 @@ public struct SessionStatusUseCase: Sendable {
 
     /// Nil when no session is active.
     public func execute() async throws -> SessionStatus? {
-        let reconciled = try await reconcile.active.reconcile()
-        guard let current = try await reconcile.active.current(after: reconciled), current.isActive else { return nil }
+        let reconciled = try await active.reconcile()
+        guard let current = try await active.current(after: reconciled), current.isActive else { return nil }
         var status = SessionStatus(session: current, at: clock.now(), boot: clock.bootTime())
         status.groupName = try await groups?.groupName(id: current.groupId)
         if let devices, let device = current.device {
@@ -38,7 +38,7 @@ public struct SessionStatusUseCase: Sendable {
         if let shield = try shields?.shield(of: current) {
             status.shieldKind = shield.kind
             // Reconcile leaves a released block down; the user must hear why.
-            if let block = try? await reconcile.active.block(of: current, through: shield, after: reconciled), block.session == current.id {
+            if let block = try? await active.block(of: current, through: shield, after: reconciled), block.session == current.id {
                 status.blockReleased = block.released
             }
         }

@@ -12,7 +12,7 @@ public struct StartSessionUseCase: Sendable {
     private let shields: any ShieldDirectory
     private let clock: any Clock
     private let events: SessionEventPublisher
-    private let reconcile: ReconcileSessionUseCase
+    private let active: ActiveSession
     private let dataLock: any DataLock
     private let settings: (any SettingsStore)?
     private let creator: (any ImportGroupDirectory)?
@@ -21,14 +21,14 @@ public struct StartSessionUseCase: Sendable {
     /// Without `settings` there is no default group; without `creator`, no
     /// group is ever created; without `devices`, sessions name no device.
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, dataLock: any DataLock,
+                clock: any Clock, events: SessionEventPublisher, active: ActiveSession, dataLock: any DataLock,
                 settings: (any SettingsStore)? = nil, creator: (any ImportGroupDirectory)? = nil, devices: (any DeviceDirectory)? = nil) {
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
         self.clock = clock
         self.events = events
-        self.reconcile = reconcile
+        self.active = active
         self.dataLock = dataLock
         self.settings = settings
         self.creator = creator
@@ -39,7 +39,7 @@ public struct StartSessionUseCase: Sendable {
     public func execute(_ plan: SessionPlan) async throws -> SessionReceipt {
         // A block still up from an ended session makes the start fail with
         // its cause, not with "already active".
-        try await execute(plan, after: try await reconcile.active.reconcile(toleratingStuckBlock: false))
+        try await execute(plan, after: try await active.reconcile(toleratingStuckBlock: false))
     }
 
     /// The same, in a pass that has reconciled already (the daemon's): what

@@ -8,19 +8,19 @@ public struct StopSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let clock: any Clock
     private let archiver: SessionArchiver
-    private let reconcile: ReconcileSessionUseCase
+    private let active: ActiveSession
     private let override: any StrictOverride
 
     private let groups: any SessionGroupLookup
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, reconcile: ReconcileSessionUseCase, override: any StrictOverride) {
+                clock: any Clock, events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride) {
         self.sessions = sessions
         self.groups = groups
         self.override = override
         self.clock = clock
         self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events, groups: groups)
-        self.reconcile = reconcile
+        self.active = active
     }
 
     /// Ends a running session that is not strict, as stopped at `instant`
@@ -28,12 +28,12 @@ public struct StopSessionUseCase: Sendable {
     /// manual session started just before it (semantics.md). Returns the
     /// session as it went to history; nil when none runs, or a strict one.
     public func preempt(at instant: Date) async throws -> Session? {
-        try await preempt(at: instant, after: try await reconcile.active.reconcile())
+        try await preempt(at: instant, after: try await active.reconcile())
     }
 
     /// The same, in a pass that has reconciled already (the daemon's).
     public func preempt(at instant: Date, after reconciled: ActiveSession.Reconciled) async throws -> Session? {
-        guard let current = try await reconcile.active.current(after: reconciled), current.isActive, !current.strict else { return nil }
+        guard let current = try await active.current(after: reconciled), current.isActive, !current.strict else { return nil }
         let ended = current.ending(at: min(max(instant, current.startedAt), clock.now()), outcome: .stopped)
         return try await archiver.archive(current, as: ended) ? ended : nil
     }
@@ -42,7 +42,7 @@ public struct StopSessionUseCase: Sendable {
     /// `at`: when it ended, if earlier than now (`stop --at 10m ago`): not
     /// before its start or its last break, never later than now.
     public func execute(passcode: Passcode? = nil, at: Date? = nil) async throws -> SessionReceipt {
-        let reconciled = try await reconcile.active.reconcile()
+        let reconciled = try await active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let ended = try await sessions.retryingActive(known: reconciled.slot) { current in
             let now = clock.now()
