@@ -1,6 +1,7 @@
 import Adapters
 import Domain
 import Foundation
+import PortContracts
 import Synchronization
 import Testing
 
@@ -44,7 +45,9 @@ final class CountingShield: Shield {
 /// once). Before: a pass starting an interval read the session 3 times (5
 /// for a strict one, with or without a session in its way) and reconciled 2
 /// or 3 times; `stop` and `status` read it twice, and `status` asked the
-/// shield for its block twice (docs/performance.md).
+/// shield for its block twice; `doctor`'s use case read it 3 times (its
+/// blocks check, its shield test and the test's use case), and `import`
+/// twice (the root's reconcile, then the use case) (docs/performance.md).
 @Suite("The active session is read once per command or pass")
 struct ActiveSessionCountTests {
     let world: SessionWorld
@@ -68,6 +71,19 @@ struct ActiveSessionCountTests {
         StopSessionUseCase(sessions: sessions, groups: lookup, history: world.history, shields: FixedShieldDirectory(shield),
                            clock: world.clock, events: world.events, active: active, override: world.auth.override)
     }
+    /// No daemon runs.
+    struct NoDaemon: DaemonPresence {
+        func running() -> RunningDaemon? { nil }
+    }
+
+    /// Every target held by a layer, reached by no path.
+    struct Blocked: ShieldInspector {
+        func check(_ targets: [Target]) async -> [TargetCheck] {
+            targets.map { TargetCheck(target: $0, layers: [LayerCheck(layer: "memory", blocked: true, detail: "held")]) }
+        }
+    }
+
+    var test: TestShieldUseCase { TestShieldUseCase(sessions: sessions, groups: lookup, inspector: Blocked()) }
     var status: SessionStatusUseCase {
         SessionStatusUseCase(sessions: sessions, clock: world.clock, active: active, groups: lookup, shields: FixedShieldDirectory(shield))
     }
@@ -150,4 +166,54 @@ struct ActiveSessionCountTests {
         #expect(counts.asked == ["state": 1], "\(counts)")
     }
 
+    @Test("doctor reads the session once for its blocks check and its shield test, and asks the shield for the block once")
+    func doctorOnce() async throws {
+        _ = try await start.execute(SessionPlan(groupName: "work", length: .duration(600)))
+        let doctor = DoctorUseCase(inspectors: [], daemon: NoDaemon(), blocks: CheckBlocksUseCase(groups: lookup, shields: FixedShieldDirectory(shield)),
+                                   test: test, sessions: sessions)
+        var checks: [HealthCheck] = []
+        let counts = try await measure { checks = await doctor.execute(repairing: false) }
+        #expect(checks.map(\.name) == ["daemon", "blocks", "shield test"], "\(checks)")
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked == ["state": 1], "\(counts)")
+    }
+
+    @Test("shield test, without targets, reads the session once")
+    func shieldTestOnce() async throws {
+        _ = try await start.execute(SessionPlan(groupName: "work", length: .duration(600)))
+        var checks: [TargetCheck] = []
+        let counts = try await measure { checks = try await test.execute([]) }
+        #expect(checks.map(\.target.description) == ["slack.com", "app:mail"])
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked.isEmpty, "\(counts)")
+    }
+
+    @Test("daemon status reads the session once for what comes next")
+    func outlookOnce() async throws {
+        _ = try await start.execute(SessionPlan(groupName: "work", length: .duration(600)))
+        let upcoming = UpcomingEventsUseCase(schedules: InMemoryScheduleRepository(), calendar: IntervalCalendar(timeZone: .utc), clock: world.clock)
+        let outlook = DaemonOutlookUseCase(daemon: NoDaemon(), sessions: sessions, upcoming: upcoming, clock: world.clock)
+        var next: DaemonOutlookUseCase.DueWork?
+        let counts = try await measure { next = await outlook.execute().next }
+        #expect(next?.what == .endSession)
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked.isEmpty, "\(counts)")
+    }
+
+    @Test("import reads the session once: the reconcile it runs in the data lock, which no root runs before it")
+    func importOnce() async throws {
+        let running = try await start.execute(SessionPlan(groupName: "work", length: .duration(600))).session
+        let importer = ImportHistoryUseCase(history: world.history, directory: GroupRepositoryImportDirectory(groups: world.groups, clock: world.clock),
+                                            active: active, dataLock: InMemoryDataLock())
+        let record = ImportBatch.Record(session: Fixtures.endedSession(startingAt: 0), groupName: "work", line: 1)
+        let clash = ImportBatch.Record(session: running, groupName: "work", line: 2)
+        var summary: ImportSummary?
+        let counts = try await measure {
+            summary = try await importer.execute(from: FixedSource(batch: ImportBatch(records: [record, clash])), path: "-")
+        }
+        #expect(summary?.imported == 1)
+        #expect(summary?.problems.map(\.line) == [2], "the session in progress is still refused")
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked == ["state": 1], "\(counts)")
+    }
 }

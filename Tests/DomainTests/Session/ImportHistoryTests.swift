@@ -17,7 +17,11 @@ struct ImportHistoryTests {
     let clock = ManualClock()
     let sessions = InMemorySessionRepository()
     var useCase: ImportHistoryUseCase {
-        ImportHistoryUseCase(history: history, directory: GroupRepositoryImportDirectory(groups: groups, clock: clock), sessions: sessions)
+        let lookup = GroupRepositoryLookup(groups: groups), logger = Logger(label: "test", handler: InMemoryLogHandler())
+        let events = SessionEventPublisher(tracker: InMemoryTracker(), hooks: InMemoryEventHooks(), notifier: nil, groups: lookup, logger: logger)
+        let active = ActiveSession(sessions: sessions, groups: lookup, history: history, shields: FixedShieldDirectory(InMemoryShield()),
+                                   clock: clock, events: events, logger: logger)
+        return ImportHistoryUseCase(history: history, directory: GroupRepositoryImportDirectory(groups: groups, clock: clock), active: active)
     }
 
     func record(_ hour: Double, _ group: String, id: SessionID = SessionID(), line: Int = 0,

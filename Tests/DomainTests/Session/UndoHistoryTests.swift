@@ -74,7 +74,7 @@ struct UndoHistoryTests {
     @Test("an import run is undone whole: what it added is gone, what it updated is back")
     func undoImport() async throws {
         let importer = ImportHistoryUseCase(history: world.history, directory: GroupRepositoryImportDirectory(groups: world.groups, clock: world.clock),
-                                            sessions: world.sessions, clock: world.clock, journal: journal, dataLock: lock)
+                                            active: world.active, clock: world.clock, journal: journal, dataLock: lock)
         let base = world.clock.now()
         func frame(_ id: SessionID, hours: Double, tags: [String]) -> ImportBatch.Record {
             let start = base.addingTimeInterval(-hours * 3_600)

@@ -71,6 +71,8 @@ struct ImportCommand: RetimeCommand {
                                             .value("untagged-group", "NAME",
                                                    help: "Timewarrior, with --group-tag-prefix: the group of an interval with no such tag (default timewarrior).")],
                                   arguments: [ArgumentSpec("PATH", help: "The file or directory to read.")])
+    /// Inside the data lock, where it reads the slot (`ImportHistoryUseCase`).
+    static let reconciliation = Reconciliation.byUseCase
 
     let source: Source, path: String
 

@@ -16,7 +16,7 @@ enum CLIRoot {
         registry.register(Logger.self, value: Logger(label: "retime.cli", handler: handler))
         let layout = context.layout
         registry.register {
-            CheckBlocksUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
+            CheckBlocksUseCase(groups: try $0.resolve(), shields: try $0.resolve())
         }
         registry.register(DoctorUseCase.self) { resolver in
             // This device's folder (its files moved in first); without an

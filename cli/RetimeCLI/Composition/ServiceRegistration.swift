@@ -227,7 +227,7 @@ public enum ServiceRegistration {
             ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), calendar: try $0.resolve())
         }
         registry.register {
-            ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), sessions: try $0.resolve(),
+            ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), active: try $0.resolve(),
                                  schedules: try $0.resolve((any ScheduleRepository).self), settings: try $0.resolve((any SettingsStore).self),
                                  clock: try $0.resolve((any Clock).self), journal: try $0.resolve((any HistoryJournal).self),
                                  dataLock: try $0.resolve((any DataLock).self))

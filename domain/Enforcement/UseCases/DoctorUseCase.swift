@@ -33,20 +33,23 @@ public struct DoctorUseCase: Sendable {
         let running = daemon.running()
         checks.append(HealthCheck(name: "daemon", status: running == nil ? .warning : .ok,
                                   detail: running.map { "running (pid \($0.pid))" } ?? "not running; sessions end when a command next runs"))
-        checks.append(await blocks.execute(repairing: repairing))
-        if let shieldTest = await shieldTest() { checks.append(shieldTest) }
+        // The slot is read once, for the blocks and the shield test.
+        let current: Result<Session?, any Error>
+        do { current = .success(try await sessions.current()) } catch { current = .failure(error) }
+        checks.append(await blocks.execute(current, repairing: repairing))
+        if let shieldTest = await shieldTest(try? current.get()) { checks.append(shieldTest) }
         return checks
     }
 
     /// Nil when no session's block is up to test (none runs, it is on a
     /// break, or its shield only records).
-    private func shieldTest() async -> HealthCheck? {
-        guard let session = try? await sessions.current(), session.isActive, !session.isPaused,
+    private func shieldTest(_ current: Session?) async -> HealthCheck? {
+        guard let session = current, session.isActive, !session.isPaused,
               let shield = session.shield, shield != "none" else { return nil }
         let checks: [TargetCheck]
         do {
             guard let test else { throw SessionError.shieldFailed("the configured shield cannot be built") }
-            checks = try await test.execute([], limit: Self.shieldTestLimit)
+            checks = try await test.execute(of: session, limit: Self.shieldTestLimit)
         } catch {
             return HealthCheck(name: "shield test", status: .warning, detail: "could not test the block: \(error)")
         }

@@ -19,6 +19,11 @@ public struct TestShieldUseCase: Sendable {
     public func execute(_ targets: [Target], limit: Int? = nil) async throws -> [TargetCheck] {
         guard targets.isEmpty else { return await inspector.check(targets) }
         guard let session = try await sessions.current(), session.isActive else { throw SessionError.notActive }
+        return try await execute(of: session, limit: limit)
+    }
+
+    /// `session`'s targets, for a caller that has read the slot (doctor).
+    public func execute(of session: Session, limit: Int? = nil) async throws -> [TargetCheck] {
         let all = try await groups.blockList(id: session.groupId)?.targets ?? []
         return await inspector.check(Array(all.prefix(limit ?? all.count)))
     }

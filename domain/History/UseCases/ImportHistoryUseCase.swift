@@ -22,7 +22,7 @@ import RetimeShared
 public struct ImportHistoryUseCase: Sendable {
     private let history: any SessionHistory
     private let directory: any ImportGroupDirectory
-    private let sessions: any SessionRepository
+    private let active: ActiveSession
     /// Where a retime backup's schedules and settings go.
     private let schedules: (any ScheduleRepository)?
     private let settings: (any SettingsStore)?
@@ -34,14 +34,14 @@ public struct ImportHistoryUseCase: Sendable {
     /// `journal`: where each run is recorded for `undo`; `dataLock`: held
     /// from reading history to writing it, so runs at once, and edits or
     /// undos beside them, each see what the others wrote.
-    public init(history: any SessionHistory, directory: any ImportGroupDirectory, sessions: any SessionRepository,
+    public init(history: any SessionHistory, directory: any ImportGroupDirectory, active: ActiveSession,
                 schedules: (any ScheduleRepository)? = nil, settings: (any SettingsStore)? = nil, clock: (any Clock)? = nil,
                 journal: (any HistoryJournal)? = nil, dataLock: (any DataLock)? = nil) {
         self.clock = clock
         recorder = HistoryChangeRecorder(journal: journal, dataLock: dataLock)
         self.history = history
         self.directory = directory
-        self.sessions = sessions
+        self.active = active
         self.schedules = schedules
         self.settings = settings
     }
@@ -53,12 +53,16 @@ public struct ImportHistoryUseCase: Sendable {
         var batch = try await source.read(path)
         batch.records = batch.records.map(grouping.apply)
         // The source is read outside the lock (it may be large); what
-        // history holds is read, and written, inside it.
-        return try await recorder.exclusively { try await record(batch, tool: tool) }
+        // history holds is read, and written, inside it. The slot is read
+        // once, by the reconcile, inside it too: a session another process
+        // starts holds the lock while it records its session.
+        return try await recorder.exclusively {
+            let reconciled = try await active.reconcile()
+            return try await record(batch, tool: tool, current: try await active.current(after: reconciled)?.id)
+        }
     }
 
-    private func record(_ batch: ImportBatch, tool: String?) async throws -> ImportSummary {
-        let current = try await sessions.current()?.id
+    private func record(_ batch: ImportBatch, tool: String?, current: SessionID?) async throws -> ImportSummary {
         var problems = batch.problems
         var accepted: [ImportBatch.Record] = []
         var changed: [(existing: Session, record: ImportBatch.Record)] = []
@@ -255,3 +259,5 @@ extension Session {
                 strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, groupName: name)
     }
 }
+
+extension ImportHistoryUseCase: ReconcilesSession {}

@@ -6,18 +6,18 @@ import RetimeShared
 /// session whose block is down (a start killed before it raised it) has it
 /// raised.
 public struct CheckBlocksUseCase: Sendable {
-    private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
     private let shields: any ShieldDirectory
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory) {
-        self.sessions = sessions
+    public init(groups: any SessionGroupLookup, shields: any ShieldDirectory) {
         self.groups = groups
         self.shields = shields
     }
 
-    public func execute(repairing: Bool) async -> HealthCheck {
-        do { return try await check(repairing: repairing) } catch let error as StoreError where error.isDamage {
+    /// `current`: the slot as doctor read it, once for all its checks (a
+    /// failure to read it is this check's finding).
+    public func execute(_ current: Result<Session?, any Error>, repairing: Bool) async -> HealthCheck {
+        do { return try await check(try current.get(), repairing: repairing) } catch let error as StoreError where error.isDamage {
             return HealthCheck(name: "blocks", status: .warning, detail: "not checked: the session, shield or config data is damaged")
         } catch {
             // The shield's own file (a hosts file in the way, say) is a
@@ -26,8 +26,7 @@ public struct CheckBlocksUseCase: Sendable {
         }
     }
 
-    private func check(repairing: Bool) async throws -> HealthCheck {
-        let current = try await sessions.current()
+    private func check(_ current: Session?, repairing: Bool) async throws -> HealthCheck {
         let shield = try current.map(shields.shield(of:)) ?? shields.configured()
         let aligned = try await ActiveSession.align(current, through: shield, groups: groups, repairing ? .repairing : .inspecting)
         func found(_ status: HealthCheck.Status, _ detail: String) -> HealthCheck { HealthCheck(name: "blocks", status: status, detail: detail) }
