@@ -17,7 +17,7 @@ struct Resolved<Value: Sendable>: Sendable, ResolvedDependency {
     init() { value = ServiceSource.resolving { try $0.resolve(Value.self) } }
 
     var wrappedValue: Value {
-        guard let value else { preconditionFailure("a command's services are made only by ServiceSource.build, which throws what did not resolve") }
+        guard let value else { ServiceSource.unbuilt() }
         return value
     }
 
@@ -37,7 +37,7 @@ struct ResolvedEach<Key: CaseIterable & Hashable & RawRepresentable & Sendable, 
     }
 
     var wrappedValue: [Key: Value] {
-        guard let value else { preconditionFailure("a command's services are made only by ServiceSource.build, which throws what did not resolve") }
+        guard let value else { ServiceSource.unbuilt() }
         return value
     }
 }
@@ -84,10 +84,16 @@ struct ServiceSource: Sendable {
     /// What `resolve` returns from the build under way; nil, with the
     /// failure recorded, when it does not resolve.
     fileprivate static func resolving<T>(_ resolve: (Container) throws -> T) -> T? {
-        guard let build = current else { preconditionFailure("a command's services are made only by ServiceSource.build") }
+        guard let build = current else { unbuilt() }
         do { return try resolve(build.container) } catch {
             build.failure.withLock { if $0 == nil { $0 = error } }
             return nil
         }
+    }
+
+    /// A command's services made other than by `build`: a programming
+    /// error, never a user's.
+    fileprivate static func unbuilt() -> Never {
+        preconditionFailure("a command's services are made only by ServiceSource.build, which throws what did not resolve")
     }
 }
