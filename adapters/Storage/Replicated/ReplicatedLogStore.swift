@@ -37,6 +37,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Registered defaults and change observers (this process only).
     private let side = StoreSideTables()
     private let cache = Mutex<[String: Merged]>([:])
+    /// Values this process took from a snapshot, by the stamps of the logs
+    /// it was checked against.
+    private let served = Mutex<[String: (stamps: [String: POSIXFiles.FileStamp], values: [String: JSONValue])]>([:])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -61,8 +64,46 @@ public final class ReplicatedLogStore: KeyValueStore {
     }
 
     public func values(of suite: String) throws -> [String: JSONValue] {
-        try merged(suite).values
+        try SuiteName.check(suite)
+        let files = logFiles(of: suite)
+        var stamps: [String: POSIXFiles.FileStamp] = [:]
+        for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
+        if let cached = cache.withLock({ $0[suite] }), cached.reader.isCurrent(stamps) { return cached.values }
+        if let served = served.withLock({ $0[suite] }), served.stamps == stamps { return served.values }
+        let snapshot = snapshotPath(of: suite)
+        if let snapshot, let saved = SuiteSnapshot.load(snapshot), saved.isCurrent(files: files, directory: directory) {
+            served.withLock { $0[suite] = (stamps, saved.values) }
+            return saved.values
+        }
+        let state = try merged(suite, files: files, stamps: stamps)
+        if let snapshot { saveSnapshot(of: state, to: snapshot) }
+        return state.values
     }
+
+    /// `devices/<this id>/snapshots/<suite>.json`, when this device has a
+    /// folder here (a read never makes one); see `SuiteSnapshot`.
+    private func snapshotPath(of suite: String) -> String? {
+        guard let device = try? deviceID() else { return nil }
+        let folder = directory + "/" + device
+        guard access(folder, F_OK) == 0 else { return nil }
+        return folder + "/snapshots/" + suite + ".json"
+    }
+
+    /// Keeps `state`'s values for the next process, if the suite's logs are
+    /// long enough that merging them costs more than writing one file (the
+    /// session slot, compacted, stays under it and changes at every
+    /// `start` and `stop`).
+    private func saveSnapshot(of state: Merged, to path: String) {
+        let sources = state.reader.files.sorted { $0.key < $1.key }.map { path, progress in
+            SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash)
+        }
+        guard sources.reduce(0, { $0 + $1.length }) >= Self.snapshotThreshold else { return }
+        SuiteSnapshot(sources: sources, values: state.values).write(to: path)
+    }
+
+    /// The bytes of change lines above which a suite's merged values are
+    /// kept in a snapshot.
+    static let snapshotThreshold = 4_096
 
     public func update<Result>(_ suite: String, durability: WriteDurability,
                                _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
@@ -217,6 +258,11 @@ public final class ReplicatedLogStore: KeyValueStore {
         let files = logFiles(of: suite)
         var stamps: [String: POSIXFiles.FileStamp] = [:]
         for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
+        return try merged(suite, files: files, stamps: stamps)
+    }
+
+    /// The same, for `files` as just listed and stamped.
+    private func merged(_ suite: String, files: [String], stamps: [String: POSIXFiles.FileStamp]) throws -> Merged {
         let cached = cache.withLock { $0[suite] }
         if let cached, cached.reader.isCurrent(stamps) { return cached }
         var reader = cached.map(\.reader).flatMap { $0.canContinue(with: stamps) ? $0 : nil } ?? ChangeLogReader()
@@ -252,6 +298,7 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Drops the merged suites it keeps: the next read merges the files again.
     public func forgetParsedSuites() {
         cache.withLock { $0.removeAll() }
+        served.withLock { $0.removeAll() }
     }
 
     /// A fingerprint of every file of `suite`: it moves with any device's
