@@ -108,6 +108,34 @@ import Testing
         #expect { try Self.store(folder, Self.a).values(of: "groups") } throws: { ($0 as? StoreError)?.code == "store.corrupted" }
     }
 
+    @Test("the session slot from a snapshot: the values two devices wrote unseen, and the last value once deleted, as the merge says")
+    func unseenAndLastValueFromASnapshot() throws {
+        let folder = TemporaryDirectory().file("devices")
+        // Two devices fill the slot before either saw the other (long
+        // values: enough lines for a snapshot), then A empties it.
+        let padding = String(repeating: "x", count: 3_000)
+        try Self.store(folder, Self.a).update("session") { $0["current"] = .object(["id": .string("from-a"), "note": .string(padding)]) }
+        let elsewhere = TemporaryDirectory().file("devices")
+        try Self.store(elsewhere, Self.b).update("session") { $0["current"] = .object(["id": .string("from-b"), "note": .string(padding)]) }
+        try FileManager.default.copyItem(atPath: elsewhere + "/" + Self.b, toPath: folder + "/" + Self.b)
+        let merged = Self.store(folder, Self.a)
+        let unseen = try merged.unseen("session", key: "current")
+        #expect(unseen.count == 1)
+        try merged.update("session") { $0["current"] = nil }
+        let expected = (unseen: try Self.store(folder, Self.a).unseen("session", key: "current"),
+                        last: try Self.store(folder, Self.a).lastValue("session", key: "current"))
+        #expect(expected.last != nil)
+        #expect(FileManager.default.fileExists(atPath: folder + "/\(Self.a)/snapshots/session.json"))
+        // A fresh process answers from the snapshot, and the same.
+        let served = Self.store(folder, Self.a)
+        #expect(try served.unseen("session", key: "current") == expected.unseen)
+        #expect(try served.lastValue("session", key: "current") == expected.last)
+        #expect(try served.values(of: "session").isEmpty)
+        // And once another device's write lands, from the logs again.
+        try Self.store(folder, Self.b).update("session") { $0["current"] = .object(["id": .string("again-b")]) }
+        #expect(try Self.store(folder, Self.a).lastValue("session", key: "current") == .object(["id": .string("again-b")]))
+    }
+
     @Test func aReadMakesNoFolderForADeviceThatHasNone() throws {
         let (folder, _, _) = try Self.folder()
         let c = "cccccccc-0000-4000-8000-000000000003"

@@ -34,6 +34,10 @@ struct SuiteSnapshot: Equatable {
 
     var sources: [Source]
     var values: [String: JSONValue]
+    /// Per key of a suite merged per whole value (the session slot): what
+    /// `ReplicatedLogStore.unseen` and `lastValue` answer from the merge.
+    var unseen: [String: [JSONValue]] = [:]
+    var lastValues: [String: JSONValue] = [:]
 
     static let format = "retime.snapshot"
     static let version: Int64 = 1
@@ -43,7 +47,13 @@ struct SuiteSnapshot: Equatable {
     static func load(_ path: String) -> SuiteSnapshot? {
         guard let bytes = try? POSIXFiles.read(path), case .object(let members)? = try? JSONText.parse(bytes),
               members["format"] == .string(format), members["version"] == .int(version),
-              case .array(let listed)? = members["sources"], case .object(let values)? = members["values"] else { return nil }
+              case .array(let listed)? = members["sources"], case .object(let values)? = members["values"],
+              case .object(let unseenMembers)? = members["unseen"], case .object(let lastValues)? = members["lastValues"] else { return nil }
+        var unseen: [String: [JSONValue]] = [:]
+        for (key, member) in unseenMembers {
+            guard case .array(let items) = member else { return nil }
+            unseen[key] = items
+        }
         var sources: [Source] = []
         for case .object(let source) in listed {
             guard case .string(let name)? = source["name"], case .int(let length)? = source["length"],
@@ -51,7 +61,7 @@ struct SuiteSnapshot: Equatable {
             sources.append(Source(name: name, length: Int(length), hash: hash))
         }
         guard sources.count == listed.count else { return nil }
-        return SuiteSnapshot(sources: sources, values: values)
+        return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues)
     }
 
     /// Whether `files` (every log of the suite as listed now, full paths
@@ -73,6 +83,7 @@ struct SuiteSnapshot: Equatable {
         guard (try? POSIXFiles.ensureDirectory(folder)) != nil else { return }
         let document = JSONValue.object([
             "format": .string(Self.format), "version": .int(Self.version), "values": .object(values),
+            "unseen": .object(unseen.mapValues { .array($0) }), "lastValues": .object(lastValues),
             "sources": .array(sources.map {
                 .object(["name": .string($0.name), "length": .int(Int64($0.length)), "hash": .string(String($0.hash, radix: 16))])
             }),
