@@ -106,10 +106,9 @@ public final class ReplicatedLogStore: KeyValueStore {
         return folder + "/snapshots/" + suite + ".json"
     }
 
-    /// Keeps `state`'s values for the next process, if the suite's logs are
-    /// long enough that merging them costs more than writing one file (the
-    /// session slot, compacted, stays under it and changes at every
-    /// `start` and `stop`).
+    /// Keeps `state`'s values (and, per key, what `unseen` and `lastValue`
+    /// answer) for the next process, if the suite's logs are long enough
+    /// that merging them costs more than writing one file.
     private func saveSnapshot(of state: Merged, to path: String) {
         let sources = state.reader.files.sorted { $0.key < $1.key }.map { path, progress in
             SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash)
