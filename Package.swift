@@ -13,6 +13,17 @@ let startupSettings: [SwiftSetting] = [
                   "-Xfrontend", "-prespecialize-generic-metadata"], .when(configuration: .release)),
 ]
 
+/// Release builds let the modules that use a context specialise its generic
+/// code for their own types: `ReplicatedRecords<JSONValue>`, merged from
+/// every change line on each read, ran unspecialised across the module
+/// edge (a generic `Dictionary` of `JSONValue`s through witness tables,
+/// its metadata instantiated at run time): about a third of a `status` on
+/// a shared data folder. See docs/performance.md, "Devices sharing a data
+/// folder".
+let crossModule: [SwiftSetting] = [
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
+]
+
 /// The release binary is stripped of its symbol table (84 MB -> 62 MB;
 /// docs/performance.md, "Size"), unless RETIME_KEEP_SYMBOLS is set, as
 /// bench/order-symbols.sh sets it: its profiler needs the symbols.
@@ -43,7 +54,7 @@ let package = Package(
         .target(name: "RetimeDI", dependencies: ["RetimeShared"], path: "domain/DI", swiftSettings: startupSettings),
         .target(name: "RetimeGroup", dependencies: ["RetimeShared"], path: "domain/Group", swiftSettings: startupSettings),
         .target(name: "RetimeAuth", dependencies: ["RetimeShared"], path: "domain/Auth", swiftSettings: startupSettings),
-        .target(name: "RetimeSync", dependencies: ["RetimeShared"], path: "domain/Sync", swiftSettings: startupSettings),
+        .target(name: "RetimeSync", dependencies: ["RetimeShared"], path: "domain/Sync", swiftSettings: startupSettings + crossModule),
         .target(name: "RetimeSession", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSync"], path: "domain/Session",
                 swiftSettings: startupSettings),
         .target(name: "RetimeSchedule", dependencies: ["RetimeShared", "RetimeGroup", "RetimeSession"], path: "domain/Schedule",

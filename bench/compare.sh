@@ -5,7 +5,7 @@
 # `start` + `stop` pair, and the daemon's resident memory when idle with 20
 # schedules. The two binaries take turns, ROUNDS rounds of RUNS runs each,
 # so a change in the machine's load falls on both alike.
-# Usage: [BEFORE=REV's binary] bench/compare.sh [REV] [RUNS] [ROUNDS]   (markdown for docs/performance.md)
+# Usage: [BEFORE=REV's binary] [AFTER=this tree's binary] bench/compare.sh [REV] [RUNS] [ROUNDS]   (markdown for docs/performance.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:-HEAD~1}
@@ -14,8 +14,12 @@ rounds=${3:-3}
 work=$(mktemp -d)
 trap 'git worktree remove --force "$work/before-tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
-swift build -c release --static-swift-stdlib --product retime >/dev/null
-cp .build/release/retime "$work/after"
+if [ -n "${AFTER:-}" ]; then   # the working tree's binary, already built
+  cp "$AFTER" "$work/after"
+else
+  swift build -c release --static-swift-stdlib --product retime >/dev/null
+  cp .build/release/retime "$work/after"
+fi
 if [ -n "${BEFORE:-}" ]; then   # REV's binary, already built
   cp "$BEFORE" "$work/before"
 else

@@ -41,6 +41,27 @@ struct WidthTests {
         #expect(DisplayWidth.visible("\u{1B}[1mwork\u{1B}[0m") == 4)
         #expect(DisplayWidth.truncate("深度工作 focus", to: 6) == "深度…" && DisplayWidth.truncate("short", to: 10) == "short")
     }
+
+    @Test("ASCII takes its column by the same rule as the rest of Unicode: controls none, every other character one; a keycap two")
+    func asciiWidth() {
+        for value in UInt8(0)...0x7F {
+            let scalar = Unicode.Scalar(value)
+            let control = scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+            #expect(DisplayWidth.of(Character(scalar)) == (control ? 0 : 1), "U+\(String(value, radix: 16))")
+        }
+        #expect(DisplayWidth.of(Character("\r\n")) == 0)
+        #expect(DisplayWidth.of(Character("#\u{FE0F}\u{20E3}")) == 2)
+    }
+
+    @Test("prose wraps between words at the width, colour taking no column")
+    func wrapping() {
+        let words = (1...30).map { "word\($0)" }.joined(separator: " ")
+        let lines = HelpRenderer.wrap(words, width: 20)
+        #expect(lines.joined(separator: " ") == words)
+        #expect(lines.allSatisfy { DisplayWidth.visible($0) <= 20 })
+        #expect(lines.dropLast().allSatisfy { line in DisplayWidth.visible(line) + 1 + DisplayWidth.visible(lines[lines.firstIndex(of: line)! + 1].split(separator: " ")[0]) > 20 })
+        #expect(HelpRenderer.wrap("\u{1B}[1mbold\u{1B}[0m word", width: 9) == ["\u{1B}[1mbold\u{1B}[0m word"])
+    }
 }
 
 /// `status --watch` on a real terminal narrower than its line: one line,

@@ -31,7 +31,9 @@ enum JSONText {
         }
     }
 
-    private static func readValue(_ reader: inout JSONByteReader, depth: Int) throws -> JSONValue {
+    /// One value at the reader's position (the change-log lines' reader
+    /// parses the values inside a line with it).
+    static func readValue(_ reader: inout JSONByteReader, depth: Int) throws -> JSONValue {
         guard depth < JSONByteReader.maximumDepth else {
             throw Malformed(description: "nested deeper than \(JSONByteReader.maximumDepth) at byte \(reader.index)")
         }

@@ -69,43 +69,44 @@ enum ChangeLine {
     }
 
     static func decodeLine(_ line: [UInt8]) throws(Malformed) -> Decoded {
-        guard case .object(let members)? = try? JSONText.parse(line) else { throw Malformed(reason: "not a JSON object") }
-        guard case .string(let text)? = members["at"], let at = HybridTimestamp(text: text) else {
+        guard let members = try? LineMembers.parse(line) else { throw Malformed(reason: "not a JSON object") }
+        guard case .string(let text)? = members.at, let at = HybridTimestamp(text: text) else {
             throw Malformed(reason: "no valid \"at\" (a hybrid clock reading)")
         }
-        guard case .string(let key)? = members["key"], !key.isEmpty else { throw Malformed(reason: "no \"key\"") }
+        guard case .string(let key)? = members.key, !key.isEmpty else { throw Malformed(reason: "no \"key\"") }
         var acknowledged: HybridTimestamp?
-        for name in ["over", "seen"] {
-            guard let member = members[name] else { continue }
+        for (name, member) in [("over", members.over), ("seen", members.seen)] {
+            guard let member else { continue }
             guard case .string(let text) = member, let stamp = HybridTimestamp(text: text) else {
                 throw Malformed(reason: "\"\(name)\" is not a hybrid clock reading")
             }
             acknowledged = stamp
         }
-        if members["seen"] != nil { return Decoded(key: key, at: at, changes: [], acknowledged: acknowledged) }
+        if members.seen != nil { return Decoded(key: key, at: at, changes: [], acknowledged: acknowledged) }
         return Decoded(key: key, at: at, changes: try changes(members, at: at, key: key), acknowledged: acknowledged)
     }
 
-    private static func changes(_ members: [String: JSONValue], at: HybridTimestamp, key: String) throws(Malformed) -> [RecordChange<JSONValue>] {
-        if members["delete"] == .bool(true) { return [RecordChange(at: at, record: key, kind: .delete)] }
-        if let value = members["value"] { return [RecordChange(at: at, record: key, kind: .set(field: wholeValue, value: value))] }
-        guard case .array(let items)? = members["changes"], !items.isEmpty, items.count < 1 << 20 else {
+    private static func changes(_ members: LineMembers, at: HybridTimestamp, key: String) throws(Malformed) -> [RecordChange<JSONValue>] {
+        if members.delete == .bool(true) { return [RecordChange(at: at, record: key, kind: .delete)] }
+        if let value = members.value { return [RecordChange(at: at, record: key, kind: .set(field: wholeValue, value: value))] }
+        guard let items = members.changes, !items.isEmpty, items.count < 1 << 20 else {
             throw Malformed(reason: "no \"changes\", \"value\" or \"delete\"")
         }
         var changes: [RecordChange<JSONValue>] = []
+        changes.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             changes.append(RecordChange(at: at.advanced(by: index), record: key, kind: try kind(item, index)))
         }
         return changes
     }
 
-    private static func kind(_ item: JSONValue, _ index: Int) throws(Malformed) -> Kind {
-        guard case .object(let change) = item else { throw Malformed(reason: "change \(index + 1) is not an object") }
-        if case .string(let field)? = change["set"], let value = change["value"] { return .set(field: field, value: value) }
-        if case .string(let field)? = change["unset"] { return .set(field: field, value: nil) }
-        if case .string(let field)? = change["add"], let value = change["value"] { return .add(field: field, element: value) }
-        if case .string(let field)? = change["remove"], let value = change["value"] { return .remove(field: field, element: value) }
-        if change["delete"] == .bool(true) { return .delete }
+    private static func kind(_ item: ChangeMembers?, _ index: Int) throws(Malformed) -> Kind {
+        guard let change = item else { throw Malformed(reason: "change \(index + 1) is not an object") }
+        if case .string(let field)? = change.set, let value = change.value { return .set(field: field, value: value) }
+        if case .string(let field)? = change.unset { return .set(field: field, value: nil) }
+        if case .string(let field)? = change.add, let value = change.value { return .add(field: field, element: value) }
+        if case .string(let field)? = change.remove, let value = change.value { return .remove(field: field, element: value) }
+        if change.delete == .bool(true) { return .delete }
         throw Malformed(reason: "change \(index + 1) is none retime knows")
     }
 

@@ -20,6 +20,8 @@ struct ChangeLogReader {
         /// The last line applied, newline included: reading on, it must
         /// still be there, where it was (see `read`).
         var lastLine: [UInt8] = []
+        /// `ContentHash` of the `consumed` bytes (a snapshot's source).
+        var hash = ContentHash.start
     }
 
     /// The file at a path is no longer the one read: read everything again.
@@ -136,6 +138,7 @@ struct ChangeLogReader {
             let lineStart = bytes[..<(whole - 1)].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
             lastLine = Array(bytes[lineStart..<whole])
         }
-        return Progress(stamp: POSIXFiles.FileStamp(info), consumed: start + whole, lines: number, lastLine: lastLine)
+        let hash = bytes.withUnsafeBufferPointer { ContentHash.of(UnsafeBufferPointer(rebasing: $0[..<whole]), continuing: progress?.hash ?? ContentHash.start) }
+        return Progress(stamp: POSIXFiles.FileStamp(info), consumed: start + whole, lines: number, lastLine: lastLine, hash: hash)
     }
 }

@@ -37,6 +37,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Registered defaults and change observers (this process only).
     private let side = StoreSideTables()
     private let cache = Mutex<[String: Merged]>([:])
+    /// Values this process took from a snapshot, by the stamps of the logs
+    /// it was checked against.
+    private let served = Mutex<[String: (stamps: [String: POSIXFiles.FileStamp], snapshot: SuiteSnapshot)]>([:])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -61,8 +64,68 @@ public final class ReplicatedLogStore: KeyValueStore {
     }
 
     public func values(of suite: String) throws -> [String: JSONValue] {
-        try merged(suite).values
+        switch try readState(suite) {
+        case .merged(let state): state.values
+        case .snapshot(let snapshot): snapshot.values
+        }
     }
+
+    /// What a read is served from: the suite merged in this process, or a
+    /// snapshot that matches every log as it is now.
+    enum ReadState {
+        case merged(Merged)
+        case snapshot(SuiteSnapshot)
+    }
+
+    /// The suite as it is now: kept in this process if no log's stamp
+    /// moved, else from the snapshot if every log holds exactly what it was
+    /// made from, else merged from the logs (and the snapshot made again).
+    private func readState(_ suite: String) throws -> ReadState {
+        try SuiteName.check(suite)
+        let files = logFiles(of: suite)
+        var stamps: [String: POSIXFiles.FileStamp] = [:]
+        for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
+        if let cached = cache.withLock({ $0[suite] }), cached.reader.isCurrent(stamps) { return .merged(cached) }
+        if let served = served.withLock({ $0[suite] }), served.stamps == stamps { return .snapshot(served.snapshot) }
+        let snapshot = snapshotPath(of: suite)
+        if let snapshot, let saved = SuiteSnapshot.load(snapshot), saved.isCurrent(files: files, directory: directory) {
+            served.withLock { $0[suite] = (stamps, saved) }
+            return .snapshot(saved)
+        }
+        let state = try merged(suite, files: files, stamps: stamps)
+        if let snapshot { saveSnapshot(of: state, to: snapshot) }
+        return .merged(state)
+    }
+
+    /// `devices/<this id>/snapshots/<suite>.json`, when this device has a
+    /// folder here (a read never makes one); see `SuiteSnapshot`.
+    private func snapshotPath(of suite: String) -> String? {
+        guard let device = try? deviceID() else { return nil }
+        let folder = directory + "/" + device
+        guard access(folder, F_OK) == 0 else { return nil }
+        return folder + "/snapshots/" + suite + ".json"
+    }
+
+    /// Keeps `state`'s values (and, per key, what `unseen` and `lastValue`
+    /// answer) for the next process, if the suite's logs are long enough
+    /// that merging them costs more than writing one file.
+    private func saveSnapshot(of state: Merged, to path: String) {
+        let sources = state.reader.files.sorted { $0.key < $1.key }.map { path, progress in
+            SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash)
+        }
+        guard sources.reduce(0, { $0 + $1.length }) >= Self.snapshotThreshold else { return }
+        var unseen: [String: [JSONValue]] = [:], lastValues: [String: JSONValue] = [:]
+        for key in state.reader.wholeValues.keys {
+            let values = Self.unseen(in: state, key: key)
+            if !values.isEmpty { unseen[key] = values }
+            if let last = state.records.remains(key).fields[ChangeLine.wholeValue] { lastValues[key] = last }
+        }
+        SuiteSnapshot(sources: sources, values: state.values, unseen: unseen, lastValues: lastValues).write(to: path)
+    }
+
+    /// The bytes of change lines above which a suite's merged values are
+    /// kept in a snapshot.
+    static let snapshotThreshold = 4_096
 
     public func update<Result>(_ suite: String, durability: WriteDurability,
                                _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
@@ -115,7 +178,13 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// two devices wrote before either saw the other's (two sessions
     /// started at once). Each stays here until a device `settle`s it.
     public func unseen(_ suite: String, key: String) throws -> [JSONValue] {
-        let state = try merged(suite)
+        switch try readState(suite) {
+        case .merged(let state): Self.unseen(in: state, key: key)
+        case .snapshot(let snapshot): snapshot.unseen[key] ?? []
+        }
+    }
+
+    private static func unseen(in state: Merged, key: String) -> [JSONValue] {
         let current = state.records.record(key) != nil ? state.records.stamp(of: key, field: ChangeLine.wholeValue) : nil
         return (state.reader.wholeValues[key] ?? [:])
             .filter { $0.key != current && !state.reader.acknowledged.contains($0.key) }
@@ -125,7 +194,10 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// The whole value `key` last held, also once it was deleted (the
     /// delete hides it; it stays in the log).
     public func lastValue(_ suite: String, key: String) throws -> JSONValue? {
-        try merged(suite).records.remains(key).fields[ChangeLine.wholeValue]
+        switch try readState(suite) {
+        case .merged(let state): state.records.remains(key).fields[ChangeLine.wholeValue]
+        case .snapshot(let snapshot): snapshot.lastValues[key]
+        }
     }
 
     /// The whole value `key` last held, when the change that removed it
@@ -225,6 +297,11 @@ public final class ReplicatedLogStore: KeyValueStore {
         let files = logFiles(of: suite)
         var stamps: [String: POSIXFiles.FileStamp] = [:]
         for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
+        return try merged(suite, files: files, stamps: stamps)
+    }
+
+    /// The same, for `files` as just listed and stamped.
+    private func merged(_ suite: String, files: [String], stamps: [String: POSIXFiles.FileStamp]) throws -> Merged {
         let cached = cache.withLock { $0[suite] }
         if let cached, cached.reader.isCurrent(stamps) { return cached }
         var reader = cached.map(\.reader).flatMap { $0.canContinue(with: stamps) ? $0 : nil } ?? ChangeLogReader()
@@ -260,6 +337,7 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Drops the merged suites it keeps: the next read merges the files again.
     public func forgetParsedSuites() {
         cache.withLock { $0.removeAll() }
+        served.withLock { $0.removeAll() }
     }
 
     /// A fingerprint of every file of `suite`: it moves with any device's

@@ -18,6 +18,9 @@ enum DisplayWidth {
     }
 
     static func of(_ character: Character) -> Int {
+        // ASCII first: no Unicode property tables (their look-ups were a
+        // third of a `status`, whose prose is wrapped word by word).
+        if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
         guard let first = character.unicodeScalars.first else { return 0 }
         if first.properties.isEmojiPresentation || character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
         switch first.properties.generalCategory {

@@ -58,12 +58,15 @@ enum HelpRenderer {
     /// With `keepingBrackets`, an option in brackets (`[--tag TAG...]`)
     /// counts as one word: a usage line never breaks inside one.
     static func wrap(_ text: String, width: Int, keepingBrackets: Bool = false) -> [String] {
-        var lines: [String] = [], line = ""
+        var lines: [String] = [], line = "", lineWidth = 0
         for word in keepingBrackets ? bracketedWords(text) : text.split(separator: " ").map(String.init) {
-            if !line.isEmpty, DisplayWidth.visible(line) + 1 + DisplayWidth.visible(word) > width {
+            // The line's width is kept, not measured again at every word.
+            let wordWidth = DisplayWidth.visible(word)
+            if !line.isEmpty, lineWidth + 1 + wordWidth > width {
                 lines.append(line)
                 line = ""
             }
+            lineWidth = line.isEmpty ? wordWidth : lineWidth + 1 + wordWidth
             line += (line.isEmpty ? "" : " ") + word
         }
         return lines + (line.isEmpty ? [] : [line])

@@ -1,0 +1,145 @@
+import Adapters
+import Domain
+import Foundation
+import JSONDocument
+import Testing
+
+/// A suite's merged values kept in a snapshot (`devices/<id>/snapshots/`)
+/// are served to the next process only while every device's log holds
+/// exactly the lines they were merged from: another device's log that grew,
+/// was rewritten to the same size with its old time, or was replaced by a
+/// new file (on a reused inode or not) is read, never the stale snapshot.
+@Suite struct SuiteSnapshotTests {
+    static let a = "aaaaaaaa-0000-4000-8000-000000000001"
+    static let b = "bbbbbbbb-0000-4000-8000-000000000002"
+
+    /// A fresh process's store of `device` on the folder.
+    static func store(_ folder: String, _ device: String) -> ReplicatedLogStore {
+        ReplicatedLogStore.dataFolder(devices: folder, deviceID: { device }, now: { Date() })
+    }
+
+    /// Device A's 40 groups (enough lines for a snapshot) and device B's one,
+    /// named `name`; A has read the suite once, so its snapshot is there.
+    static func folder(bName name: String = "aaaa") throws -> (folder: String, bLog: String, snapshot: String) {
+        let folder = TemporaryDirectory().file("devices")
+        try store(folder, a).update("groups") { values in
+            for index in 0..<40 {
+                values["group-\(index)"] = .object(["name": .string("group number \(index)"), "targets": .array([.string("site\(index).example.com")])])
+            }
+        }
+        try store(folder, b).update("groups") { $0["b-group"] = .object(["name": .string(name)]) }
+        let snapshot = folder + "/\(a)/snapshots/groups.json"
+        _ = try store(folder, a).values(of: "groups")
+        #expect(FileManager.default.fileExists(atPath: snapshot))
+        return (folder, folder + "/\(b)/changes/groups.jsonl", snapshot)
+    }
+
+    static func bName(_ folder: String) throws -> JSONValue? {
+        guard case .object(let members)? = try store(folder, a).values(of: "groups")["b-group"] else { return nil }
+        return members["name"]
+    }
+
+    /// Sets a file's modification time back to `time` (what a sync tool
+    /// does when it copies a file: the source's time).
+    static func setModified(_ path: String, to time: timespec) {
+        var times = [time, time]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    static func modified(_ path: String) -> (time: timespec, inode: UInt64) {
+        var info = stat()
+        _ = lstat(path, &info)
+        return (info.st_mtim, UInt64(info.st_ino))
+    }
+
+    @Test func aSnapshotServesTheNextProcessWhileTheLogsAreAsItSaw() throws {
+        let (folder, _, snapshot) = try Self.folder()
+        let merged = try Self.store(folder, Self.a).values(of: "groups")
+        #expect(merged.count == 41)
+        // What the next process reads is the snapshot's: a value changed in
+        // it (the logs untouched) is what comes back.
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        try text.replacingOccurrences(of: "group number 7\"", with: "from the snapshot\"").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        guard case .object(let seven)? = try Self.store(folder, Self.a).values(of: "groups")["group-7"] else { Issue.record("no group-7"); return }
+        #expect(seven["name"] == .string("from the snapshot"))
+        // A torn or foreign snapshot is not used: the logs are.
+        try "{\"format\":\"retime.snap".write(toFile: snapshot, atomically: true, encoding: .utf8)
+        #expect(try Self.store(folder, Self.a).values(of: "groups") == merged)
+    }
+
+    @Test func anotherDevicesNewLineIsRead() throws {
+        let (folder, _, _) = try Self.folder()
+        try Self.store(folder, Self.b).update("groups") { $0["b-group"] = .object(["name": .string("renamed on b")]) }
+        #expect(try Self.bName(folder) == .string("renamed on b"))
+    }
+
+    @Test func anotherDevicesLogRewrittenToTheSameSizeWithItsOldTimeIsRead() throws {
+        let (folder, bLog, _) = try Self.folder(bName: "aaaa")
+        let before = Self.modified(bLog)
+        let text = try String(contentsOfFile: bLog, encoding: .utf8)
+        let handle = try #require(FileHandle(forWritingAtPath: bLog))
+        try handle.write(contentsOf: Data(text.replacingOccurrences(of: "\"aaaa\"", with: "\"bbbb\"").utf8))
+        try handle.close()
+        Self.setModified(bLog, to: before.time)
+        let after = Self.modified(bLog)
+        #expect(after.inode == before.inode && after.time.tv_sec == before.time.tv_sec && after.time.tv_nsec == before.time.tv_nsec)
+        #expect(try Self.bName(folder) == .string("bbbb"))
+    }
+
+    @Test func anotherDevicesLogReplacedOnAReusedInodeIsRead() throws {
+        let (folder, bLog, _) = try Self.folder(bName: "aaaa")
+        let before = Self.modified(bLog)
+        let text = try String(contentsOfFile: bLog, encoding: .utf8)
+        // Removed, then written anew at once: file systems hand the freed
+        // inode to the next file more often than not; either way, with the
+        // same size and the old time.
+        try FileManager.default.removeItem(atPath: bLog)
+        #expect(FileManager.default.createFile(atPath: bLog, contents: Data(text.replacingOccurrences(of: "\"aaaa\"", with: "\"cccc\"").utf8)))
+        Self.setModified(bLog, to: before.time)
+        #expect(try Self.bName(folder) == .string("cccc"))
+    }
+
+    @Test func damageAfterTheLastLineOfALogIsStillReported() throws {
+        let (folder, bLog, _) = try Self.folder()
+        let handle = try #require(FileHandle(forWritingAtPath: bLog))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("xx".utf8))
+        try handle.close()
+        #expect { try Self.store(folder, Self.a).values(of: "groups") } throws: { ($0 as? StoreError)?.code == "store.corrupted" }
+    }
+
+    @Test("the session slot from a snapshot: the values two devices wrote unseen, and the last value once deleted, as the merge says")
+    func unseenAndLastValueFromASnapshot() throws {
+        let folder = TemporaryDirectory().file("devices")
+        // Two devices fill the slot before either saw the other (long
+        // values: enough lines for a snapshot), then A empties it.
+        let padding = String(repeating: "x", count: 3_000)
+        try Self.store(folder, Self.a).update("session") { $0["current"] = .object(["id": .string("from-a"), "note": .string(padding)]) }
+        let elsewhere = TemporaryDirectory().file("devices")
+        try Self.store(elsewhere, Self.b).update("session") { $0["current"] = .object(["id": .string("from-b"), "note": .string(padding)]) }
+        try FileManager.default.copyItem(atPath: elsewhere + "/" + Self.b, toPath: folder + "/" + Self.b)
+        let merged = Self.store(folder, Self.a)
+        let unseen = try merged.unseen("session", key: "current")
+        #expect(unseen.count == 1)
+        try merged.update("session") { $0["current"] = nil }
+        let expected = (unseen: try Self.store(folder, Self.a).unseen("session", key: "current"),
+                        last: try Self.store(folder, Self.a).lastValue("session", key: "current"))
+        #expect(expected.last != nil)
+        #expect(FileManager.default.fileExists(atPath: folder + "/\(Self.a)/snapshots/session.json"))
+        // A fresh process answers from the snapshot, and the same.
+        let served = Self.store(folder, Self.a)
+        #expect(try served.unseen("session", key: "current") == expected.unseen)
+        #expect(try served.lastValue("session", key: "current") == expected.last)
+        #expect(try served.values(of: "session").isEmpty)
+        // And once another device's write lands, from the logs again.
+        try Self.store(folder, Self.b).update("session") { $0["current"] = .object(["id": .string("again-b")]) }
+        #expect(try Self.store(folder, Self.a).lastValue("session", key: "current") == .object(["id": .string("again-b")]))
+    }
+
+    @Test func aReadMakesNoFolderForADeviceThatHasNone() throws {
+        let (folder, _, _) = try Self.folder()
+        let c = "cccccccc-0000-4000-8000-000000000003"
+        #expect(try Self.store(folder, c).values(of: "groups").count == 41)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + c))
+    }
+}

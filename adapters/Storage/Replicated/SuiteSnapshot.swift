@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Domain
+import FoundationEssentials
+import Glibc
+import JSONDocument
+#endif
+
+/// A suite's merged values kept beside this device's logs
+/// (`devices/<id>/snapshots/<suite>.json`) with what they were merged
+/// from: every log file's name, the length of its whole lines and a hash of
+/// those bytes. A command that finds every log as the snapshot names it
+/// reads the values from this one file instead of parsing and merging every
+/// line of every device's log (a `status` on twenty groups: most of its
+/// time). It is a cache, never the data:
+///
+/// - It is used only when the files are exactly those it names, each with
+///   exactly the whole lines it hashed (contents, not sizes, inodes or
+///   times: a log rewritten to the same size, or a new file on a reused
+///   inode with its old time, is another log). Anything else, and anything
+///   unreadable or damaged, sends the read to the logs, as before.
+/// - A log whose text after its last line is damage, or that has no whole
+///   line, is never served from here: the full read reports it.
+/// - It is written without `fsync` (a lost or torn one is simply not used)
+///   and only by this device, into its own folder; no other device reads it.
+struct SuiteSnapshot: Equatable {
+    /// One log file as the values were merged from it.
+    struct Source: Equatable {
+        /// Relative to `DATA_DIR/devices`.
+        var name: String
+        /// Bytes of whole lines (up to its last newline).
+        var length: Int
+        var hash: UInt64
+    }
+
+    var sources: [Source]
+    var values: [String: JSONValue]
+    /// Per key of a suite merged per whole value (the session slot): what
+    /// `ReplicatedLogStore.unseen` and `lastValue` answer from the merge.
+    var unseen: [String: [JSONValue]] = [:]
+    var lastValues: [String: JSONValue] = [:]
+
+    static let format = "retime.snapshot"
+    static let version: Int64 = 1
+
+    /// The snapshot at `path`, if it is one this retime wrote; nil for
+    /// anything else (missing, torn, another version).
+    static func load(_ path: String) -> SuiteSnapshot? {
+        guard let bytes = try? POSIXFiles.read(path), case .object(let members)? = try? JSONText.parse(bytes),
+              members["format"] == .string(format), members["version"] == .int(version),
+              case .array(let listed)? = members["sources"], case .object(let values)? = members["values"],
+              case .object(let unseenMembers)? = members["unseen"], case .object(let lastValues)? = members["lastValues"] else { return nil }
+        var unseen: [String: [JSONValue]] = [:]
+        for (key, member) in unseenMembers {
+            guard case .array(let items) = member else { return nil }
+            unseen[key] = items
+        }
+        var sources: [Source] = []
+        for case .object(let source) in listed {
+            guard case .string(let name)? = source["name"], case .int(let length)? = source["length"],
+                  case .string(let hex)? = source["hash"], let hash = UInt64(hex, radix: 16) else { return nil }
+            sources.append(Source(name: name, length: Int(length), hash: hash))
+        }
+        guard sources.count == listed.count else { return nil }
+        return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues)
+    }
+
+    /// Whether `files` (every log of the suite as listed now, full paths
+    /// under `directory`) hold exactly the whole lines the values came from.
+    func isCurrent(files: [String], directory: String) -> Bool {
+        guard files.count == sources.count else { return false }
+        let listed = files.sorted()
+        for (path, source) in zip(listed, sources.sorted(by: { $0.name < $1.name })) {
+            guard path == directory + "/" + source.name, let now = Self.wholeLines(of: path), now.length == source.length,
+                  now.hash == source.hash else { return false }
+        }
+        return true
+    }
+
+    /// Writes it in place of the last one (temp file, rename; no `fsync`).
+    /// Failing is harmless: the next read merges the logs.
+    func write(to path: String) {
+        let folder = POSIXFiles.parentDirectory(of: path)
+        guard (try? POSIXFiles.ensureDirectory(folder)) != nil else { return }
+        let document = JSONValue.object([
+            "format": .string(Self.format), "version": .int(Self.version), "values": .object(values),
+            "unseen": .object(unseen.mapValues { .array($0) }), "lastValues": .object(lastValues),
+            "sources": .array(sources.map {
+                .object(["name": .string($0.name), "length": .int(Int64($0.length)), "hash": .string(String($0.hash, radix: 16))])
+            }),
+        ])
+        guard let bytes = try? JSONTextWriter.write(document, layout: .compact) else { return }
+        let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let written = (try? POSIXFiles.writeAll(fd, bytes, path: temp)) != nil
+        close(fd)
+        if !written || rename(temp, path) != 0 { unlink(temp) }
+    }
+
+    /// The length and hash of a log's whole lines; nil if it cannot be
+    /// served from a snapshot at all (unreadable, not a regular file, too
+    /// large, no whole line, or damage after its last line: the full read
+    /// says which).
+    static func wholeLines(of path: String) -> (length: Int, hash: UInt64)? {
+        guard let bytes = try? POSIXFiles.read(path, limit: ChangeLogReader.readLimit),
+              let last = bytes.lastIndex(of: 0x0A) else { return nil }
+        let whole = last + 1
+        if whole < bytes.count, bytes[whole] != UInt8(ascii: "{") { return nil }
+        return (whole, bytes.withUnsafeBufferPointer { ContentHash.of(UnsafeBufferPointer(rebasing: $0[..<whole])) })
+    }
+}
+
+/// FNV-1a, 64 bits: the same on every run and machine (Swift's `Hasher`
+/// is seeded per process), for a snapshot's sources.
+enum ContentHash {
+    static let start: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    static func of(_ bytes: UnsafeBufferPointer<UInt8>, continuing hash: UInt64 = start) -> UInt64 {
+        var hash = hash
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}
