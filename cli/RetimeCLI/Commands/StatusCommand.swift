@@ -1,34 +1,53 @@
 import Domain
 import FoundationEssentials
+import JSONDocument
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `retime status [--watch]`: the active session, and whether the daemon runs.
+/// `retime status [--watch | --follow]`: the active session, and whether
+/// the daemon runs; or, followed, one line per change for a status bar.
 struct StatusCommand: RetimeCommand {
     static let reconciliation = Reconciliation.byUseCase
     static let spec = CommandSpec("status", summary: "Show the active session and whether the daemon runs.",
-                                  options: [.flag("watch", help: "Redraw once a second until the session ends (or Ctrl-C).")])
+                                  options: [.flag("watch", help: "Redraw once a second until the session ends (or Ctrl-C)."),
+                                            .flag("follow", help: "Print one line per change (start, pause, end) and every --interval while a session runs, for status bars; runs until stopped."),
+                                            .value("format", "FORMAT", help: "With --follow: plain (default), json, waybar or i3blocks.",
+                                                   choices: StatusLineFormat.allCases.map(\.rawValue)),
+                                            .value("interval", "DURATION", help: "With --follow: how often a running session's line is printed again (default 1m, at least 1s).")])
     let watch: Bool
+    /// Set by `--follow`.
+    let follow: StatusFollower?
 
-    init(_ parsed: ParsedCommand, values: DateValue) { watch = parsed.flag("watch") }
+    init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
+        watch = parsed.flag("watch")
+        follow = try StatusFollower(parsed)
+        if watch, follow != nil { throw UsageError(.invalidValue, "give --watch or --follow, not both", command: parsed.commandName) }
+    }
 
     struct Services: CommandServices {
         @Resolved var status: SessionStatusUseCase
         @Resolved var daemon: any DaemonPresence
         @Resolved var clock: any RetimeShared.Clock
+        @Resolved var follow: FollowSignals
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+        if let follow { try await follow.run(services, io) { Self.document($0, daemonPID: services.daemon.running()?.pid) } }
         let status = try await services.status.execute()
         let pid = services.daemon.running()?.pid
-        let json = Documents.document([
+        let json = Self.document(status, daemonPID: pid)
+        if watch, !io.json, status != nil { return CommandResult(json: json, human: try await watchLoop(services, io)) }
+        return CommandResult(json: json, human: render(status, daemonPID: pid, now: services.clock.now(), io: io))
+    }
+
+    /// The `status --json` document.
+    static func document(_ status: SessionStatus?, daemonPID pid: Int32?) -> JSONValue {
+        Documents.document([
             "active": .bool(status != nil),
             "session": status.map { Documents.status($0, groupName: $0.groupName) } ?? .null,
             "daemon": .object(["running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null]),
         ])
-        if watch, !io.json, status != nil { return CommandResult(json: json, human: try await watchLoop(services, io)) }
-        return CommandResult(json: json, human: render(status, daemonPID: pid, now: services.clock.now(), io: io))
     }
 
     private func render(_ status: SessionStatus?, daemonPID: Int32?, now: Date, io: CommandIO) -> String {

@@ -15,6 +15,11 @@ enum CLIRoot {
         let handler = StreamLogHandler.standardError(level: context.logLevel, environment: context.environment)
         registry.register(Logger.self, value: Logger(label: "retime.cli", handler: handler))
         let layout = context.layout
+        // `status --follow` waits as the daemon does, on this device's store
+        // and every device's change logs; opened only when it follows.
+        registry.register(FollowSignals.self, value: FollowSignals {
+            try DataFollowSignals(store: try context.device().store, devices: layout.devices)
+        })
         registry.register {
             CheckBlocksUseCase(groups: try $0.resolve(), shields: try $0.resolve())
         }
