@@ -48,8 +48,11 @@ public struct UnlockRequest: Hashable, Sendable, Codable {
     }
 
     /// The instant the action is recorded at once it has run out: its
-    /// planned end, or `now` when the boot-time clock held it longer.
+    /// planned end, or later when the boot-time clock held it longer (the
+    /// wall clock was moved forward): when that clock reached its deadline.
     public func carriedOut(at now: Date, boot: BootTimeReading?) -> Date {
-        min(max(plannedEnd, strictTime.heldEnd(at: now, boot: boot) ?? plannedEnd), now)
+        guard let bootDeadline, let boot, boot.bootID == bootDeadline.bootID else { return min(plannedEnd, now) }
+        let byBootClock = now.addingTimeInterval(-max(0, boot.seconds - bootDeadline.seconds))
+        return min(max(plannedEnd, byBootClock), now)
     }
 }
