@@ -18,7 +18,7 @@ struct UnlockTests {
         }
 
         var unlock: StrictUnlock {
-            StrictUnlock(settings: settings, override: world.auth.override, sessions: world.sessions, clock: world.clock,
+            StrictUnlock(settings: settings, override: world.auth.override, sessions: world.sessions, shields: world.shields, clock: world.clock,
                          events: world.events, logger: Logger(label: "test", handler: world.logs))
         }
         var stop: StopSessionUseCase {

@@ -191,7 +191,7 @@ public enum ServiceRegistration {
         }
         registry.register {
             StrictUnlock(settings: try $0.resolve((any SettingsStore).self), override: try $0.resolve(), sessions: try $0.resolve(),
-                         clock: try $0.resolve(), events: try $0.resolve(), logger: try $0.resolve(Logger.self).labelled("retime.unlock"))
+                         shields: try $0.resolve(), clock: try $0.resolve(), events: try $0.resolve(), logger: try $0.resolve(Logger.self).labelled("retime.unlock"))
         }
         registry.register {
             CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),

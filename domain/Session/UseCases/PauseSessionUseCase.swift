@@ -50,7 +50,7 @@ public struct PauseSessionUseCase: Sendable {
         let shield: any Shield
         do {
             shield = try shields.shield(of: paused)
-            try await shield.guarded { try await $0.lower(for: paused.id, passcode: passcode) }
+            try await shield.guarded { try await $0.lower(for: paused.id, passcode: passcode, typed: typed) }
         } catch {
             // A break whose block is still up is no break: withdraw it (if
             // nobody changed the session since), as start withdraws a session

@@ -72,7 +72,7 @@ public struct StopSessionUseCase: Sendable {
                                                 : "the end comes before the session's last break ended")
             }
             let ended = current.ending(at: end, outcome: current.plannedEnd.map { end >= $0 } ?? true ? .completed : .stopped)
-            return try await archiver.archive(current, as: ended, passcode: passcode) ? ended : nil
+            return try await archiver.archive(current, as: ended, passcode: passcode, typed: typed) ? ended : nil
         }
         return SessionReceipt(session: ended, groupName: try await groups.groupName(id: ended.groupId))
     }

@@ -10,12 +10,16 @@ public struct StrictUnlock: Sendable {
     private let settings: any SettingsStore
     private let override: any StrictOverride
     private let sessions: any SessionRepository
+    private let shields: any ShieldDirectory
     private let clock: any Clock
     private let events: SessionEventPublisher
     private let logger: Logger
 
-    public init(settings: any SettingsStore, override: any StrictOverride, sessions: any SessionRepository, clock: any Clock,
-                events: SessionEventPublisher, logger: Logger) {
+    /// `shields`: a shield that holds blocks on its own authority (the
+    /// system service) keeps its own countdown, started first.
+    public init(settings: any SettingsStore, override: any StrictOverride, sessions: any SessionRepository, shields: any ShieldDirectory,
+                clock: any Clock, events: SessionEventPublisher, logger: Logger) {
+        self.shields = shields
         self.settings = settings
         self.override = override
         self.sessions = sessions
@@ -63,7 +67,10 @@ public struct StrictUnlock: Sendable {
             if let running = current.unlockRequest {
                 throw SessionError.unlockCountdown(running.action, until: running.end(at: now, boot: boot), started: false)
             }
-            return .countdown(current.requestingUnlock(UnlockRequest(action: action, at: now, boot: boot, delay: delay)))
+            // The shield's own countdown first (the system service's), so
+            // it runs out no later than the session's, which lowers it.
+            _ = try await shields.shield(of: current).requestUnlock(for: current.id)
+            return .countdown(current.requestingUnlock(UnlockRequest(action: action, at: clock.now(), boot: clock.bootTime(), delay: delay)))
         }
     }
 
@@ -84,6 +91,7 @@ public struct StrictUnlock: Sendable {
             let next = current.withdrawingUnlock()
             return try await sessions.replace(current, with: next) ? next : nil
         }
+        try await shields.shield(of: going).withdrawUnlock(for: going.id)
         await events.session(.unlockWithdrawn, going, at: clock.now())
         return going
     }

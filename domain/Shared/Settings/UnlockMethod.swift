@@ -89,6 +89,21 @@ public enum UnlockMethod: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 }
 
+extension UnlockMethod {
+    /// Stored as its config value (`delay:5m`), as the system service keeps it with a block.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do { self = try UnlockMethod(parsing: text) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.reason))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
 /// Why a value of `unlock` is not an unlock method.
 public struct UnlockMethodError: Error, Equatable, Sendable {
     public let reason: String
