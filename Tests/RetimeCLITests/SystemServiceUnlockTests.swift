@@ -78,4 +78,24 @@ struct SystemServiceUnlockTests {
         _ = try user.run("status")
         #expect(system.blocked == ["example.com"])
     }
+
+    @Test("typing: the text typed back on a terminal lowers the service's block; the passcode from a pipe does not",
+          .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3")))
+    func typing() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        var user = system.client()
+        #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("config", "set", "unlock", "typing:16").status == 0)
+        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        #expect(try user.run(["stop", "--passcode-stdin"], input: "right-one\n").status == 3)
+        #expect(system.blocked == ["example.com"])
+
+        user.launcher += ["/usr/bin/python3", UnlockEndToEndTests.driver, "Type it: ={shown:Text: }\\r", "--"]
+        let typed = try user.run("stop")
+        #expect(typed.status == 0 && typed.out.contains("Stopped"), "\(typed.out) \(typed.err)")
+        #expect(system.blocked.isEmpty)
+    }
 }
