@@ -126,7 +126,7 @@ struct UnlockEndToEndTests {
         #expect(try retime.loggedSessions().first?["outcome"] as? String == "stopped")
     }
 
-    @Test("never: neither stop nor pause ends a strict session early, not even with the passcode (exit 3)")
+    @Test("never: neither stop, pause nor cancel ends a strict session early, not even with the passcode (exit 3)")
     func never() throws {
         #expect(try retime.run(["auth", "set-passcode", "--stdin"], input: "q-9137\n").status == 0)
         #expect(try retime.run("config", "set", "unlock", "never").status == 0)
@@ -134,6 +134,7 @@ struct UnlockEndToEndTests {
         let stop = try retime.run(["stop", "--passcode-stdin"], input: "q-9137\n")
         #expect(stop.status == 3 && stop.err.contains("never"), "\(stop.err)")
         #expect(try retime.run(["pause", "--passcode-stdin"], input: "q-9137\n").status == 3)
+        #expect(try retime.run(["cancel", "--passcode-stdin"], input: "q-9137\n").status == 3, "cancel is no way around it")
         #expect(try retime.run("--json", "status").json["active"] as? Bool == true)
     }
 

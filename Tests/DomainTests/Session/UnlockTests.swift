@@ -31,6 +31,10 @@ struct UnlockTests {
                                 clock: world.clock, events: world.events, reconcile: world.reconcile, override: world.auth.override,
                                 unlock: unlock)
         }
+        var cancel: CancelSessionUseCase {
+            CancelSessionUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), shields: world.shields,
+                                 clock: world.clock, reconcile: world.reconcile, override: world.auth.override, unlock: unlock)
+        }
         var current: Session? { get async throws { try await world.sessions.current() } }
     }
 
@@ -168,6 +172,7 @@ struct UnlockTests {
             Issue.record("expected unlockNever, got \(error)")
         }
         await #expect(throws: SessionError.self) { _ = try await w.pause.execute(passcode: Passcode("1234")) }
+        await #expect(throws: SessionError.self, "cancel is no way around it") { _ = try await w.cancel.execute(passcode: Passcode("1234")) }
         #expect(try await w.current?.isActive == true)
         w.world.clock.advance(by: 601)
         _ = try await w.world.reconcile.active.reconcile()
@@ -180,6 +185,7 @@ struct UnlockTests {
         try await w.world.startWork(.duration(600), strict: true)
         await #expect(throws: SessionError.unlockNeedsTyping(count: 32)) { _ = try await w.stop.execute() }
         await #expect(throws: SessionError.unlockNeedsTyping(count: 32)) { _ = try await w.stop.execute(typed: 16) }
+        await #expect(throws: SessionError.self, "cancel is no way around it") { _ = try await w.cancel.execute() }
         let stopped = try await w.stop.execute(typed: 32)
         #expect(stopped.session.outcome == .stopped)
     }

@@ -195,7 +195,7 @@ public enum ServiceRegistration {
         }
         registry.register {
             CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
-                                 reconcile: try $0.resolve(), override: try $0.resolve())
+                                 reconcile: try $0.resolve(), override: try $0.resolve(), unlock: try $0.resolve(StrictUnlock.self))
         }
         registry.register {
             PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),

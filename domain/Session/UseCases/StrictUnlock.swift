@@ -74,6 +74,18 @@ public struct StrictUnlock: Sendable {
         }
     }
 
+    /// Whether `current`, strict until `until`, may be cancelled now: only
+    /// under the passcode rule, with the passcode. Under the others an
+    /// early end is `stop`'s (a countdown, text typed back) or none, and
+    /// `cancel` is no way around them.
+    public func admitCancel(_ current: Session, passcode: Passcode?, until: Date) async throws {
+        switch try await method() {
+        case .passcode: try await override.authorize("cancel", passcode: passcode, otherwise: SessionError.strict(until: until))
+        case .never: throw SessionError.unlockNever(until: until)
+        case .delay, .typing: throw SessionError.strict(until: until)
+        }
+    }
+
     /// Records `counting` (as `admit` returned it) in place of `current`,
     /// tells hooks, and throws `unlockCountdown`: the stop or pause has not
     /// happened yet. Returns only when the session changed meanwhile (try again).
