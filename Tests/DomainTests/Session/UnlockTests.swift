@@ -121,6 +121,22 @@ struct UnlockTests {
         #expect(paused.isPaused, "\(paused)")
         #expect(paused.breaks.last?.start == end && paused.unlockRequest == nil)
         #expect(try await w.world.shieldState == nil)
+        // Paused already: another pause is refused as such, and starts no countdown.
+        await #expect(throws: SessionError.alreadyPaused) { _ = try await w.pause.execute() }
+        #expect(try await w.current?.unlockRequest == nil)
+    }
+
+    @Test("delay: a pause countdown that runs out on a session a passcode paused meanwhile only ends")
+    func pauseCountdownOnPausedSession() async throws {
+        let w = try await UnlockWorld("delay:10s")
+        try await w.world.startWork(.duration(3_600), strict: true)
+        _ = await Self.countdown { _ = try await w.pause.execute() }
+        let counting = try #require(try await w.current)
+        #expect(try await w.world.sessions.replace(counting, with: try counting.pausing(at: w.world.clock.now())))
+        w.world.clock.advance(by: 11)
+        _ = try await w.world.reconcile.active.reconcile()
+        let settled = try #require(try await w.current)
+        #expect(settled.isPaused && settled.breaks.count == 1 && settled.unlockRequest == nil)
     }
 
     @Test("delay: a wall clock moved forward does not shorten the countdown; after a reboot the wall clock decides")

@@ -22,6 +22,12 @@ extension ActiveSession {
             logger.info("session stopped by its unlock countdown", metadata: ["session": "\(ended.id)"])
             return Reconciled(completed: nil, slot: emptied ? .some(nil) : tolerated == nil ? .none : .some(ended), block: .none,
                               tolerated: tolerated)
+        case .pause where current.isPaused:
+            // A break is open already (a passcode opened it meanwhile): the
+            // countdown has nothing left to do.
+            let settled = current.withdrawingUnlock()
+            let replaced = try await sessions.replace(current, with: settled)
+            return Reconciled(completed: nil, slot: replaced ? .some(settled) : .none, block: .none, tolerated: nil)
         case .pause:
             let paused = try current.pausing(at: instant)
             guard try await sessions.replace(current, with: paused) else {

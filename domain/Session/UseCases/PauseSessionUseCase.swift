@@ -33,6 +33,8 @@ public struct PauseSessionUseCase: Sendable {
         let reconciled = try await reconcile.active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let (running, paused) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
+            // A break already open: no countdown or passcode is asked for nothing.
+            guard !current.isPaused else { throw SessionError.alreadyPaused }
             if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {
                 if let unlock {
                     if case .countdown(let counting) = try await unlock.admit(current, .pause, passcode: passcode, typed: typed, until: until) {
