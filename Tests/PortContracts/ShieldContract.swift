@@ -48,6 +48,17 @@ public enum ShieldContract {
             try await shield.lower(for: session)
             try require(try await shield.state() == nil, "state")
         },
+        ContractCheck("an unlock countdown of a block that is not strict is none, its withdrawal harmless, and lower with text typed back lowers") { make in
+            let shield = try await make()
+            let session = SessionID()
+            try await shield.raise(targets, for: session)
+            try require(try await shield.requestUnlock(for: session) == nil, "a countdown for a block that is not strict")
+            try await shield.withdrawUnlock(for: session)
+            try await shield.withdrawUnlock(for: SessionID())
+            try requireEqual(try await shield.state()?.session, session, "owner after a withdrawal")
+            try await shield.lower(for: session, passcode: nil, typed: 16)
+            try require(try await shield.state() == nil, "state after lower")
+        },
         ContractCheck("an empty block can be raised and reads back empty") { make in
             let shield = try await make()
             let session = SessionID()

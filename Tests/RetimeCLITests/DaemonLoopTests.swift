@@ -137,6 +137,8 @@ struct DaemonLoopTests {
         "RetimeGroup.GroupRepository", "RetimeSession.SessionGroupLookup", "RetimeGroup.ImportGroupDirectory", "RetimeHistory.SessionHistory", "RetimeSession.SessionArchive", "RetimeShared.DataLock",
         "RetimeCLI.ConfiguredShields", "RetimeSession.ShieldDirectory",
         "RetimeSession.SessionEventPublisher", "RetimeShared.Tracker", "RetimeSession.EventHooks", "Optional<RetimeSession.Notifier>",
+        // The stop a strict interval makes asks the unlock rule (`unlock`) of a strict session.
+        "RetimeSession.StrictUnlock",
         "RetimeShared.StrictOverride", "RetimeAuth.VerifyPasscodeUseCase", "RetimeAuth.AuthStateStore", "RetimeAuth.PasscodeHasher", "RetimeAuth.AuditTrail",
         "RetimeAuth.EnforcerPasscodes", "RetimeSync.DeviceDirectory",
         // Keeping this device's seen map current after each pass (docs/storage.md, "Devices").

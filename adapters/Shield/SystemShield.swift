@@ -17,9 +17,13 @@ public struct SystemShield: Shield {
     /// raise's answer says how its layers stand after it, so `reach` right
     /// after a raise (every `start`) needs no request of its own.
     private let reported = LastReport()
+    /// The user's `unlock` as a strict block is raised: the service keeps it
+    /// with the block and applies it (nil: the passcode rule).
+    public let unlock: UnlockMethod?
 
-    public init(socketPath: String) {
+    public init(socketPath: String, unlock: UnlockMethod? = nil) {
         client = ShieldClient(socketPath: socketPath)
+        self.unlock = unlock
     }
 
     /// Sends `request`, keeping the layers its answer reports.
@@ -51,7 +55,8 @@ public struct SystemShield: Shield {
     public func raise(_ targets: [Target], for session: Session) async throws {
         let length = session.plannedEnd.map { $0.timeIntervalSince(session.startedAt) }
         _ = try send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,
-                                  plannedEnd: session.plannedEnd, length: length))
+                           plannedEnd: session.plannedEnd, length: length,
+                           unlock: session.strict ? unlock.map(\.description) : nil))
     }
 
     /// A block with no session's terms: open-ended, not strict.
@@ -66,7 +71,20 @@ public struct SystemShield: Shield {
     /// The service decides: a strict block whose time is not up is lowered
     /// only with the passcode the service keeps for this user.
     public func lower(for session: SessionID, passcode: Passcode?) async throws {
-        _ = try send(.init(op: .lower, session: session, passcode: passcode?.text))
+        try await lower(for: session, passcode: passcode, typed: nil)
+    }
+
+    /// The service applies the unlock rule it keeps with the block.
+    public func lower(for session: SessionID, passcode: Passcode?, typed: Int?) async throws {
+        _ = try send(.init(op: .lower, session: session, passcode: passcode?.text, typed: typed))
+    }
+
+    public func requestUnlock(for session: SessionID) async throws -> Date? {
+        try send(.init(op: .requestUnlock, session: session)).until
+    }
+
+    public func withdrawUnlock(for session: SessionID) async throws {
+        _ = try send(.init(op: .withdrawUnlock, session: session))
     }
 
     /// Whether the service's app layer is on (it terminates blocked apps).

@@ -82,6 +82,7 @@ public struct ShieldClient: Sendable {
         case "system.strict": .strict(until: failure.until)
         case "system.strictBlockHeld": .anotherStrictBlock(until: failure.until)
         case "system.notRoot": .notRoot
+        case "system.unlockCountdown": failure.until.map { .countdown(until: $0) } ?? .strict(until: nil)
         default: .refused(code: failure.code, message: failure.message)
         }
     }

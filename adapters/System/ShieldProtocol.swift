@@ -23,6 +23,11 @@ public enum ShieldProtocol {
         case verifyPasscode
         /// What each layer says about the caller's `targets` now (`shield test`).
         case inspect
+        /// Starts the countdown to lower a strict block early (`unlock
+        /// delay:`); the answer's `until` says when it runs out.
+        case requestUnlock
+        /// Cancels it (`stop --withdraw`).
+        case withdrawUnlock
     }
 
     public struct Request: Codable, Sendable, Equatable {
@@ -40,10 +45,17 @@ public enum ShieldProtocol {
         /// change or remove the passcode (the local socket only; never argv).
         public var passcode: String?
         public var newPasscode: String?
+        /// `raise` of a strict block: how it may be lowered early (config
+        /// `unlock`, e.g. `delay:5m`), kept with the block by the service.
+        public var unlock: String?
+        /// `lower`: how many characters were typed back (`unlock typing:N`).
+        public var typed: Int?
 
         public init(op: Operation, session: SessionID? = nil, targets: [String]? = nil, strict: Bool? = nil,
                     plannedEnd: Date? = nil, length: Double? = nil, uid: UInt32? = nil, all: Bool? = nil,
-                    passcode: String? = nil, newPasscode: String? = nil) {
+                    passcode: String? = nil, newPasscode: String? = nil, unlock: String? = nil, typed: Int? = nil) {
+            self.unlock = unlock
+            self.typed = typed
             self.version = ShieldProtocol.version
             self.op = op
             self.session = session
@@ -91,6 +103,9 @@ public enum ShieldProtocol {
         public var passcodeSet: Bool?
         public var passcodeFailedAttempts: Int?
         public var passcodeLockedUntil: Date?
+        /// `requestUnlock`: when the countdown runs out; absent when the
+        /// block has no countdown rule.
+        public var until: Date?
 
         public init(ok: Bool, blocks: [Block]? = nil, layers: [LayerReport]? = nil, checks: [[LayerCheck]]? = nil,
                     error: Failure? = nil, passcodeSet: Bool? = nil) {
@@ -107,6 +122,7 @@ public enum ShieldProtocol {
             var until: Date?
             switch error as? HeldBlockError {
             case .strict(let end)?, .anotherStrictBlock(let end)?: until = end
+            case .countdown(let end)?: until = end
             default: break
             }
             return Answer(ok: false, error: Failure(code: error.code, message: error.description, until: until))

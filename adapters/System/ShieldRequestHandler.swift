@@ -74,17 +74,32 @@ public struct ShieldRequestHandler: Sendable {
             guard !strict || (request.plannedEnd != nil && request.length != nil) else {
                 throw HeldBlockError.badRequest("a strict block needs its planned end and length")
             }
+            let unlock: UnlockMethod?
+            do { unlock = try request.unlock.map(UnlockMethod.init(parsing:)) } catch {
+                throw HeldBlockError.badRequest("unlock: \(error.reason)")
+            }
             try await blocks.raise(.init(session: session, targets: targets, strict: strict,
-                                         plannedEnd: request.plannedEnd, length: request.length), for: uid)
+                                         plannedEnd: request.plannedEnd, length: request.length, unlock: unlock), for: uid)
         case .lower:
             guard let session = request.session else { throw HeldBlockError.badRequest("lower needs a session") }
-            do { try await blocks.lower(session, for: uid) } catch HeldBlockError.strict where request.passcode != nil {
+            if let typed = request.typed, !UnlockMethod.typingLengths.contains(typed) {
+                throw HeldBlockError.badRequest("typed is a count of characters")
+            }
+            do { try await blocks.lower(session, for: uid, typed: request.typed) } catch HeldBlockError.strict where request.passcode != nil {
                 // Early, with the passcode the service keeps for this user
                 // (its lockout and audit): one counted attempt.
                 try spend(uid)
                 try await passcodes(uid).verify.execute(request.passcode.map(Passcode.init), action: "system.lower")
-                try await blocks.lower(session, for: uid, overridden: true)
+                try await blocks.lower(session, for: uid, overridden: true, typed: request.typed)
             }
+        case .requestUnlock:
+            guard let session = request.session else { throw HeldBlockError.badRequest("requestUnlock needs a session") }
+            var answer = ShieldProtocol.Answer(ok: true)
+            answer.until = try await blocks.requestUnlock(session, for: uid)
+            return answer
+        case .withdrawUnlock:
+            guard let session = request.session else { throw HeldBlockError.badRequest("withdrawUnlock needs a session") }
+            try await blocks.withdrawUnlock(session, for: uid)
         case .setPasscode:
             try spend(uid)
             try await passcodes(uid).set.execute(Passcode(try Self.required(request.passcode)))

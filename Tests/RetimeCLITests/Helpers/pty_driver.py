@@ -4,9 +4,11 @@ terminal showed and exits with the command's status.
 
 Usage: pty_driver.py 'PROMPT=ANSWER' ... -- COMMAND ARGS...
 (with PTY_COLUMNS=N or PTY_ROWS=N in the environment, the terminal is that wide or tall)
-(answers may use \\r, \\x03 and \\x7f escapes)."""
+(answers may use \\r, \\x03 and \\x7f escapes; {shown:LABEL} in an answer is
+the word the terminal showed after LABEL, for text to be typed back)."""
 import os
 import pty
+import re
 import sys
 
 split = sys.argv.index("--")
@@ -40,6 +42,10 @@ for prompt, answer in steps:
         if not read_more():
             sys.stdout.write(shown.decode(errors="replace"))
             sys.exit("the command ended before asking " + repr(prompt))
+    def shown_after(match):
+        found = re.search(re.escape(match.group(1)) + r"(\S+)", shown.decode(errors="replace"))
+        return found.group(1) if found else ""
+    answer = re.sub(r"\{shown:([^}]*)\}", shown_after, answer)
     os.write(fd, answer.encode().decode("unicode_escape").encode("latin-1"))
 while read_more():
     pass

@@ -151,21 +151,39 @@ enum SessionCommands {
     struct Stop: RetimeCommand {
         static let reconciliation = Reconciliation.byUseCase
         static let spec = CommandSpec("stop", summary: "End the active session now.",
-                                      discussion: "A strict session refuses until its planned end, unless a passcode is set and given with --passcode-stdin.",
+                                      discussion: "A strict session refuses until its planned end, unless config key unlock allows an early end: passcode (the default: a passcode set and given with --passcode-stdin), delay:DURATION (a countdown starts; the session stops when it runs out), typing:N (type N characters shown on the terminal back), never.",
                                       options: [PasscodeInput.overrideFlag,
-                                                .value("at", "WHEN", help: "When it ended, if earlier: 10m ago, HH:MM, a date-time.")])
+                                                .value("at", "WHEN", help: "When it ended, if earlier: 10m ago, HH:MM, a date-time."),
+                                                .flag("withdraw", help: "Cancel the countdown to end or pause a strict session early (unlock delay:DURATION).")])
         let passcodeFromStdin: Bool
         let at: Date?
+        let withdraw: Bool
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             passcodeFromStdin = parsed.flag("passcode-stdin")
             at = try parsed.value("at").map { text throws(UsageError) in try values.past(text, option: "at") }
+            withdraw = parsed.flag("withdraw")
+            if withdraw, at != nil || passcodeFromStdin {
+                throw UsageError(.invalidValue, "--withdraw takes no other option", command: "retime stop")
+            }
         }
         struct Services: CommandServices {
             @Resolved var stop: StopSessionUseCase
+            @Resolved var unlock: StrictUnlock
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-            let stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") {
-                try await services.stop.execute(passcode: $0, at: at)
+            if withdraw {
+                let going = try await services.unlock.withdraw()
+                let now = Date()
+                return CommandResult(json: Documents.document(["session": Documents.session(going, groupName: going.groupName, at: now)]),
+                                     human: "Withdrawn: the countdown is cancelled and the session goes on.")
+            }
+            let stopped: SessionReceipt
+            do {
+                stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { passcode in
+                    try await UnlockInput.typingBack(command: "retime stop") { try await services.stop.execute(passcode: passcode, at: at, typed: $0) }
+                }
+            } catch SessionError.unlockCountdown(let action, let until, let started) {
+                return SessionCommands.countdown(action, until: until, started: started)
             }
             let session = stopped.session
             let name = stopped.groupName ?? "a deleted group"
@@ -173,6 +191,17 @@ enum SessionCommands {
             return CommandResult(json: document(stopped, at: now),
                                  human: "Stopped the session on \(io.style.bold(name)) after \(DurationValue.format(session.elapsed(at: now))) (focused \(DurationValue.format(session.focused(at: now)))).")
         }
+    }
+
+    /// What `stop` or `pause` says when a countdown (`unlock delay:`) stands
+    /// in for it: exit 0, the request is in hand.
+    static func countdown(_ action: UnlockRequest.Action, until: Date, started: Bool) -> CommandResult {
+        let verb = action == .stop ? "stops" : "pauses"
+        let opening = started ? "Countdown started" : "A countdown is already running"
+        return CommandResult(json: Documents.document(["unlock": .object([
+                                "action": .string(action.rawValue), "endsAt": .string(Timestamp.format(until)), "started": .bool(started),
+                             ])]),
+                             human: "\(opening): the strict session \(verb) at \(LocalTime.moment(until, now: Date())) unless 'retime stop --withdraw'.")
     }
 
     struct Pause: RetimeCommand {
@@ -185,7 +214,14 @@ enum SessionCommands {
             @Resolved var pause: PauseSessionUseCase
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
-            let paused = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { try await services.pause.execute(passcode: $0) }
+            let paused: SessionReceipt
+            do {
+                paused = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { passcode in
+                    try await UnlockInput.typingBack(command: "retime pause") { try await services.pause.execute(passcode: passcode, typed: $0) }
+                }
+            } catch SessionError.unlockCountdown(let action, let until, let started) {
+                return SessionCommands.countdown(action, until: until, started: started)
+            }
             let session = paused.session
             let pausedAt = session.breaks.last?.start ?? session.startedAt
             let end = session.plannedEnd.map { " The session still ends at \(LocalTime.moment($0, now: pausedAt))." } ?? ""

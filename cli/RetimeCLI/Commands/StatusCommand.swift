@@ -79,6 +79,11 @@ struct StatusCommand: RetimeCommand {
         if status.blockReleased {
             lines.append(style.yellow("root released this session's block: nothing is blocked until it ends"))
         }
+        if let request = session.unlockRequest, let ends = status.unlockEndsAt {
+            let verb = request.action == .stop ? "stops" : "pauses"
+            lines.append(style.yellow("countdown: the session \(verb) in \(Self.countdown(max(0, ends.timeIntervalSince(now))))"
+                + " (at \(LocalTime.moment(ends, now: now))) unless 'retime stop --withdraw'"))
+        }
         if session.origin != .manual { lines.append(style.dim("started by \(session.origin)")) }
         // A session from another device sharing the data folder: say which,
         // so nobody takes it for one they started here.

@@ -36,13 +36,14 @@ struct ConfiguredShields: ShieldDirectory {
         let configured = try configuredName()
         switch configured {
         case "none": return RecordingShield(store: store, logger: logger)
-        case "system": return SystemShield(socketPath: socketPath)
+        case "system": return SystemShield(socketPath: socketPath, unlock: try settings.get().unlock)
         case "auto":
             // The service wherever it is installed, answering or not: a
             // block that cannot reach it fails and says so, never starts
             // with nothing blocked. Without it nothing is enforced, and
             // start says so.
-            return serviceInstalled ? SystemShield(socketPath: socketPath) : RecordingShield(store: store, logger: logger)
+            return serviceInstalled ? SystemShield(socketPath: socketPath, unlock: try settings.get().unlock)
+                : RecordingShield(store: store, logger: logger)
         case "hosts":
             return HostsFileShield(path: try settings.get().hostsFile, owner: owner)
         default:

@@ -187,15 +187,20 @@ public enum ServiceRegistration {
         registry.register {
             StopSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
                                clock: try $0.resolve(), events: try $0.resolve(), active: try $0.resolve(),
-                               override: try $0.resolve())
+                               override: try $0.resolve(), unlock: try $0.resolve(StrictUnlock.self))
+        }
+        registry.register {
+            StrictUnlock(settings: try $0.resolve((any SettingsStore).self), override: try $0.resolve(), sessions: try $0.resolve(),
+                         shields: try $0.resolve(), clock: try $0.resolve(), events: try $0.resolve(), logger: try $0.resolve(Logger.self).labelled("retime.unlock"))
         }
         registry.register {
             CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
-                                 active: try $0.resolve(), override: try $0.resolve())
+                                 active: try $0.resolve(), override: try $0.resolve(), unlock: try $0.resolve(StrictUnlock.self))
         }
         registry.register {
             PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
-                                events: try $0.resolve(), active: try $0.resolve(), override: try $0.resolve())
+                                events: try $0.resolve(), active: try $0.resolve(), override: try $0.resolve(),
+                                unlock: try $0.resolve(StrictUnlock.self))
         }
         registry.register {
             ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),

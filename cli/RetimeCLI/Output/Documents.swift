@@ -62,6 +62,13 @@ enum Documents {
         members["elapsedSeconds"] = .double(status.elapsed)
         members["remainingSeconds"] = status.remaining.map(JSONValue.double) ?? .null
         if status.blockReleased { members["blockReleased"] = .bool(true) }
+        // A countdown to end the strict session early (`unlock delay:`).
+        if let request = status.session.unlockRequest, let ends = status.unlockEndsAt {
+            members["unlock"] = .object([
+                "action": .string(request.action.rawValue), "requestedAt": time(request.requestedAt), "endsAt": time(ends),
+                "remainingSeconds": .double(max(0, ends.timeIntervalSince(status.now))),
+            ])
+        }
         return .object(members)
     }
 }

@@ -27,9 +27,16 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     /// session's planned end, or until its user lowers it, so the user's
     /// next command does not undo root's decision.
     public private(set) var releasedAt: Date?
+    /// How a strict block may be lowered early, as its user's `unlock`
+    /// said when it was raised; nil (blocks from before) is the passcode.
+    /// Kept here, so editing the user's files changes nothing.
+    public internal(set) var unlock: UnlockMethod?
+    /// The countdown to lower it early (`unlock delay:`), once asked for.
+    public internal(set) var countdown: UnlockCountdown?
 
     public init(uid: UInt32, session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?,
-                at boot: BootTimeReading?) {
+                at boot: BootTimeReading?, unlock: UnlockMethod? = nil) {
+        self.unlock = unlock
         self.uid = uid
         self.session = session
         self.targets = targets

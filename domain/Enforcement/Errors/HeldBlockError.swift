@@ -6,6 +6,8 @@ public enum HeldBlockError: RetimeError, Equatable {
     /// A strict block stays until its time is up; `until` is when, on the
     /// wall clock as the service reads it now.
     case strict(until: Date?)
+    /// The strict block is lowered once its unlock countdown runs out, at `until`.
+    case countdown(until: Date)
     /// The user already has a strict block for another session.
     case anotherStrictBlock(until: Date?)
     /// Only root may release other users' blocks.
@@ -26,6 +28,7 @@ public enum HeldBlockError: RetimeError, Equatable {
     public var code: String {
         switch self {
         case .strict: "system.strict"
+        case .countdown: "system.unlockCountdown"
         case .anotherStrictBlock: "system.strictBlockHeld"
         case .notRoot: "system.notRoot"
         case .released: "system.released"
@@ -38,7 +41,7 @@ public enum HeldBlockError: RetimeError, Equatable {
 
     public var kind: ErrorKind {
         switch self {
-        case .strict, .anotherStrictBlock, .notRoot, .released: .authorization
+        case .strict, .countdown, .anotherStrictBlock, .notRoot, .released: .authorization
         case .badRequest: .invalidInput
         case .unreachable: .storage
         case .refused(let code, _): code.hasPrefix("auth.") ? .authorization : .domain
@@ -52,6 +55,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         switch self {
         case .strict(let until?): "the system service holds this strict block until \(instant(until))"
         case .strict(nil): "the system service holds this strict block"
+        case .countdown(let until): "the system service lowers this strict block when its unlock countdown runs out, at \(instant(until))"
         case .anotherStrictBlock(let until):
             "the system service holds a strict block of yours" + (until.map { " until \(instant($0))" } ?? "")
         case .notRoot: "only root may release other users' blocks"

@@ -34,8 +34,13 @@ public struct HeldBlocks: Sendable {
         public var strict: Bool
         public var plannedEnd: Date?
         public var length: TimeInterval?
+        /// How a strict block may be lowered early (the user's `unlock`
+        /// when the session started); kept with the block when it is first raised.
+        public var unlock: UnlockMethod?
 
-        public init(session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?) {
+        public init(session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?,
+                    unlock: UnlockMethod? = nil) {
+            self.unlock = unlock
             self.session = session
             self.targets = targets
             self.strict = strict
@@ -70,7 +75,8 @@ public struct HeldBlocks: Sendable {
             try Self.checkSize(request.targets)
             blocks.removeAll { $0.uid == uid }
             let block = HeldBlock(uid: uid, session: request.session, targets: request.targets, strict: request.strict,
-                                  plannedEnd: request.plannedEnd, length: request.length, at: boot)
+                                  plannedEnd: request.plannedEnd, length: request.length, at: boot,
+                                  unlock: request.strict ? request.unlock : nil)
             blocks.append(block)
             return (block, blocks)
         }
@@ -83,7 +89,7 @@ public struct HeldBlocks: Sendable {
     /// Lowers `uid`'s block of `session`; nothing to lower is not an error
     /// (a repeated lower). A strict block whose time is not up stays, unless
     /// `overridden` (the user's passcode was right).
-    public func lower(_ session: SessionID, for uid: UInt32, overridden: Bool = false) async throws {
+    public func lower(_ session: SessionID, for uid: UInt32, overridden: Bool = false, typed: Int? = nil) async throws {
         let now = clock.now(), boot = clock.bootTime()
         let (changed, all): (Bool, [HeldBlock])
         do {
@@ -93,8 +99,8 @@ public struct HeldBlocks: Sendable {
             // Root's release stays on record to the session's end: a pause
             // and a resume must not raise what root lifted.
             guard !block.isReleased else { return (false, blocks) }
-            if block.strict, !block.isReleased, !overridden, !block.isOver(at: now) {
-                throw HeldBlockError.strict(until: block.end(at: now))
+            if block.strict, !block.isOver(at: now) {
+                try Self.admitEarly(block, overridden: overridden, typed: typed, at: now)
             }
             blocks.removeAll { $0.uid == uid && $0.session == session }
             return (true, blocks)
@@ -106,6 +112,54 @@ public struct HeldBlocks: Sendable {
         }
         await enforce(all)
         if changed { logger.info("lowered", metadata: ["uid": "\(uid)", "session": "\(session)", "overridden": "\(overridden)"]) }
+    }
+
+    /// Whether a strict block whose time is not up may be lowered now, by
+    /// the unlock rule it was raised with (not the user's files now): the
+    /// passcode (`overridden`), text typed back (`typed`), its countdown
+    /// run out, or never. Throws the refusal.
+    static func admitEarly(_ block: HeldBlock, overridden: Bool, typed: Int?, at now: Date) throws(HeldBlockError) {
+        switch block.unlock ?? .passcode {
+        case .passcode:
+            guard overridden else { throw .strict(until: block.end(at: now)) }
+        case .never:
+            throw .strict(until: block.end(at: now))
+        case .typing(let count):
+            guard let typed, typed >= count else { throw .strict(until: block.end(at: now)) }
+        case .delay:
+            guard let countdown = block.countdown else { throw .strict(until: block.end(at: now)) }
+            guard countdown.isOver(for: block, at: now) else { throw .countdown(until: countdown.end(for: block, at: now)) }
+        }
+    }
+
+    /// Starts the countdown to lower `uid`'s strict block of `session`
+    /// early, when it was raised with `unlock delay:`; asking again does
+    /// not restart it. Returns when it runs out; nil when the block has no
+    /// such rule (or is not held, or its time is up).
+    public func requestUnlock(_ session: SessionID, for uid: UInt32) async throws -> Date? {
+        let now = clock.now(), boot = clock.bootTime()
+        let end = try await store.update { blocks -> Date? in
+            expire(&blocks, now: now, boot: boot)
+            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.strict && !$0.isReleased }),
+                  case .delay(let delay)? = blocks[index].unlock else { return nil }
+            if blocks[index].countdown == nil {
+                blocks[index].countdown = UnlockCountdown(startedAt: now, delay: delay, servedAtStart: blocks[index].served)
+                logger.info("unlock countdown started", metadata: ["uid": "\(uid)", "session": "\(session)", "delay": "\(delay)"])
+            }
+            return blocks[index].countdown?.end(for: blocks[index], at: now)
+        }
+        return end
+    }
+
+    /// Cancels that countdown (`stop --withdraw`); nothing to cancel is not an error.
+    public func withdrawUnlock(_ session: SessionID, for uid: UInt32) async throws {
+        let now = clock.now(), boot = clock.bootTime()
+        try await store.update { blocks -> Void in
+            expire(&blocks, now: now, boot: boot)
+            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session }), blocks[index].countdown != nil else { return }
+            blocks[index].countdown = nil
+            logger.info("unlock countdown withdrawn", metadata: ["uid": "\(uid)", "session": "\(session)"])
+        }
     }
 
     /// Root lifts blocks now: one user's, or every user's. Returns the

@@ -167,8 +167,11 @@ public struct RunDueEventsUseCase: Sendable {
             // lifted (reconcile logged why). Try again in a minute.
             guard session.isActive else { return now.addingTimeInterval(60) }
             // A strict session held by the boot-time clock (the wall clock was
-            // moved forward) ends when that clock says so.
-            return session.endOnWallClock(at: now, boot: clock.bootTime())
+            // moved forward) ends when that clock says so; a countdown to
+            // end it early (`unlock delay:`) may run out first.
+            let end = session.endOnWallClock(at: now, boot: clock.bootTime())
+            let unlock = session.unlockRequest?.end(at: now, boot: clock.bootTime())
+            return [end, unlock].compactMap { $0 }.min()
         }
         let next = calendar.upcomingEvents(of: schedules, from: now.addingTimeInterval(0.000_001), count: 1).first?.at
         return [sessionEnd, next].compactMap { $0 }.min()

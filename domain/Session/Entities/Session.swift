@@ -34,6 +34,9 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// when several share the data folder. Nil for sessions recorded
     /// before sessions kept it, and in history, which does not keep it.
     public let device: String?
+    /// A strict session's countdown to end or pause early (`unlock
+    /// delay:DURATION`), while it runs. Not kept in history.
+    public internal(set) var unlockRequest: UnlockRequest?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
@@ -127,6 +130,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         guard !isPaused else { throw .alreadyPaused }
         var next = self
         next.breaks.append(Break(start: instant))
+        next.unlockRequest = nil
         return next
     }
 
@@ -148,6 +152,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         }
         next.endedAt = end
         next.outcome = outcome
+        next.unlockRequest = nil
         return next
     }
 }

@@ -14,6 +14,10 @@ public struct SessionEvent: Sendable, Equatable {
         case sessionResumed = "session-resumed"
         case intervalWarning = "interval-warning"
         case intervalSkipped = "interval-skipped"
+        /// A countdown to end or pause a strict session early started (`unlock delay:`).
+        case unlockRequested = "unlock-requested"
+        /// That countdown was withdrawn (`stop --withdraw`).
+        case unlockWithdrawn = "unlock-withdrawn"
     }
 
     public var kind: Kind

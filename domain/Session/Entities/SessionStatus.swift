@@ -29,6 +29,11 @@ public struct SessionStatus: Sendable, Hashable {
     /// Whether the session was started on another device than this one;
     /// false when it names no device or this device was not asked.
     public var startedElsewhere = false
+    /// When a countdown to stop or pause the strict session early
+    /// (`unlock delay:`) runs out, on the wall clock; nil when none runs.
+    public var unlockEndsAt: Date?
+    /// The wall clock's now (`at` may be earlier, see there).
+    public var now: Date
 
     public init(session: Session, at now: Date, boot: BootTimeReading? = nil) {
         var instant = now
@@ -39,6 +44,8 @@ public struct SessionStatus: Sendable, Hashable {
         }
         self.session = session
         at = instant
+        self.now = now
+        unlockEndsAt = session.unlockRequest?.end(at: now, boot: boot)
         elapsed = session.elapsed(at: instant)
         focused = session.focused(at: instant)
         remaining = session.remaining(at: instant)

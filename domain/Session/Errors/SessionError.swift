@@ -43,6 +43,17 @@ public enum SessionError: RetimeError, Equatable {
     case invalidTimes(String)
     /// `undo` found no change of this device's history commands left to undo.
     case nothingToUndo
+    /// `unlock never`: a strict session has no early end at all.
+    case unlockNever(until: Date)
+    /// `unlock delay:`: the stop or pause happens when the countdown runs
+    /// out; `started` says whether this request started it (else one ran already).
+    case unlockCountdown(UnlockRequest.Action, until: Date, started: Bool)
+    /// `unlock typing:N`: the text must be typed back first (the CLI shows it).
+    case unlockNeedsTyping(count: Int)
+    /// The text typed back was not the text shown.
+    case unlockMistyped
+    /// `stop --withdraw` with no countdown running.
+    case noUnlockCountdown
 
     public var code: String {
         switch self {
@@ -67,6 +78,11 @@ public enum SessionError: RetimeError, Equatable {
         case .invalidSessionReference: "session.invalidReference"
         case .invalidTimes: "session.invalidTimes"
         case .nothingToUndo: "history.nothingToUndo"
+        case .unlockNever: "unlock.never"
+        case .unlockCountdown: "unlock.countdown"
+        case .unlockNeedsTyping: "unlock.needsTyping"
+        case .unlockMistyped: "unlock.mistyped"
+        case .noUnlockCountdown: "unlock.noCountdown"
         }
     }
 
@@ -74,10 +90,10 @@ public enum SessionError: RetimeError, Equatable {
         switch self {
         case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote, .invalidSessionReference,
              .invalidTimes: .invalidInput
-        case .strict: .authorization
+        case .strict, .unlockNever, .unlockCountdown, .unlockNeedsTyping, .unlockMistyped: .authorization
         case .shieldFailed, .shieldNotPermitted, .blockNotLifted, .historyNotWritten: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
-             .ambiguousSession, .nothingToUndo: .domain
+             .ambiguousSession, .nothingToUndo, .noUnlockCountdown: .domain
         }
     }
 
@@ -110,6 +126,13 @@ public enum SessionError: RetimeError, Equatable {
             "'\(text)' is not a session: give its id, at least 6 characters of it, or @N (the Nth most recent)"
         case .invalidTimes(let reason): "invalid times: \(reason)"
         case .nothingToUndo: "nothing to undo: no track, edit, delete or import on this device is left to revert"
+        case .unlockNever(let until): "the session is strict until \(instant(until)), and unlock is never: it cannot end early"
+        case .unlockCountdown(let action, let until, let started):
+            (started ? "countdown started: " : "a countdown is already running: ")
+                + "the session \(action == .stop ? "stops" : "pauses") at \(instant(until)); `retime stop --withdraw` cancels it"
+        case .unlockNeedsTyping(let count): "unlock is typing:\(count): type the \(count) characters shown on the terminal"
+        case .unlockMistyped: "the text typed back does not match: the session goes on"
+        case .noUnlockCountdown: "no countdown to end the session early is running"
         }
     }
 }

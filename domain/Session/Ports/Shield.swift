@@ -1,3 +1,4 @@
+import FoundationEssentials
 import RetimeGroup
 import RetimeShared
 
@@ -24,6 +25,16 @@ public protocol Shield: Sendable {
     /// a shield that decides that itself (the system service); by default
     /// the passcode is not needed.
     func lower(for session: SessionID, passcode: Passcode?) async throws
+    /// The same, with the characters typed back for `unlock typing:N`, for
+    /// a shield that decides an early end itself; by default, as above.
+    func lower(for session: SessionID, passcode: Passcode?, typed: Int?) async throws
+    /// Starts the shield's own countdown to lower a strict block early
+    /// (`unlock delay:`), for a shield that holds blocks on its own
+    /// authority (the system service); returns when it runs out, nil when
+    /// the shield keeps none (by default).
+    func requestUnlock(for session: SessionID) async throws -> Date?
+    /// Cancels that countdown; by default there is none.
+    func withdrawUnlock(for session: SessionID) async throws
     /// What is blocked now, and for whom; nil when nothing is.
     func state() async throws -> ShieldState?
     /// What this shield can block, so that a session says what it really
@@ -96,4 +107,12 @@ extension Shield {
     public func lower(for session: SessionID, passcode: Passcode?) async throws {
         try await lower(for: session)
     }
+
+    public func lower(for session: SessionID, passcode: Passcode?, typed: Int?) async throws {
+        try await lower(for: session, passcode: passcode)
+    }
+
+    public func requestUnlock(for session: SessionID) async throws -> Date? { nil }
+
+    public func withdrawUnlock(for session: SessionID) async throws {}
 }

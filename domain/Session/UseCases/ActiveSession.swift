@@ -13,13 +13,13 @@ import RetimeShared
 /// produce one history entry. First of all it settles sessions that two
 /// devices sharing a data folder started at once (`ConcurrentStarts`).
 public struct ActiveSession: Sendable {
-    private let sessions: any SessionRepository
+    let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
-    private let shields: any ShieldDirectory
-    private let clock: any Clock
-    private let archiver: SessionArchiver
+    let shields: any ShieldDirectory
+    let clock: any Clock
+    let archiver: SessionArchiver
     private let concurrent: ConcurrentStarts
-    private let logger: Logger
+    let logger: Logger
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
                 clock: any Clock, events: SessionEventPublisher, logger: Logger) {
@@ -86,6 +86,9 @@ public struct ActiveSession: Sendable {
             let tolerated = try await tolerating(toleratingStuckBlock, current) { emptied = try await archiver.finish(current) }
             return Reconciled(completed: nil, slot: emptied ? .some(nil) : tolerated == nil ? .none : .some(current), block: .none,
                               tolerated: tolerated)
+        }
+        if !current.isExpired(at: clock.now(), boot: clock.bootTime()), let due = current.dueUnlock(at: clock.now(), boot: clock.bootTime()) {
+            return try await carryOut(due, of: current, toleratingStuckBlock: toleratingStuckBlock)
         }
         guard let plannedEnd = current.plannedEnd, current.isExpired(at: clock.now(), boot: clock.bootTime()) else {
             var found: (slot: Session??, block: ShieldState??) = (.some(current), .none)
@@ -180,7 +183,7 @@ public struct ActiveSession: Sendable {
     }
 
     /// Returns the failure tolerated, if any.
-    private func tolerating(_ tolerate: Bool, _ session: Session, _ work: () async throws -> Void) async throws -> SessionError? {
+    func tolerating(_ tolerate: Bool, _ session: Session, _ work: () async throws -> Void) async throws -> SessionError? {
         do { try await work() } catch SessionError.historyNotWritten(let cause) where tolerate {
             // Not every command's business: `status`, `group` or `config`
             // go on; `start` (which does not tolerate) and `log` say why.

@@ -12,9 +12,12 @@ public struct CancelSessionUseCase: Sendable {
     private let clock: any Clock
     private let active: ActiveSession
     private let override: any StrictOverride
+    /// The unlock rule's say on an early cancel; without it, the passcode's.
+    private let unlock: StrictUnlock?
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory, clock: any Clock,
-                active: ActiveSession, override: any StrictOverride) {
+                active: ActiveSession, override: any StrictOverride, unlock: StrictUnlock? = nil) {
+        self.unlock = unlock
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
@@ -32,7 +35,11 @@ public struct CancelSessionUseCase: Sendable {
             let now = clock.now(), boot = clock.bootTime()
             at = now
             if !authorized, current.strict, let until = current.endOnWallClock(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {
-                try await override.authorize("cancel", passcode: passcode, otherwise: SessionError.strict(until: until))
+                if let unlock {
+                    try await unlock.admitCancel(current, passcode: passcode, until: until)
+                } else {
+                    try await override.authorize("cancel", passcode: passcode, otherwise: SessionError.strict(until: until))
+                }
                 authorized = true
             }
             // The block first: a cancel that dies between the two steps

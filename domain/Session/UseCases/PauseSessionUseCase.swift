@@ -11,10 +11,14 @@ public struct PauseSessionUseCase: Sendable {
     private let override: any StrictOverride
 
     private let groups: any SessionGroupLookup
+    /// The unlock method's say on an early pause; without it, the passcode's.
+    private let unlock: StrictUnlock?
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory, clock: any Clock,
-                events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride) {
+                events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride,
+                unlock: StrictUnlock? = nil) {
         self.sessions = sessions
+        self.unlock = unlock
         self.groups = groups
         self.override = override
         self.shields = shields
@@ -24,12 +28,22 @@ public struct PauseSessionUseCase: Sendable {
     }
 
     /// Returns the paused session, with its group's name.
-    public func execute(passcode: Passcode? = nil) async throws -> SessionReceipt {
+    /// `typed`: the characters typed back for `unlock typing:N`.
+    public func execute(passcode: Passcode? = nil, typed: Int? = nil) async throws -> SessionReceipt {
         let reconciled = try await active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let (running, paused) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
+            // A break already open: no countdown or passcode is asked for nothing.
+            guard !current.isPaused else { throw SessionError.alreadyPaused }
             if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {
-                try await override.authorize("pause", passcode: passcode, otherwise: SessionError.strict(until: until))
+                if let unlock {
+                    if case .countdown(let counting) = try await unlock.admit(current, .pause, passcode: passcode, typed: typed, until: until) {
+                        try await unlock.startCountdown(current, counting)
+                        return nil   // the session changed meanwhile
+                    }
+                } else {
+                    try await override.authorize("pause", passcode: passcode, otherwise: SessionError.strict(until: until))
+                }
                 authorized = true
             }
             let next = try current.pausing(at: clock.now())
@@ -38,7 +52,7 @@ public struct PauseSessionUseCase: Sendable {
         let shield: any Shield
         do {
             shield = try shields.shield(of: paused)
-            try await shield.guarded { try await $0.lower(for: paused.id, passcode: passcode) }
+            try await shield.guarded { try await $0.lower(for: paused.id, passcode: passcode, typed: typed) }
         } catch {
             // A break whose block is still up is no break: withdraw it (if
             // nobody changed the session since), as start withdraws a session

@@ -20,15 +20,16 @@ struct SessionArchiver: Sendable {
 
     /// Moves `current` to history as `ended`; false if another process
     /// changed the session first (it then owns the ending).
-    func archive(_ current: Session, as ended: Session, passcode: Passcode? = nil) async throws -> Bool {
-        try await archiving(current, as: ended, passcode: passcode).archived
+    func archive(_ current: Session, as ended: Session, passcode: Passcode? = nil, typed: Int? = nil) async throws -> Bool {
+        try await archiving(current, as: ended, passcode: passcode, typed: typed).archived
     }
 
     /// The same, also saying whether this call emptied the slot (false when
     /// another process changed it first, or finishes the ending).
-    func archiving(_ current: Session, as ended: Session, passcode: Passcode? = nil) async throws -> (archived: Bool, emptied: Bool) {
+    func archiving(_ current: Session, as ended: Session, passcode: Passcode? = nil,
+                   typed: Int? = nil) async throws -> (archived: Bool, emptied: Bool) {
         guard try await sessions.replace(current, with: ended) else { return (false, false) }
-        return (true, try await finish(ended, passcode: passcode))
+        return (true, try await finish(ended, passcode: passcode, typed: typed))
     }
 
     /// Completes the archival of a session already marked ended. Throws
@@ -36,7 +37,7 @@ struct SessionArchiver: Sendable {
     /// then, and stays in the slot until a later finisher lifts its block.
     /// Returns whether this call emptied the slot.
     @discardableResult
-    func finish(_ ended: Session, passcode: Passcode? = nil) async throws -> Bool {
+    func finish(_ ended: Session, passcode: Passcode? = nil, typed: Int? = nil) async throws -> Bool {
         // A history that cannot take the session (a segment replaced by a
         // directory or a FIFO) does not keep its block up: the ending is
         // decided, and the ended session stays in the slot until history
@@ -49,7 +50,7 @@ struct SessionArchiver: Sendable {
         // the slot is what makes the next finisher try again, so a block the
         // shield could not lift (a full disk, a hosts file made read-only) is
         // never forgotten, nor outlives a finisher that died here.
-        do { try await shields.shield(of: ended).lower(for: ended.id, passcode: passcode) } catch {
+        do { try await shields.shield(of: ended).lower(for: ended.id, passcode: passcode, typed: typed) } catch {
             throw SessionError.blockNotLifted((error as? SessionError)?.description ?? String(describing: error))
         }
         if let unwritten { throw SessionError.historyNotWritten((unwritten as? any RetimeError)?.description ?? "\(unwritten)") }

@@ -12,10 +12,14 @@ public struct StopSessionUseCase: Sendable {
     private let override: any StrictOverride
 
     private let groups: any SessionGroupLookup
+    /// The unlock method's say on an early stop; without it, the passcode's.
+    private let unlock: StrictUnlock?
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride) {
+                clock: any Clock, events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride,
+                unlock: StrictUnlock? = nil) {
         self.sessions = sessions
+        self.unlock = unlock
         self.groups = groups
         self.override = override
         self.clock = clock
@@ -40,15 +44,23 @@ public struct StopSessionUseCase: Sendable {
 
     /// Returns the session as it went to history, with its group's name.
     /// `at`: when it ended, if earlier than now (`stop --at 10m ago`): not
-    /// before its start or its last break, never later than now.
-    public func execute(passcode: Passcode? = nil, at: Date? = nil) async throws -> SessionReceipt {
+    /// before its start or its last break, never later than now. `typed`:
+    /// the characters typed back for `unlock typing:N`.
+    public func execute(passcode: Passcode? = nil, at: Date? = nil, typed: Int? = nil) async throws -> SessionReceipt {
         let reconciled = try await active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
-        let ended = try await sessions.retryingActive(known: reconciled.slot) { current in
+        let ended = try await sessions.retryingActive(known: reconciled.slot) { current -> Session? in
             let now = clock.now()
             let boot = clock.bootTime()
             if !authorized, current.strict, let until = current.endOnWallClock(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {
-                try await override.authorize("stop", passcode: passcode, otherwise: SessionError.strict(until: until))
+                if let unlock {
+                    if case .countdown(let counting) = try await unlock.admit(current, .stop, passcode: passcode, typed: typed, until: until) {
+                        try await unlock.startCountdown(current, counting)
+                        return nil   // the session changed meanwhile
+                    }
+                } else {
+                    try await override.authorize("stop", passcode: passcode, otherwise: SessionError.strict(until: until))
+                }
                 authorized = true
             }
             // An open-ended session has no end to fall short of: `stop` is
@@ -60,7 +72,7 @@ public struct StopSessionUseCase: Sendable {
                                                 : "the end comes before the session's last break ended")
             }
             let ended = current.ending(at: end, outcome: current.plannedEnd.map { end >= $0 } ?? true ? .completed : .stopped)
-            return try await archiver.archive(current, as: ended, passcode: passcode) ? ended : nil
+            return try await archiver.archive(current, as: ended, passcode: passcode, typed: typed) ? ended : nil
         }
         return SessionReceipt(session: ended, groupName: try await groups.groupName(id: ended.groupId))
     }

@@ -19,8 +19,12 @@ public struct ConfigureSettingUseCase: Sendable {
     }
 
     /// The shield may not change while a strict session runs, unless the
-    /// passcode says so.
+    /// passcode says so. The unlock method may not change at all then: a
+    /// session is not weakened from inside (cli.md, "Ending a strict session early").
     private func checkAllowed(_ key: SettingKey, passcode: Passcode?) async throws {
+        if key == .unlock, let until = try await strict.strictUntil() {
+            throw SettingError.lockedByStrictSession(key: key.rawValue, until: until)
+        }
         guard key == .shield || key == .shieldHostsFile, let until = try await strict.strictUntil() else { return }
         try await override.authorize("config." + key.rawValue, passcode: passcode,
                                      otherwise: SettingError.lockedByStrictSession(key: key.rawValue, until: until))

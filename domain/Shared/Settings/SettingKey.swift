@@ -8,6 +8,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case defaultGroup
     case notify
     case logLevel = "log.level"
+    case unlock
 
     /// Shields this build of retime can enforce.
     public static let shields = ["auto", "none", "hosts", "system"]
@@ -20,6 +21,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .defaultGroup: "the group `start` uses when none is named"
         case .notify: "desktop notifications: on or off"
         case .logLevel: "log level: trace, debug, info, notice, warning, error, critical"
+        case .unlock: "how a strict session may end early: passcode, delay:DURATION (a countdown), typing:N (type N random characters back), never"
         }
     }
 
@@ -33,6 +35,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .defaultGroup: "focus"
         case .notify: "on"
         case .logLevel: "warning"
+        case .unlock: UnlockMethod.standard.description
         }
     }
 
@@ -57,6 +60,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .shield: return try oneOf(Self.shields)
         case .notify: return try oneOf(["on", "off"])
         case .logLevel: return try oneOf(LogLevel.allCases.map(\.rawValue))
+        case .unlock:
+            do { return try UnlockMethod(parsing: trimmed).description } catch {
+                throw .invalidValue(key: rawValue, value: value, reason: error.reason)
+            }
         case .defaultGroup:
             // GroupName's rule (the kernel's NameRules), without depending on the Group context.
             switch NameRules.check(trimmed) {

@@ -40,5 +40,8 @@ public struct Settings: Sendable, Equatable {
     public var notifies: Bool { self[.notify] == "on" }
     /// The configured log level; nil when unset (or unreadable), so each
     /// root applies its own default.
+    /// How a strict session may end early; one that does not parse (a
+    /// hand-edited file) counts as the default.
+    public var unlock: UnlockMethod { (try? UnlockMethod(parsing: self[.unlock])) ?? .standard }
     public var logLevel: LogLevel? { stored[SettingKey.logLevel.rawValue].flatMap { LogLevel(rawValue: $0) } }
 }

@@ -1,0 +1,63 @@
+import Domain
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The CLI's side of `unlock typing:N` (cli.md, "Ending a strict session
+/// early"): shows N random letters and digits on the terminal and reads them
+/// back, so that a strict session ends early only for someone at the
+/// keyboard who takes the trouble, never for a script.
+enum UnlockInput {
+    /// `unlock typing:N` with stdin that is not a terminal: a script cannot
+    /// type the text back, so the stop is refused (exit 3, as a strict refusal).
+    struct NeedsTerminal: RetimeCLIError {
+        let count: Int
+        var code: String { "unlock.needsTerminal" }
+        var exitCode: Int32 { 3 }
+        var hint: String? { "run it at a terminal, where the text to type back is shown" }
+        var description: String { "unlock is typing:\(count): the text must be typed back at a terminal, and stdin is not one" }
+    }
+
+    /// The characters the text is drawn from.
+    static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+    /// Runs `attempt`; when the unlock method asks for text typed back, shows
+    /// it, reads it, and runs `attempt` again with how many characters were
+    /// typed back exactly. A mismatch refuses (`unlockMistyped`).
+    static func typingBack<T>(command: String, _ attempt: (Int?) async throws -> T) async throws -> T {
+        do {
+            return try await attempt(nil)
+        } catch SessionError.unlockNeedsTyping(let count) {
+            guard isatty(STDIN_FILENO) == 1 else { throw NeedsTerminal(count: count) }
+            var generator = SystemRandomNumberGenerator()
+            let text = String((0..<count).map { _ in alphabet.randomElement(using: &generator)! })
+            guard try typedBack(text, command: command) else { throw SessionError.unlockMistyped }
+            return try await attempt(count)
+        }
+    }
+
+    /// Shows `text` and reads one line from the terminal on stdin, echoed as
+    /// typed; true when it is `text` exactly.
+    private static func typedBack(_ text: String, command: String) throws -> Bool {
+        // Where the text is shown: the terminal itself, even with stdout or
+        // stderr redirected; stderr when there is no controlling terminal.
+        let tty = open("/dev/tty", O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        let out = tty >= 0 ? tty : STDERR_FILENO
+        defer { if tty >= 0 { close(tty) } }
+        let shown = "The session is strict. To end it early, type these \(text.count) characters back exactly:\nText: \(text)\nType it: "
+        _ = shown.withCString { write(out, $0, strlen($0)) }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { throw TerminalPrompt.Cancelled() }
+            if byte == 0x0A || byte == 0x0D { break }
+            bytes.append(byte)
+            // Longer than the text is wrong already; read no further than a line.
+            guard bytes.count <= PasscodeInput.maximumBytes else { return false }
+        }
+        return bytes == Array(text.utf8)
+    }
+}
