@@ -171,8 +171,10 @@ public struct RunDueEventsUseCase: Sendable {
             // moved forward) ends when that clock says so.
             return session.endOnWallClock(at: now, boot: clock.bootTime())
         }
+        // A cycle's break begins or ends: the block follows on the second.
+        let phaseEdge = current.flatMap { $0.isActive ? $0.nextCycleEdge(at: now, boot: clock.bootTime()) : nil }
         let next = calendar.upcomingEvents(of: schedules, from: now.addingTimeInterval(0.000_001), count: 1).first?.at
-        return [sessionEnd, next].compactMap { $0 }.min()
+        return [sessionEnd, phaseEdge, next].compactMap { $0 }.min()
     }
 }
 

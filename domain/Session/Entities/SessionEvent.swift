@@ -14,6 +14,8 @@ public struct SessionEvent: Sendable, Equatable {
         case sessionResumed = "session-resumed"
         case intervalWarning = "interval-warning"
         case intervalSkipped = "interval-skipped"
+        /// A cycle's phase began (`RETIME_PHASE`, `RETIME_ROUND`).
+        case phaseStarted = "phase-started"
     }
 
     public var kind: Kind
@@ -29,9 +31,11 @@ public struct SessionEvent: Sendable, Equatable {
     public var outcome: SessionOutcome?
     /// Which warning (`interval-warning` only): before the start or before the end.
     public var warning: IntervalEventKind?
+    /// The phase that began (`phase-started` only).
+    public var phase: CyclePhase?
 
     public init(kind: Kind, at: Date, sessionId: SessionID?, groupName: String?, targets: [Target], plannedEnd: Date?,
-                origin: SessionOrigin, outcome: SessionOutcome? = nil, warning: IntervalEventKind? = nil) {
+                origin: SessionOrigin, outcome: SessionOutcome? = nil, warning: IntervalEventKind? = nil, phase: CyclePhase? = nil) {
         self.kind = kind
         self.at = at
         self.sessionId = sessionId
@@ -41,6 +45,7 @@ public struct SessionEvent: Sendable, Equatable {
         self.origin = origin
         self.outcome = outcome
         self.warning = warning
+        self.phase = phase
     }
 }
 

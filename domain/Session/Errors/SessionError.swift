@@ -43,6 +43,14 @@ public enum SessionError: RetimeError, Equatable {
     case invalidTimes(String)
     /// `undo` found no change of this device's history commands left to undo.
     case nothingToUndo
+    /// `next` on a session that runs no cycle.
+    case noCycle
+    /// `next` in a fixed cycle's last work phase: nothing follows it but the end.
+    case lastRound(Date)
+    /// A cycle's lengths, rounds or ratio out of range, or given with `--for`/`--until`.
+    case invalidCycle(String)
+    /// `pause` or `resume` of a cycle, which takes its breaks itself.
+    case cycleTakesItsBreaks
 
     public var code: String {
         switch self {
@@ -67,17 +75,21 @@ public enum SessionError: RetimeError, Equatable {
         case .invalidSessionReference: "session.invalidReference"
         case .invalidTimes: "session.invalidTimes"
         case .nothingToUndo: "history.nothingToUndo"
+        case .noCycle: "session.noCycle"
+        case .lastRound: "session.lastRound"
+        case .invalidCycle: "session.invalidCycle"
+        case .cycleTakesItsBreaks: "session.cycleTakesItsBreaks"
         }
     }
 
     public var kind: ErrorKind {
         switch self {
         case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote, .invalidSessionReference,
-             .invalidTimes: .invalidInput
+             .invalidTimes, .invalidCycle: .invalidInput
         case .strict: .authorization
         case .shieldFailed, .shieldNotPermitted, .blockNotLifted, .historyNotWritten: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
-             .ambiguousSession, .nothingToUndo: .domain
+             .ambiguousSession, .nothingToUndo, .noCycle, .lastRound, .cycleTakesItsBreaks: .domain
         }
     }
 
@@ -110,6 +122,10 @@ public enum SessionError: RetimeError, Equatable {
             "'\(text)' is not a session: give its id, at least 6 characters of it, or @N (the Nth most recent)"
         case .invalidTimes(let reason): "invalid times: \(reason)"
         case .nothingToUndo: "nothing to undo: no track, edit, delete or import on this device is left to revert"
+        case .noCycle: "the session runs no cycle: 'retime next' moves a session started with --cycle or --flow"
+        case .lastRound(let end): "this is the cycle's last work phase: it ends with the session at \(instant(end)) ('retime stop' ends it now)"
+        case .invalidCycle(let reason): "invalid cycle: \(reason)"
+        case .cycleTakesItsBreaks: "a cycle takes its breaks itself: 'retime next' ends the phase now"
         }
     }
 }

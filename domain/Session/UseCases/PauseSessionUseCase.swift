@@ -28,6 +28,7 @@ public struct PauseSessionUseCase: Sendable {
         let reconciled = try await reconcile.active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let (running, paused) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
+            guard current.cycle == nil else { throw SessionError.cycleTakesItsBreaks }
             if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {
                 try await override.authorize("pause", passcode: passcode, otherwise: SessionError.strict(until: until))
                 authorized = true

@@ -8,6 +8,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case defaultGroup
     case notify
     case logLevel = "log.level"
+    case flowBreakRatio = "flow.breakRatio"
 
     /// Shields this build of retime can enforce.
     public static let shields = ["auto", "none", "hosts", "system"]
@@ -20,6 +21,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .defaultGroup: "the group `start` uses when none is named"
         case .notify: "desktop notifications: on or off"
         case .logLevel: "log level: trace, debug, info, notice, warning, error, critical"
+        case .flowBreakRatio: "a --flow session's break as a share of the work before it, from 0.01 to 1"
         }
     }
 
@@ -33,6 +35,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .defaultGroup: "focus"
         case .notify: "on"
         case .logLevel: "warning"
+        case .flowBreakRatio: "0.2"
         }
     }
 
@@ -63,6 +66,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
             case .success(let name): return name
             case .failure(let problem): throw .invalidValue(key: rawValue, value: value, reason: "invalid group name '\(trimmed)': \(problem.description)")
             }
+        case .flowBreakRatio:
+            guard let ratio = Double(trimmed), ratio.isFinite, ratio >= 0.01, ratio <= 1 else {
+                throw .invalidValue(key: rawValue, value: value, reason: "expected a number from 0.01 to 1")
+            }
+            return trimmed
         case .shieldHostsFile, .hooksDir:
             guard trimmed.hasPrefix("/"), !trimmed.contains("\u{0}") else {
                 throw .invalidValue(key: rawValue, value: value, reason: "expected an absolute path")
