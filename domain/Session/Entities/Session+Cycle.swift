@@ -26,10 +26,10 @@ public struct CyclePhase: Hashable, Sendable {
 /// the breaks taken so far are the session's `breaks`, one per round that
 /// was followed by a break, so `next` (which moves one edge earlier) and the
 /// edges passed are recorded where history keeps breaks already. A strict
-/// cycle's edges are on both clocks, as a strict session's end is: a work
-/// phase ends only when the boot-time clock agrees that it has run its
-/// length (moving the clock forward does not shorten it), and a break ends
-/// when either clock says so (moving the clock back does not stretch it).
+/// cycle's edges are on the boot-time clock, which holds its end too
+/// (`StrictTime`): moving the wall clock forward does not shorten a work
+/// phase, moving it back does not stretch a break. After a reboot, as for
+/// a strict session's end, the wall clock alone decides.
 extension Session {
     /// The next edge of the cycle: a break that begins or one that ends,
     /// at a wall-clock instant of the timeline; nil when none is planned
@@ -72,29 +72,20 @@ extension Session {
         return boot.seconds - start.seconds
     }
 
-    /// Whether `edge` has come at `now`.
+    /// Whether `edge` has come at `now`: on the boot-time clock while it
+    /// holds a strict session (it runs the phases' real lengths, however the
+    /// wall clock is moved), else on the wall clock.
     func hasReached(_ edge: CycleEdge, at now: Date, boot: BootTimeReading?) -> Bool {
-        let offset = edge.at.timeIntervalSince(startedAt)
-        let onBoot = bootElapsed(boot)
-        switch edge {
-        case .breakStarts:
-            guard now >= edge.at else { return false }
-            return onBoot.map { $0 >= offset - StrictTime.tolerance } ?? true
-        case .breakEnds:
-            return now >= edge.at || (onBoot.map { $0 >= offset } ?? false)
-        }
+        guard let onBoot = bootElapsed(boot) else { return now >= edge.at }
+        return onBoot >= edge.at.timeIntervalSince(startedAt)
     }
 
     /// When `edge` comes on the wall clock, as of `now`: its instant on the
-    /// timeline, later for a work phase the boot-time clock holds, earlier
-    /// for a break it ends (the wall clock was moved).
+    /// timeline, or as long from now as the boot-time clock still has to
+    /// run to it (the wall clock was moved).
     func wallInstant(of edge: CycleEdge, at now: Date, boot: BootTimeReading?) -> Date {
         guard let onBoot = bootElapsed(boot) else { return edge.at }
-        let left = edge.at.timeIntervalSince(startedAt) - onBoot
-        switch edge {
-        case .breakStarts: return left > StrictTime.tolerance ? max(edge.at, now.addingTimeInterval(left)) : edge.at
-        case .breakEnds: return min(edge.at, now.addingTimeInterval(max(0, left)))
-        }
+        return now.addingTimeInterval(max(0, edge.at.timeIntervalSince(startedAt) - onBoot))
     }
 
     /// The session with every edge of its cycle that has come by `now`
