@@ -16,7 +16,7 @@ extension ActiveSession {
         if let phase = advanced.cyclePhase, phase.kind.isBreak != current.isPaused || phase.round != current.cyclePhase?.round {
             logger.info("cycle phase started", metadata: ["session": "\(advanced.id)", "phase": "\(phase.kind.rawValue)",
                                                           "round": "\(phase.round)", "due": "\(Timestamp.format(phase.start))"])
-            await events.phaseStarted(phase, of: advanced, at: phase.start)
+            await events.phaseStarted(phase, of: advanced, at: phase.start, handledAt: clock.now())
         }
         return Reconciled(completed: nil, slot: found.slot, block: tolerated == nil ? found.block : .none, tolerated: tolerated)
     }

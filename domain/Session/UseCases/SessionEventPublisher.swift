@@ -46,11 +46,15 @@ public struct SessionEventPublisher: Sendable {
                              outcome: kind == .sessionEnded ? session.outcome : nil))
     }
 
-    /// A cycle's phase began: a break (the block is down) or work (it is up).
-    public func phaseStarted(_ phase: CyclePhase, of session: Session, at instant: Date) async {
+    /// A cycle's phase began: a break (the block is down) or work (it is
+    /// up). `handledAt`: when the block followed an edge that came by
+    /// itself, recorded with how late that was (`lateMs`, as a session's
+    /// completion is).
+    public func phaseStarted(_ phase: CyclePhase, of session: Session, at instant: Date, handledAt: Date? = nil) async {
         var event = TrackedEvent.sessionEvent(SessionEvent.Kind.phaseStarted.rawValue, session, at: instant)
         event.properties["phase"] = .string(phase.kind.rawValue)
         event.properties["round"] = .int(phase.round)
+        if let handledAt { event.properties["lateMs"] = .int(Int((handledAt.timeIntervalSince(instant) * 1_000).rounded())) }
         record(event)
         let group: BlockList? = hooks.listens(to: .phaseStarted) ? await blockList(session.groupId)
             : ((try? await groups.groupName(id: session.groupId)) ?? nil).map { BlockList(groupId: session.groupId, name: $0, targets: []) }
