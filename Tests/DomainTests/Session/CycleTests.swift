@@ -47,7 +47,7 @@ struct CycleTests {
         #expect(seen == ["0 work 1 up", "25 break 1 down", "30 work 2 up", "55 break 2 down", "60 work 3 up", "85 break 3 down",
                          "90 work 4 up", "115 long break 4 down", "130 work 5 up", "155 ended down"])
         let ended = try #require(try await world.ended.first)
-        #expect(ended.outcome == .completed && ended.breaks.count == 4)
+        #expect(ended.outcome == .completed && ended.breaks.count == 4 && ended.cycle == session.cycle)
         #expect(ended.focused(at: world.clock.now()) == 5 * 25 * 60, "focused time is the work phases run")
         let phases = world.hooks.events.filter { $0.kind == .phaseStarted }.map { "\($0.phase!.kind.rawValue) \($0.phase!.round)" }
         #expect(phases == ["break 1", "work 2", "break 2", "work 3", "break 3", "work 4", "long break 4", "work 5"])
@@ -187,5 +187,20 @@ struct CycleTests {
         #expect(try await blockUp(world))
         let stopped = try await world.stop.execute().session
         #expect(stopped.focused(at: world.clock.now()) == 1_500)
+    }
+
+    @Test("a cycle's session whose group was renamed while it ran keeps its cycle in history, and report counts its rounds")
+    func renamedGroupKeepsCycle() async throws {
+        let world = try await SessionWorld()
+        let session = try await startCycle(world, .fixed(work: 60, breakLength: 30, rounds: 3))
+        var renamed = world.work
+        renamed.name = try GroupName("deep work")
+        try await world.groups.update(renamed)
+        world.clock.advance(by: 1_000)
+        #expect(try await phase(world) == "ended")
+        let ended = try #require(try await world.ended.first)
+        #expect(ended.groupName == "deep work" && ended.cycle == session.cycle)
+        let report = ReportBuilder(grouping: .day, timeZone: TimeZoneRules.utc, groupNames: [:]).build([ended], since: nil, until: nil)
+        #expect(report.total.rounds == 3)
     }
 }
