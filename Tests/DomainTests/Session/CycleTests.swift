@@ -96,8 +96,8 @@ struct CycleTests {
         let world = try await SessionWorld()
         let session = try await startCycle(world, .fixed(work: 60, breakLength: 30, rounds: 2), strict: true)
         world.clock.advance(by: 10)
-        await #expect(throws: SessionError.strict(until: session.startedAt + 60)) { try await next(world).execute() }
-        #expect(SessionError.strict(until: session.startedAt).kind == .authorization)
+        await #expect(throws: SessionError.strictWorkPhase(until: session.startedAt + 60)) { try await next(world).execute() }
+        #expect(SessionError.strictWorkPhase(until: session.startedAt).kind == .authorization)
         #expect(try await blockUp(world))
         world.clock.advance(by: 55)
         #expect(try await phase(world) == "break 1")

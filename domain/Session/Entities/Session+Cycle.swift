@@ -31,9 +31,8 @@ public struct CyclePhase: Hashable, Sendable {
 /// phase, moving it back does not stretch a break. After a reboot, as for
 /// a strict session's end, the wall clock alone decides.
 extension Session {
-    /// The next edge of the cycle: a break that begins or one that ends,
-    /// at a wall-clock instant of the timeline; nil when none is planned
-    /// (a flow's work phase, the last round's work, no cycle).
+    /// An edge of the cycle: a break that begins or one that ends, at its
+    /// wall-clock instant on the timeline.
     enum CycleEdge: Equatable {
         case breakStarts(Date)
         case breakEnds(Date)
@@ -43,6 +42,8 @@ extension Session {
         }
     }
 
+    /// The cycle's next edge; nil when none is planned (a flow's work
+    /// phase, the last round's work, no cycle, an ended session).
     var pendingCycleEdge: CycleEdge? {
         guard let cycle, isActive else { return nil }
         let taken = breaks.count
@@ -143,7 +144,7 @@ extension Session {
         }
         if !cycle.isFlow {
             guard let edge = pendingCycleEdge else { throw .lastRound(plannedEnd ?? now) }
-            if strict { throw .strict(until: wallInstant(of: edge, at: now, boot: boot)) }
+            if strict { throw .strictWorkPhase(until: wallInstant(of: edge, at: now, boot: boot)) }
         }
         next.breaks.append(Break(start: max(now, breaks.last?.end ?? startedAt)))
         return next

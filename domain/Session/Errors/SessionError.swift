@@ -51,6 +51,8 @@ public enum SessionError: RetimeError, Equatable {
     case invalidCycle(String)
     /// `pause` or `resume` of a cycle, which takes its breaks itself.
     case cycleTakesItsBreaks
+    /// `next` in a strict cycle's work phase, which ends only at its end.
+    case strictWorkPhase(until: Date)
 
     public var code: String {
         switch self {
@@ -79,6 +81,7 @@ public enum SessionError: RetimeError, Equatable {
         case .lastRound: "session.lastRound"
         case .invalidCycle: "session.invalidCycle"
         case .cycleTakesItsBreaks: "session.cycleTakesItsBreaks"
+        case .strictWorkPhase: "session.strictPhase"
         }
     }
 
@@ -86,7 +89,7 @@ public enum SessionError: RetimeError, Equatable {
         switch self {
         case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote, .invalidSessionReference,
              .invalidTimes, .invalidCycle: .invalidInput
-        case .strict: .authorization
+        case .strict, .strictWorkPhase: .authorization
         case .shieldFailed, .shieldNotPermitted, .blockNotLifted, .historyNotWritten: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
              .ambiguousSession, .nothingToUndo, .noCycle, .lastRound, .cycleTakesItsBreaks: .domain
@@ -126,6 +129,7 @@ public enum SessionError: RetimeError, Equatable {
         case .lastRound(let end): "this is the cycle's last work phase: it ends with the session at \(instant(end)) ('retime stop' ends it now)"
         case .invalidCycle(let reason): "invalid cycle: \(reason)"
         case .cycleTakesItsBreaks: "a cycle takes its breaks itself: 'retime next' ends the phase now"
+        case .strictWorkPhase(let until): "a strict cycle's work phase ends only at its end, at \(instant(until))"
         }
     }
 }
