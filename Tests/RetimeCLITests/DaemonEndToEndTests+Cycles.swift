@@ -96,4 +96,16 @@ extension DaemonEndToEndTests {
         let refused = try retime.run("next")
         #expect(refused.status == 3, "\(refused.err)")
     }
+
+    @Test("schedule add --cycle keeps the cycle, shows it, and refuses a malformed one")
+    func scheduleCycle() throws {
+        let retime = RetimeProcess()
+        try retime.run("group", "create", "work")
+        let added = try retime.run("schedule", "add", "days", "--group", "work", "--from", "09:00", "--to", "17:00", "--cycle", "50m/10m/30m", "--json")
+        #expect(added.status == 0, "\(added.err)")
+        let cycle = (added.json["schedule"] as? [String: Any])?["cycle"] as? [String: Any]
+        #expect(cycle?["work"] as? Double == 3_000 && cycle?["break"] as? Double == 600 && cycle?["longBreak"] as? Double == 1_800)
+        #expect(try retime.run("schedule", "show", "days").out.contains("cycles of 50m/10m/30m"))
+        #expect(try retime.run("schedule", "add", "bad", "--group", "work", "--from", "09:00", "--to", "17:00", "--cycle", "50m").status == 2)
+    }
 }

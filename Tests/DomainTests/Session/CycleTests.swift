@@ -122,7 +122,6 @@ struct CycleTests {
         let world = try await SessionWorld()
         await #expect(throws: SessionError.self) { try await startCycle(world, .fixed(work: 0, breakLength: 30)) }
         await #expect(throws: SessionError.self) { try await startCycle(world, .fixed(work: 60, breakLength: 30, rounds: 0)) }
-        await #expect(throws: SessionError.self) { try await startCycle(world, .fixed(work: 60, breakLength: 30), length: .duration(60)) }
         await #expect(throws: SessionError.self) { try await startCycle(world, .fixed(work: 7_200, breakLength: 600, rounds: 12)) }
         #expect(try await world.sessions.current() == nil)
     }
@@ -202,5 +201,34 @@ struct CycleTests {
         #expect(ended.groupName == "deep work" && ended.cycle == session.cycle)
         let report = ReportBuilder(grouping: .day, timeZone: TimeZoneRules.utc, groupNames: [:]).build([ended], since: nil, until: nil)
         #expect(report.total.rounds == 3)
+    }
+
+    @Test("a schedule's cycle fits its rounds into the interval: breaks at their edges, the last round working to the interval's end")
+    func scheduledCycle() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:59:00Z")
+        let world = daemon.world
+        try await daemon.schedules.insert(Schedule(name: "morning", groupId: world.work.id, from: TimeOfDay(parsing: "09:00")!,
+                                                   to: TimeOfDay(parsing: "10:00")!, weekdays: Set(Weekday.allCases),
+                                                   cycle: .fixed(work: 25 * 60, breakLength: 5 * 60)))
+        var seen: [String] = []
+        while true {
+            let step = try await daemon.step.execute()
+            let clock = Timestamp.format(world.clock.now(), fractionDigits: 0).dropFirst(11).prefix(5)
+            let current = try await world.sessions.current()
+            seen.append("\(clock) \(current?.cyclePhase.map { "\($0.kind.rawValue) \($0.round)/\(current?.cycle?.rounds ?? 0)" } ?? "none") \(try await blockUp(world) ? "up" : "down")")
+            guard let deadline = step.nextDeadline, deadline <= Timestamp.parse("2026-11-23T10:30:00Z")! else { break }
+            world.clock.advance(by: deadline.timeIntervalSince(world.clock.now()))
+        }
+        #expect(seen == ["08:59 none down", "09:00 work 1/2 up", "09:25 break 1/2 down", "09:30 work 2/2 up", "10:00 none down"])
+        let ended = try #require(try await world.ended.first)
+        #expect(ended.focused(at: world.clock.now()) == 55 * 60 && ended.outcome == .completed)
+    }
+
+    @Test("a cycle given a length too fits as many rounds as begin in it")
+    func fitted() {
+        let cycle = Cycle.fixed(work: 50 * 60, breakLength: 10 * 60, longBreak: 30 * 60)
+        #expect(cycle.fitted(to: 8 * 3_600).rounds == 8, "9 to 17: eight rounds, the long break after the fourth")
+        #expect(cycle.fitted(to: 50 * 60).rounds == 1)
+        #expect(Cycle.flow().fitted(to: 3_600) == .flow())
     }
 }

@@ -28,15 +28,19 @@ extension SessionCommands.Start {
             guard parsed.value("for") == nil, parsed.value("until") == nil else {
                 throw UsageError(.invalidValue, "--cycle sets the session's length: give no --for or --until", command: command)
             }
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            guard (2...3).contains(parts.count) else {
-                throw UsageError(.invalidValue, "invalid --cycle '\(text)'",
-                                 hint: "write it WORK/BREAK or WORK/BREAK/LONG, like 25m/5m or 25m/5m/15m", command: command)
-            }
-            let lengths = try parts.map { part throws(UsageError) in try DurationValue.parse(part, option: "cycle") }
-            return .fixed(work: lengths[0], breakLength: lengths[1], longBreak: lengths.count == 3 ? lengths[2] : nil,
-                          rounds: rounds ?? Cycle.defaultRounds)
+            return try fixedCycle(text, rounds: rounds ?? Cycle.defaultRounds, command: command)
         }
+    }
+
+    /// `WORK/BREAK[/LONG]`, as `--cycle` of `start` and `schedule add` takes it.
+    static func fixedCycle(_ text: String, rounds: Int = Cycle.defaultRounds, command: String) throws(UsageError) -> Cycle {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard (2...3).contains(parts.count) else {
+            throw UsageError(.invalidValue, "invalid --cycle '\(text)'",
+                             hint: "write it WORK/BREAK or WORK/BREAK/LONG, like 25m/5m or 25m/5m/15m", command: command)
+        }
+        let lengths = try parts.map { part throws(UsageError) in try DurationValue.parse(part, option: "cycle") }
+        return .fixed(work: lengths[0], breakLength: lengths[1], longBreak: lengths.count == 3 ? lengths[2] : nil, rounds: rounds)
     }
 
     /// What `start` says of a cycle's session.

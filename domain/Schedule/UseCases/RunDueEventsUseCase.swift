@@ -138,6 +138,7 @@ public struct RunDueEventsUseCase: Sendable {
                 // Every device's daemon starts this interval: one id, so
                 // history records it once.
                 plan.id = ScheduledSessionID.of(schedule: schedule.id, intervalStart: interval.start)
+                plan.cycle = schedule.cycle
                 let receipt = try await start.execute(plan, after: reconciled)
                 reconciled.slotHolds(receipt.session)
                 return record(.sessionStarted, "interval-started")

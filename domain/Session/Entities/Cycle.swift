@@ -82,6 +82,19 @@ public struct Cycle: Hashable, Sendable, Codable {
         return Double(rounds) * work + (1..<max(1, rounds)).reduce(0) { $0 + breakAfter(round: $1) }
     }
 
+    /// The same cycle run within a session of `length` (a schedule's
+    /// interval): as many rounds as begin before its end, the last one's
+    /// work lasting to the end. A flow is unchanged.
+    public func fitted(to length: TimeInterval) -> Cycle {
+        guard let work, work > 0, let breakLength else { return self }
+        var rounds = 1, next = work + breakAfter(round: 1)
+        while next < length, rounds < 10_000 {
+            rounds += 1
+            next += work + breakAfter(round: rounds)
+        }
+        return Cycle(work: work, breakLength: breakLength, longBreak: longBreak, rounds: rounds, breakRatio: nil)
+    }
+
     /// Where, counted from the session's start, the break after round
     /// `round` begins and ends as planned (a fixed cycle's).
     public func plannedBreak(after round: Int) -> (start: TimeInterval, end: TimeInterval)? {

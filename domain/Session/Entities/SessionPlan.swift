@@ -25,8 +25,9 @@ public struct SessionPlan: Sendable, Hashable {
     /// schedule's interval, which each device's daemon may start
     /// (`ScheduledSessionID`). Nil: a new, random id.
     public var id: SessionID?
-    /// The focus cycle to run (`--cycle`, `--flow`); a fixed cycle's length
-    /// is the session's, so it goes with `length` `.openEnded` only.
+    /// The focus cycle to run (`--cycle`, `--flow`, a schedule's cycle); a
+    /// fixed cycle's length is the session's unless `length` gives one
+    /// (a schedule's interval), into which it fits its rounds.
     public var cycle: Cycle?
 
     public init(groupName: String, groupId: GroupID? = nil, length: SessionLength = .openEnded, strict: Bool = false,

@@ -91,8 +91,7 @@ public struct StartSessionUseCase: Sendable {
         guard now.timeIntervalSince(startedAt) <= SessionLength.allowed.upperBound else {
             throw SessionError.invalidTimes("a session starts at most 24 hours ago")
         }
-        let cycle = try await flowRatio(plan.cycle)?.validated()
-        let plannedEnd = try Self.plannedEnd(of: plan, cycle: cycle, from: startedAt)
+        let (plannedEnd, cycle) = try Self.timeline(of: plan, cycle: try await flowRatio(plan.cycle)?.validated(), from: startedAt)
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
         if plan.strict, case .untilTimeOfDay(let end) = plan.length, end.timeIntervalSince(now) > SessionLength.strictTimeOfDayHorizon {
             throw SessionError.strictUntilFarAhead(end)
@@ -125,14 +124,19 @@ public struct StartSessionUseCase: Sendable {
 }
 
 extension StartSessionUseCase {
-    /// A fixed cycle's session ends with its last work phase (N x WORK
-    /// plus the breaks between), so it takes no `--for`/`--until`; a flow
-    /// ends at `--until`, if given.
-    static func plannedEnd(of plan: SessionPlan, cycle: Cycle?, from start: Date) throws(SessionError) -> Date? {
-        guard let length = cycle?.length else { return try plan.length.plannedEnd(from: start) }
-        guard plan.length == .openEnded else { throw .invalidCycle("--cycle sets the session's length: give no --for or --until") }
+    /// The planned end and the cycle the session runs. A fixed cycle's
+    /// session ends with its last work phase (N x WORK plus the breaks
+    /// between); given a length too (a schedule's interval, which `start`
+    /// does not offer), the cycle fits its rounds into it
+    /// (`Cycle.fitted`). A flow ends at its length, if it has one.
+    static func timeline(of plan: SessionPlan, cycle: Cycle?, from start: Date) throws(SessionError) -> (Date?, Cycle?) {
+        guard let cycle, let length = cycle.length else { return (try plan.length.plannedEnd(from: start), cycle) }
+        if plan.length != .openEnded {
+            let end = try plan.length.plannedEnd(from: start)
+            return (end, end.map { cycle.fitted(to: $0.timeIntervalSince(start)) } ?? cycle)
+        }
         guard SessionLength.allowed.contains(length) else { throw .invalidCycle("the whole cycle lasts at most 24 hours") }
-        return start.addingTimeInterval(length)
+        return (start.addingTimeInterval(length), cycle)
     }
 }
 
