@@ -71,7 +71,7 @@ struct ParserTests {
         #expect(try parser.parse(["group", "create", "--help"]).wantsHelp)
         #expect(try parser.parse(["-h", "start"]).wantsHelp)
         let text = HelpRenderer.help(for: parser.command(at: ["start"])!, path: ["start"])
-        #expect(text.contains("Usage: retime start [--for DURATION] [--until WHEN] [--strict] [--create]\n       [--at WHEN] [--tag TAG...] [--note TEXT] [GROUP]"),
+        #expect(text.contains("Usage: retime start [--for DURATION] [--until WHEN] [--cycle WORK/BREAK[/LONG]]\n       [--rounds N] [--flow] [--strict] [--create] [--at WHEN] [--tag TAG...]\n       [--note TEXT] [GROUP]"),
                 "wrapped at 80 columns under its first word: \(text)")
         #expect(text.contains("--data-dir PATH"))
     }

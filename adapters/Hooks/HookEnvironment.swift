@@ -21,6 +21,10 @@ enum HookEnvironment {
         // Beyond the spec's list: how a session ended, which warning this is.
         if let outcome = event.outcome { variables["RETIME_OUTCOME"] = outcome.rawValue }
         if let warning = event.warning { variables["RETIME_INTERVAL_EVENT"] = warning.rawValue }
+        if let phase = event.phase {
+            variables["RETIME_PHASE"] = phase.kind.rawValue
+            variables["RETIME_ROUND"] = "\(phase.round)"
+        }
         return variables
     }
 

@@ -68,6 +68,10 @@ public struct NotifySendNotifier: Notifier {
             return ("Focus ends soon", "\(group) is unblocked at \(clock(event.plannedEnd)).")
         case (.intervalWarning, _):
             return ("Focus starts soon", "\(event.origin.description.replacingAll("schedule:", with: "")) blocks \(group) soon, until \(clock(event.plannedEnd)).")
+        case (.phaseStarted, _) where event.phase?.kind.isBreak == true:
+            return ("Break", "\(group) is unblocked until \(clock(event.phase?.end)).")
+        case (.phaseStarted, _):
+            return ("Back to work", "\(group) is blocked again (round \(event.phase?.round ?? 1)).")
         case (.sessionEnded, _):
             return ("Focus session ended", "\(group) is unblocked (\(event.outcome?.rawValue ?? "ended")).")
         default:

@@ -20,6 +20,14 @@ struct SessionLineEncoderTests {
                                     tags: [text, "plain"], note: index == 0 ? nil : text, origin: index % 3 == 0 ? .imported("watson") : .schedule(text),
                                     groupName: index == 1 ? nil : "group " + text))
         }
+        // Cycles: a fixed one with and without its long break, and a flow.
+        for (index, cycle) in [Cycle.fixed(work: 1_500, breakLength: 300, longBreak: 900, rounds: 4), .fixed(work: 2.5, breakLength: 0.75),
+                               .flow(), .flow(breakRatio: 0.333)].enumerated() {
+            let start = Fixtures.instant(Double(index) * 7_200)
+            sessions.append(Session(id: SessionID(), groupId: group, startedAt: start, plannedEnd: start + 600, endedAt: start + 600,
+                                    outcome: .completed, strict: index == 0, breaks: [Break(start: start + 60, end: start + 90)], tags: [],
+                                    note: nil, origin: .manual, groupName: "cycles", cycle: cycle))
+        }
         return sessions
     }
 
@@ -47,5 +55,14 @@ struct SessionLineEncoderTests {
         #expect(try await history.sessions(matching: .all) == [strict])
         let line = try String(contentsOfFile: try FileManager.default.contentsOfDirectory(atPath: directory.file("d")).map { directory.file("d/" + $0) }[0], encoding: .utf8)
         #expect(try StoreJSON.decoder().decode(Session.self, from: Data(line.utf8)) == strict)
+    }
+
+    @Test("a session's cycle reads back exactly: report counts its rounds from history")
+    func cycleReadsBack() async throws {
+        let directory = TemporaryDirectory()
+        let history = JSONLinesSessionHistory(directory: directory.path, deviceID: "d", logger: Logger(label: "t", handler: InMemoryLogHandler()))
+        let cycles = Self.sessions().filter { $0.cycle != nil }
+        try await history.append(contentsOf: cycles)
+        #expect(Set(try await history.sessions(matching: .all)) == Set(cycles))
     }
 }

@@ -18,7 +18,7 @@ enum SessionLineCodec {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, plannedEnd: Date?, endedAt: Date?
         var outcome: SessionOutcome?, strict = false, breaks: [Break] = [], tags: [String] = [], note: String?
-        var origin = SessionOrigin.manual, bootDeadline: BootTimeReading?, groupName: String?
+        var origin = SessionOrigin.manual, bootDeadline: BootTimeReading?, groupName: String?, cycle: Cycle?
         try readObject(&reader) { key, reader in
             switch key {
             case .id: id = SessionID(try reader.withString(uuid))
@@ -34,7 +34,9 @@ enum SessionLineCodec {
             case .note: note = reader.takeNull() ? nil : try reader.readString()
             case .origin: origin = try reader.withString(Self.origin)
             case .bootDeadline: bootDeadline = reader.takeNull() ? nil : try readBootTime(&reader)
-            case .start, .end, .bootID, .seconds, .changed, .tagsAdded, .tagsRemoved, nil: try reader.skipValue()
+            case .cycle: cycle = reader.takeNull() ? nil : try readCycle(&reader)
+            case .start, .end, .bootID, .seconds, .changed, .tagsAdded, .tagsRemoved, .work, .breakLength, .breakRatio, .longBreak, .rounds, nil:
+                try reader.skipValue()
             }
         }
         guard reader.atEnd else { throw JSONByteReader.Malformed(description: "bytes after the session") }
@@ -43,7 +45,7 @@ enum SessionLineCodec {
         }
         return Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt,
                        outcome: outcome, strict: strict, breaks: breaks, tags: tags, note: note, origin: origin,
-                       bootDeadline: bootDeadline, groupName: groupName)
+                       bootDeadline: bootDeadline, groupName: groupName, cycle: cycle)
     }
 
     /// What an edit's amendment line changed (`"changed"`, `"tagsAdded"`,
@@ -134,7 +136,7 @@ enum SessionLineCodec {
     static func decodeSpan(_ line: UnsafeBufferPointer<UInt8>, withTags: Bool = false) throws -> SessionSpan? {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, endedAt: Date?, outcome: SessionOutcome?, breaks: [Break] = []
-        var groupName: String?, openEnded = true, tags: [String] = []
+        var groupName: String?, openEnded = true, tags: [String] = [], cycle = false
         try readObject(&reader) { key, reader in
             switch key {
             case .id: id = SessionID(try reader.withString(uuid))
@@ -146,6 +148,7 @@ enum SessionLineCodec {
             case .endedAt: endedAt = try optionalDate(&reader)
             case .outcome: outcome = try reader.withString(Self.outcome)
             case .breaks: breaks = try readBreaks(&reader)
+            case .cycle: cycle = !reader.takeNull(); if cycle { try reader.skipValue() }
             default: try reader.skipValue()
             }
         }
@@ -155,7 +158,7 @@ enum SessionLineCodec {
         }
         guard let endedAt, outcome != .active else { return nil }
         return SessionSpan(id: id, groupId: groupId, startedAt: startedAt, endedAt: endedAt, outcome: outcome, breaks: breaks,
-                           groupName: groupName, openEnded: openEnded, tags: tags)
+                           groupName: groupName, openEnded: openEnded, tags: tags, cycle: cycle)
     }
 
     private static func date(_ reader: inout JSONByteReader) throws -> Date {
@@ -180,6 +183,25 @@ enum SessionLineCodec {
         }
         guard let bootID, let seconds else { throw JSONByteReader.Malformed(description: "a boot deadline without its fields") }
         return BootTimeReading(bootID: bootID, seconds: seconds)
+    }
+
+    private static func readCycle(_ reader: inout JSONByteReader) throws -> Cycle {
+        var work: Double?, breakLength: Double?, breakRatio: Double?, longBreak: Double?, rounds: Double?
+        try readObject(&reader) { key, reader in
+            switch key {
+            case .work: work = try reader.readDouble()
+            case .breakLength: breakLength = try reader.readDouble()
+            case .breakRatio: breakRatio = try reader.readDouble()
+            case .longBreak: longBreak = try reader.readDouble()
+            case .rounds: rounds = try reader.readDouble()
+            default: try reader.skipValue()
+            }
+        }
+        if let breakRatio { return .flow(breakRatio: breakRatio) }
+        guard let work, let breakLength, let rounds, let count = Int(exactly: rounds) else {
+            throw JSONByteReader.Malformed(description: "a cycle without its fields")
+        }
+        return .fixed(work: work, breakLength: breakLength, longBreak: longBreak, rounds: count)
     }
 
     private static func readBreaks(_ reader: inout JSONByteReader) throws -> [Break] {
@@ -226,6 +248,7 @@ enum SessionLineCodec {
     private enum Key {
         case id, groupId, groupName, startedAt, plannedEnd, endedAt, outcome, strict, breaks, tags, note, origin, start, end
         case bootDeadline, bootID, seconds
+        case cycle, work, breakLength, breakRatio, longBreak, rounds
         case changed, tagsAdded, tagsRemoved
 
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -253,6 +276,12 @@ enum SessionLineCodec {
             case UInt8(ascii: "t") where equals("tagsAdded"): self = .tagsAdded
             case UInt8(ascii: "t") where equals("tagsRemoved"): self = .tagsRemoved
             case UInt8(ascii: "c") where equals("changed"): self = .changed
+            case UInt8(ascii: "c") where equals("cycle"): self = .cycle
+            case UInt8(ascii: "w") where equals("work"): self = .work
+            case UInt8(ascii: "b") where equals("breakLength"): self = .breakLength
+            case UInt8(ascii: "b") where equals("breakRatio"): self = .breakRatio
+            case UInt8(ascii: "l") where equals("longBreak"): self = .longBreak
+            case UInt8(ascii: "r") where equals("rounds"): self = .rounds
             case UInt8(ascii: "n") where equals("note"): self = .note
             default: return nil
             }

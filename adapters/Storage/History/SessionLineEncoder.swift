@@ -78,6 +78,7 @@ struct SessionLineEncoder {
             raw("}")
         }
         raw("]")
+        if let cycle = session.cycle { key("cycle"); self.cycle(cycle) }
         if let endedAt = session.endedAt { key("endedAt"); date(endedAt) }
         key("groupId"); string(session.groupId.description)
         if let name = session.groupName { key("groupName"); string(name) }
@@ -95,6 +96,29 @@ struct SessionLineEncoder {
             string(tag)
         }
         raw("]}")
+    }
+
+    /// A cycle's members in key order, absent ones left out.
+    private mutating func cycle(_ cycle: Cycle) {
+        var first = true
+        func member(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
+            raw(first ? "{\"" : ",\"")
+            first = false
+            raw(name)
+            raw("\":")
+            text(value)
+        }
+        // As JSONEncoder writes a number: a whole one without its ".0".
+        func number(_ value: Double?) -> String? {
+            value.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : String($0) }
+        }
+        member("breakLength", number(cycle.breakLength))
+        member("breakRatio", number(cycle.breakRatio))
+        member("longBreak", number(cycle.longBreak))
+        member("rounds", cycle.rounds.map { String($0) })
+        member("work", number(cycle.work))
+        raw(first ? "{}" : "}")
     }
 
     private mutating func raw(_ literal: StaticString) {

@@ -60,11 +60,12 @@ struct ReportCommand: RetimeCommand {
             "buckets": .array(report.buckets.map { bucket in
                 .object(["key": .string(bucket.key), "focusedSeconds": .double(bucket.focusedSeconds),
                          "sessions": .int(Int64(bucket.sessions)), "completed": .int(Int64(bucket.completed)),
-                         "stopped": .int(Int64(bucket.stopped))])
+                         "stopped": .int(Int64(bucket.stopped)), "rounds": .int(Int64(bucket.rounds))])
             }),
             "totalFocusedSeconds": .double(report.totalFocusedSeconds),
             "totalSessions": .int(Int64(report.totalSessions)),
             "completionRate": report.total.completionRate.map(JSONValue.double) ?? .null,
+            "totalRounds": .int(Int64(report.total.rounds)),
         ])
     }
 
@@ -128,7 +129,8 @@ enum ReportChart {
         }
         let total = report.total
         let rate = total.completionRate.map { ", \(Int(($0 * 100).rounded()))% completed" } ?? ""
-        lines.append(style.bold("Total \(DurationValue.format(total.focusedSeconds)) focused in \(total.sessions) session\(total.sessions == 1 ? "" : "s")\(rate)."))
+        let rounds = total.rounds == 0 ? "" : ", \(total.rounds) cycle round\(total.rounds == 1 ? "" : "s") completed"
+        lines.append(style.bold("Total \(DurationValue.format(total.focusedSeconds)) focused in \(total.sessions) session\(total.sessions == 1 ? "" : "s")\(rate)\(rounds)."))
         return lines.joined(separator: "\n")
     }
 

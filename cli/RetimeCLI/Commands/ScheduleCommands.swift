@@ -20,6 +20,10 @@ enum ScheduleCommands {
             "days": .array(schedule.orderedWeekdays.map { .string($0.rawValue) }),
             "warnSeconds": .double(schedule.warnSeconds), "strict": .bool(schedule.strict), "enabled": .bool(schedule.enabled),
         ]
+        if let cycle = schedule.cycle {
+            fields["cycle"] = .object(["work": cycle.work.map(JSONValue.double) ?? .null, "break": cycle.breakLength.map(JSONValue.double) ?? .null,
+                                       "longBreak": cycle.longBreak.map(JSONValue.double) ?? .null])
+        }
         // Only a strict schedule with a weakening waiting has it: the
         // contract's shape otherwise.
         if let pending = schedule.pending {
@@ -38,6 +42,10 @@ enum ScheduleCommands {
             : schedule.orderedWeekdays.map(\.rawValue).joined(separator: ",")
         var text = "\(style.bold(schedule.name)): \(groupName ?? "(deleted group)") \(days) \(schedule.from)-\(schedule.to)"
         if schedule.warnSeconds > 0 { text += ", warn \(DurationValue.format(schedule.warnSeconds)) ahead" }
+        if let cycle = schedule.cycle, let work = cycle.work, let pause = cycle.breakLength {
+            text += ", cycles of \(DurationValue.format(work))/\(DurationValue.format(pause))"
+                + (cycle.longBreak.flatMap { $0 == pause ? nil : "/" + DurationValue.format($0) } ?? "")
+        }
         if schedule.strict { text += ", strict" }
         if !schedule.enabled { text += style.dim(" (disabled)") }
         if let pending = schedule.pending { text += " (to be \(waiting(pending)))" }
@@ -65,6 +73,7 @@ enum ScheduleCommands {
                        choices: ["daily", "weekdays", "weekends"]),
                 .value("warn", "DURATION", help: "Warn this long before the start and the end."),
                 .flag("strict", help: "Its sessions are strict."),
+                .value("cycle", "WORK/BREAK[/LONG]", help: "Its sessions run focus cycles (e.g. 50m/10m): as many rounds as begin in the interval, the last working to its end."),
             ],
             arguments: [ArgumentSpec("NAME", help: "The new schedule's name.")])
 
@@ -81,7 +90,10 @@ enum ScheduleCommands {
                 name: parsed.argument("NAME") ?? "", groupName: try required("group"), from: try required("from"),
                 to: try required("to"), days: parsed.value("days") ?? "daily",
                 warnSeconds: try parsed.value("warn").map { text throws(UsageError) in try DurationValue.parse(text, option: "warn") } ?? 0,
-                strict: parsed.flag("strict"))
+                strict: parsed.flag("strict"),
+                cycle: try parsed.value("cycle").map { text throws(UsageError) in
+                    try SessionCommands.Start.fixedCycle(text, command: parsed.commandName)
+                })
         }
 
         struct Services: CommandServices {

@@ -20,6 +20,9 @@ enum SessionCommands {
             options: [
                 .value("for", "DURATION", help: "How long: 90s, 25m, 1h30m or PT25M (1 s to 24 h)."),
                 .value("until", "WHEN", help: "When it ends: HH:MM[:SS] (next occurrence), a local date-time YYYY-MM-DD HH:MM or an ISO-8601 one."),
+                .value("cycle", "WORK/BREAK[/LONG]", help: "Focus cycles: work phases with breaks between, which lift the block (e.g. 25m/5m/15m); the session lasts N x WORK plus the breaks."),
+                .value("rounds", "N", help: "How many work phases a --cycle runs (default 4); the long break follows every fourth."),
+                .flag("flow", help: "Work until 'retime next', then a break of a fifth of it (config key flow.breakRatio)."),
                 .flag("strict", help: "No stopping, pausing or weakening before the end."),
                 .flag("create", help: "Create GROUP (empty) if it does not exist, without asking (for scripts)."),
                 .value("at", "WHEN", help: "When it began, if earlier: 10m ago, HH:MM, a date-time (at most 24 h ago)."),
@@ -36,6 +39,7 @@ enum SessionCommands {
             plan = SessionPlan(groupName: group ?? "", length: try Self.length(parsed, values: values) ?? .openEnded, strict: parsed.flag("strict"),
                                tags: parsed.allValues("tag"), note: parsed.value("note"))
             plan.createsGroup = parsed.flag("create")
+            plan.cycle = try Self.cycle(parsed)
             plan.startAt = try parsed.value("at").map { text throws(UsageError) in try values.past(text, option: "at") }
         }
 
@@ -60,7 +64,7 @@ enum SessionCommands {
             }
             let session = started.session, targets = started.targets ?? []
             let name = started.groupName ?? plan.groupName
-            let length = session.plannedEnd.map {
+            let length = session.cycle.map { Self.describe($0, of: session, group: io.style.bold(name)) } ?? session.plannedEnd.map {
                 "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(io.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(io.style.bold(name))"
             let withPasscode = session.strict ? ((try? await services.auth.execute())?.passcodeSet ?? false) : false

@@ -64,6 +64,7 @@ struct StatusCommand: RetimeCommand {
         let ends = { (remaining: TimeInterval) in status.heldByBootClock ? now + remaining : session.plannedEnd! }
         var lines = ["\(style.bold(status.groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
             + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.moment(ends($0), now: ends($0) - $0))" } ?? " · open-ended")]
+        if let phase = session.cyclePhase, let cycle = session.cycle { lines.append(Self.phaseLine(phase, of: cycle, now: now, style: style)) }
         if status.heldByBootClock {
             lines.append(style.yellow("the wall clock was moved forward: this strict session ends when its time has really passed"))
         }
@@ -104,7 +105,9 @@ struct StatusCommand: RetimeCommand {
             if let remaining = status.remaining, let progress = status.progress {
                 line += " · \(Self.countdown(remaining)) left " + ProgressBar.render(progress, width: 20)
             }
-            if status.session.isPaused { line += " · paused" }
+            if let phase = status.session.cyclePhase, let cycle = status.session.cycle {
+                line += " · " + Self.phaseLine(phase, of: cycle, now: clock.now(), style: io.style)
+            } else if status.session.isPaused { line += " · paused" }
             // One line, whatever the terminal's width: a line that wrapped
             // would leave a copy above it at every redraw.
             if io.console.isTerminal { line = DisplayWidth.truncate(line, to: io.console.width - 1) }

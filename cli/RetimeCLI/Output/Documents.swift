@@ -52,6 +52,24 @@ enum Documents {
             "note": session.note.map(JSONValue.string) ?? .null,
             "origin": .string(session.origin.description),
             "device": session.device.map { .object(["id": .string($0), "name": deviceName.map(JSONValue.string) ?? .null]) } ?? .null,
+            "cycle": cycle(of: session),
+        ])
+    }
+
+    /// A session's `cycle` (cli.md, "Focus cycles"): its lengths in
+    /// seconds and where it stands; null without one. `phase` and `round`
+    /// are null once the session ended.
+    static func cycle(of session: Session) -> JSONValue {
+        guard let cycle = session.cycle else { return .null }
+        let phase = session.cyclePhase
+        func seconds(_ value: TimeInterval?) -> JSONValue { value.map(JSONValue.double) ?? .null }
+        return .object([
+            "work": seconds(cycle.work), "break": seconds(cycle.breakLength), "longBreak": seconds(cycle.longBreak),
+            "breakRatio": seconds(cycle.breakRatio),
+            "rounds": cycle.rounds.map { .int(Int64($0)) } ?? .null,
+            "round": phase.map { .int(Int64($0.round)) } ?? .null,
+            "phase": phase.map { .string($0.kind.rawValue) } ?? .null,
+            "phaseEndsAt": time(phase?.end),
         ])
     }
 

@@ -27,13 +27,16 @@ public struct Report: Sendable, Equatable {
         /// Of those, how many ran to their planned end, and how many were stopped.
         public var completed: Int
         public var stopped: Int
+        /// Focus cycles' rounds run to their end (`SessionSpan.completedRounds`).
+        public var rounds: Int
 
-        public init(key: String, focusedSeconds: Double = 0, sessions: Int = 0, completed: Int = 0, stopped: Int = 0) {
+        public init(key: String, focusedSeconds: Double = 0, sessions: Int = 0, completed: Int = 0, stopped: Int = 0, rounds: Int = 0) {
             self.key = key
             self.focusedSeconds = focusedSeconds
             self.sessions = sessions
             self.completed = completed
             self.stopped = stopped
+            self.rounds = rounds
         }
 
         /// Completed sessions among the finished ones; nil when there were none.
@@ -63,7 +66,8 @@ public struct Report: Sendable, Equatable {
     public var total: Bucket {
         overall ?? Bucket(key: "total", focusedSeconds: buckets.reduce(0) { $0 + $1.focusedSeconds },
                           sessions: buckets.reduce(0) { $0 + $1.sessions },
-                          completed: buckets.reduce(0) { $0 + $1.completed }, stopped: buckets.reduce(0) { $0 + $1.stopped })
+                          completed: buckets.reduce(0) { $0 + $1.completed }, stopped: buckets.reduce(0) { $0 + $1.stopped },
+                          rounds: buckets.reduce(0) { $0 + $1.rounds })
     }
     public var totalFocusedSeconds: Double { total.focusedSeconds }
     public var totalSessions: Int { total.sessions }

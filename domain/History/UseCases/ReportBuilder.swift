@@ -25,7 +25,7 @@ public struct ReportBuilder {
     }
 
     private struct Sum {
-        var focused = 0.0, sessions = 0, completed = 0, stopped = 0
+        var focused = 0.0, sessions = 0, completed = 0, stopped = 0, rounds = 0
 
         /// An open-ended session has no planned end to fall short of:
         /// stopping it completes it.
@@ -33,6 +33,7 @@ public struct ReportBuilder {
             sessions += 1
             if span.outcome == .completed || (span.outcome == .stopped && span.openEnded) { completed += 1 }
             if span.outcome == .stopped && !span.openEnded { stopped += 1 }
+            rounds += span.completedRounds
         }
     }
 
@@ -151,6 +152,7 @@ public struct ReportBuilder {
     }
 
     private static func bucket(_ key: String, _ sum: Sum) -> Report.Bucket {
-        Report.Bucket(key: key, focusedSeconds: sum.focused, sessions: sum.sessions, completed: sum.completed, stopped: sum.stopped)
+        Report.Bucket(key: key, focusedSeconds: sum.focused, sessions: sum.sessions, completed: sum.completed, stopped: sum.stopped,
+                      rounds: sum.rounds)
     }
 }

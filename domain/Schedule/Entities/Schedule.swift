@@ -1,5 +1,6 @@
 import FoundationEssentials
 import RetimeGroup
+import RetimeSession
 import RetimeShared
 
 /// Identifies a `Schedule`.
@@ -22,11 +23,15 @@ public struct Schedule: Identifiable, Hashable, Sendable, Codable {
     /// A removal or disabling of this strict schedule that waits for the
     /// end of its next interval (`PendingScheduleChange`); nil for none.
     public var pending: PendingScheduleChange?
+    /// The focus cycle its sessions run (`schedule add --cycle`), fitted
+    /// into each interval (`Cycle.fitted`); nil for a plain block.
+    public var cycle: Cycle?
 
     public init(id: ScheduleID = ScheduleID(), name: String, groupId: GroupID, from: TimeOfDay, to: TimeOfDay,
                 weekdays: Set<Weekday>, warnSeconds: TimeInterval = 0, strict: Bool = false, enabled: Bool = true,
-                pending: PendingScheduleChange? = nil) {
+                pending: PendingScheduleChange? = nil, cycle: Cycle? = nil) {
         self.pending = pending
+        self.cycle = cycle
         self.id = id
         self.name = name
         self.groupId = groupId
@@ -64,5 +69,6 @@ extension Schedule {
         try container.encode(strict, forKey: .strict)
         try container.encode(enabled, forKey: .enabled)
         try container.encodeIfPresent(pending, forKey: .pending)
+        try container.encodeIfPresent(cycle, forKey: .cycle)
     }
 }

@@ -15,9 +15,12 @@ public struct AddScheduleUseCase: Sendable {
         public var days: String
         public var warnSeconds: TimeInterval
         public var strict: Bool
+        /// The focus cycle its sessions run (a fixed one: WORK/BREAK[/LONG]).
+        public var cycle: Cycle?
 
         public init(name: String, groupName: String, from: String, to: String, days: String = "daily",
-                    warnSeconds: TimeInterval = 0, strict: Bool = false) {
+                    warnSeconds: TimeInterval = 0, strict: Bool = false, cycle: Cycle? = nil) {
+            self.cycle = cycle
             self.name = name
             self.groupName = groupName
             self.from = from
@@ -44,11 +47,12 @@ public struct AddScheduleUseCase: Sendable {
 
     /// Whether a schedule from elsewhere (a backup) keeps the rules `add`
     /// checks: a valid name as written, an interval, days, a warning of 0 s
-    /// to 24 h.
+    /// to 24 h, a fixed cycle if any.
     public static func keepsRules(_ schedule: Schedule) -> Bool {
         guard case .success(let name) = NameRules.check(schedule.name), name == schedule.name else { return false }
         return schedule.from != schedule.to && !schedule.weekdays.isEmpty
             && schedule.warnSeconds.isFinite && (0...86_400).contains(schedule.warnSeconds)
+            && schedule.cycle.map { !$0.isFlow && (try? $0.validated()) != nil } ?? true
     }
 
     /// The schedule added, with the name its group has (as stored, not as typed).
@@ -65,6 +69,8 @@ public struct AddScheduleUseCase: Sendable {
         guard request.warnSeconds.isFinite, (0...86_400).contains(request.warnSeconds) else {
             throw ScheduleError.invalidWarning("a warning comes from 0 seconds to 24 hours ahead")
         }
+        guard request.cycle?.isFlow != true else { throw SessionError.invalidCycle("a schedule's cycle is WORK/BREAK[/LONG], not a flow") }
+        let cycle = try request.cycle?.validated()
         // The group is looked up under the lock its deletion takes: a schedule
         // never points at a group deleted in between.
         return try await dataLock.exclusively {
@@ -72,7 +78,7 @@ public struct AddScheduleUseCase: Sendable {
                 throw ScheduleError.groupNotFound(name: request.groupName)
             }
             let schedule = Schedule(name: name, groupId: group, from: from, to: to, weekdays: days,
-                                    warnSeconds: request.warnSeconds, strict: request.strict)
+                                    warnSeconds: request.warnSeconds, strict: request.strict, cycle: cycle)
             if let clock, let holder = try await schedules.schedule(named: name), holder.effective(at: clock.now()) == nil {
                 try await schedules.delete(id: holder.id)
             }

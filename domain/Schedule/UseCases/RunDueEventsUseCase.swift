@@ -137,6 +137,7 @@ public struct RunDueEventsUseCase: Sendable {
                 // Every device's daemon starts this interval: one id, so
                 // history records it once.
                 plan.id = ScheduledSessionID.of(schedule: schedule.id, intervalStart: interval.start)
+                plan.cycle = schedule.cycle
                 let receipt = try await start.execute(plan, after: reconciled)
                 reconciled.slotHolds(receipt.session)
                 return record(.sessionStarted, "interval-started")
@@ -173,8 +174,10 @@ public struct RunDueEventsUseCase: Sendable {
             let unlock = session.unlockRequest?.end(at: now, boot: clock.bootTime())
             return [end, unlock].compactMap { $0 }.min()
         }
+        // A cycle's break begins or ends: the block follows on the second.
+        let phaseEdge = current.flatMap { $0.isActive ? $0.nextCycleEdge(at: now, boot: clock.bootTime()) : nil }
         let next = calendar.upcomingEvents(of: schedules, from: now.addingTimeInterval(0.000_001), count: 1).first?.at
-        return [sessionEnd, next].compactMap { $0 }.min()
+        return [sessionEnd, phaseEdge, next].compactMap { $0 }.min()
     }
 }
 

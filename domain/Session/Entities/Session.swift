@@ -15,7 +15,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     public private(set) var endedAt: Date?
     public private(set) var outcome: SessionOutcome
     public let strict: Bool
-    public private(set) var breaks: [Break]
+    public internal(set) var breaks: [Break]
     public let tags: [String]
     public let note: String?
     public let origin: SessionOrigin
@@ -37,10 +37,14 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// A strict session's countdown to end or pause early (`unlock
     /// delay:DURATION`), while it runs. Not kept in history.
     public internal(set) var unlockRequest: UnlockRequest?
+    /// The focus cycle the session runs, fixed when it started; its breaks
+    /// are the session's `breaks` (`Session+Cycle`). Nil for a plain session.
+    public let cycle: Cycle?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
-                bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil, device: String? = nil) {
+                bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil, device: String? = nil,
+                cycle: Cycle? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -56,6 +60,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.shield = shield
         self.groupName = groupName
         self.device = device
+        self.cycle = cycle
     }
 
     /// Rebuilds a session exactly as it was stored, for adapters that read
@@ -63,7 +68,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     public init(id: SessionID, groupId: GroupID, startedAt: Date, plannedEnd: Date?, endedAt: Date?,
                 outcome: SessionOutcome, strict: Bool, breaks: [Break], tags: [String], note: String?,
                 origin: SessionOrigin, bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil,
-                device: String? = nil) {
+                device: String? = nil, cycle: Cycle? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -79,6 +84,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.shield = shield
         self.groupName = groupName
         self.device = device
+        self.cycle = cycle
     }
 
     public var isActive: Bool { outcome == .active }

@@ -18,6 +18,8 @@ public struct SessionEvent: Sendable, Equatable {
         case unlockRequested = "unlock-requested"
         /// That countdown was withdrawn (`stop --withdraw`).
         case unlockWithdrawn = "unlock-withdrawn"
+        /// A cycle's phase began (`RETIME_PHASE`, `RETIME_ROUND`).
+        case phaseStarted = "phase-started"
     }
 
     public var kind: Kind
@@ -33,9 +35,11 @@ public struct SessionEvent: Sendable, Equatable {
     public var outcome: SessionOutcome?
     /// Which warning (`interval-warning` only): before the start or before the end.
     public var warning: IntervalEventKind?
+    /// The phase that began (`phase-started` only).
+    public var phase: CyclePhase?
 
     public init(kind: Kind, at: Date, sessionId: SessionID?, groupName: String?, targets: [Target], plannedEnd: Date?,
-                origin: SessionOrigin, outcome: SessionOutcome? = nil, warning: IntervalEventKind? = nil) {
+                origin: SessionOrigin, outcome: SessionOutcome? = nil, warning: IntervalEventKind? = nil, phase: CyclePhase? = nil) {
         self.kind = kind
         self.at = at
         self.sessionId = sessionId
@@ -45,6 +49,7 @@ public struct SessionEvent: Sendable, Equatable {
         self.origin = origin
         self.outcome = outcome
         self.warning = warning
+        self.phase = phase
     }
 }
 

@@ -25,6 +25,10 @@ public struct SessionPlan: Sendable, Hashable {
     /// schedule's interval, which each device's daemon may start
     /// (`ScheduledSessionID`). Nil: a new, random id.
     public var id: SessionID?
+    /// The focus cycle to run (`--cycle`, `--flow`, a schedule's cycle); a
+    /// fixed cycle's length is the session's unless `length` gives one
+    /// (a schedule's interval), into which it fits its rounds.
+    public var cycle: Cycle?
 
     public init(groupName: String, groupId: GroupID? = nil, length: SessionLength = .openEnded, strict: Bool = false,
                 tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual, startAt: Date? = nil) {

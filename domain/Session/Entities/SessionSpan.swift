@@ -18,9 +18,11 @@ public struct SessionSpan: Sendable, Hashable {
     public var openEnded: Bool
     /// Its tags, when the query asked for them (`HistoryQuery.spansWithTags`).
     public var tags: [String]
+    /// Whether it ran a focus cycle, whose rounds `report` counts (`completedRounds`).
+    public var cycle: Bool
 
     public init(id: SessionID, groupId: GroupID, startedAt: Date, endedAt: Date, outcome: SessionOutcome, breaks: [Break],
-                groupName: String? = nil, openEnded: Bool = false, tags: [String] = []) {
+                groupName: String? = nil, openEnded: Bool = false, tags: [String] = [], cycle: Bool = false) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -30,6 +32,18 @@ public struct SessionSpan: Sendable, Hashable {
         self.groupName = groupName
         self.openEnded = openEnded
         self.tags = tags
+        self.cycle = cycle
+    }
+
+    /// A cycle's rounds whose work phase ran to its end: each one a break
+    /// followed, and the last one when the session ended as planned (a
+    /// fixed cycle's last work phase, or a flow stopped while working).
+    /// Zero for a session without a cycle.
+    public var completedRounds: Int {
+        guard cycle else { return 0 }
+        let endedAsPlanned = outcome == .completed || (outcome == .stopped && openEnded)
+        let endedInBreak = breaks.last.map { $0.end == nil || $0.end! >= endedAt } ?? false
+        return breaks.count + (endedAsPlanned && !endedInBreak ? 1 : 0)
     }
 
     /// The span of an ended session, its tags only when asked for (as the
@@ -38,6 +52,6 @@ public struct SessionSpan: Sendable, Hashable {
         guard let endedAt = session.endedAt else { return nil }
         self.init(id: session.id, groupId: session.groupId, startedAt: session.startedAt, endedAt: endedAt,
                   outcome: session.outcome, breaks: session.breaks, groupName: session.groupName, openEnded: session.plannedEnd == nil,
-                  tags: withTags ? session.tags : [])
+                  tags: withTags ? session.tags : [], cycle: session.cycle != nil)
     }
 }

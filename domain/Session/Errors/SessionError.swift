@@ -54,6 +54,16 @@ public enum SessionError: RetimeError, Equatable {
     case unlockMistyped
     /// `stop --withdraw` with no countdown running.
     case noUnlockCountdown
+    /// `next` on a session that runs no cycle.
+    case noCycle
+    /// `next` in a fixed cycle's last work phase: nothing follows it but the end.
+    case lastRound(Date)
+    /// A cycle's lengths, rounds or ratio out of range, or given with `--for`/`--until`.
+    case invalidCycle(String)
+    /// `pause` or `resume` of a cycle, which takes its breaks itself.
+    case cycleTakesItsBreaks
+    /// `next` in a strict cycle's work phase, which ends only at its end.
+    case strictWorkPhase(until: Date)
 
     public var code: String {
         switch self {
@@ -83,17 +93,22 @@ public enum SessionError: RetimeError, Equatable {
         case .unlockNeedsTyping: "unlock.needsTyping"
         case .unlockMistyped: "unlock.mistyped"
         case .noUnlockCountdown: "unlock.noCountdown"
+        case .noCycle: "session.noCycle"
+        case .lastRound: "session.lastRound"
+        case .invalidCycle: "session.invalidCycle"
+        case .cycleTakesItsBreaks: "session.cycleTakesItsBreaks"
+        case .strictWorkPhase: "session.strictPhase"
         }
     }
 
     public var kind: ErrorKind {
         switch self {
         case .invalidLength, .strictNeedsEnd, .strictUntilFarAhead, .invalidTag, .invalidNote, .invalidSessionReference,
-             .invalidTimes: .invalidInput
-        case .strict, .unlockNever, .unlockCountdown, .unlockNeedsTyping, .unlockMistyped: .authorization
+             .invalidTimes, .invalidCycle: .invalidInput
+        case .strict, .unlockNever, .unlockCountdown, .unlockNeedsTyping, .unlockMistyped, .strictWorkPhase: .authorization
         case .shieldFailed, .shieldNotPermitted, .blockNotLifted, .historyNotWritten: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
-             .ambiguousSession, .nothingToUndo, .noUnlockCountdown: .domain
+             .ambiguousSession, .nothingToUndo, .noUnlockCountdown, .noCycle, .lastRound, .cycleTakesItsBreaks: .domain
         }
     }
 
@@ -133,6 +148,11 @@ public enum SessionError: RetimeError, Equatable {
         case .unlockNeedsTyping(let count): "unlock is typing:\(count): type the \(count) characters shown on the terminal"
         case .unlockMistyped: "the text typed back does not match: the session goes on"
         case .noUnlockCountdown: "no countdown to end the session early is running"
+        case .noCycle: "the session runs no cycle: 'retime next' moves a session started with --cycle or --flow"
+        case .lastRound(let end): "this is the cycle's last work phase: it ends with the session at \(instant(end)) ('retime stop' ends it now)"
+        case .invalidCycle(let reason): "invalid cycle: \(reason)"
+        case .cycleTakesItsBreaks: "a cycle takes its breaks itself: 'retime next' ends the phase now"
+        case .strictWorkPhase(let until): "a strict cycle's work phase ends only at its end, at \(instant(until))"
         }
     }
 }

@@ -14,11 +14,12 @@ import RetimeShared
 /// devices sharing a data folder started at once (`ConcurrentStarts`).
 public struct ActiveSession: Sendable {
     let sessions: any SessionRepository
-    private let groups: any SessionGroupLookup
+    let groups: any SessionGroupLookup
     let shields: any ShieldDirectory
     let clock: any Clock
     let archiver: SessionArchiver
     private let concurrent: ConcurrentStarts
+    let events: SessionEventPublisher
     let logger: Logger
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
@@ -29,6 +30,7 @@ public struct ActiveSession: Sendable {
         self.clock = clock
         self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events, groups: groups)
         self.concurrent = ConcurrentStarts(sessions: sessions, history: history, shields: shields, clock: clock, logger: logger)
+        self.events = events
         self.logger = logger
     }
 
@@ -87,15 +89,20 @@ public struct ActiveSession: Sendable {
             return Reconciled(completed: nil, slot: emptied ? .some(nil) : tolerated == nil ? .none : .some(current), block: .none,
                               tolerated: tolerated)
         }
-        if !current.isExpired(at: clock.now(), boot: clock.bootTime()), let due = current.dueUnlock(at: clock.now(), boot: clock.bootTime()) {
+        let now = clock.now(), boot = clock.bootTime()
+        if !current.isExpired(at: now, boot: boot), let due = current.dueUnlock(at: now, boot: boot) {
             return try await carryOut(due, of: current, toleratingStuckBlock: toleratingStuckBlock)
         }
-        guard let plannedEnd = current.plannedEnd, current.isExpired(at: clock.now(), boot: clock.bootTime()) else {
+        // A cycle's edges that have come are passed first, at their instants
+        // on its timeline: the session's end then finds its breaks closed.
+        let advanced = current.advancingCycle(at: now, boot: boot)
+        guard let plannedEnd = advanced.plannedEnd, advanced.isExpired(at: now, boot: boot) else {
+            if advanced != current { return try await followCycle(from: current, to: advanced, tolerating: toleratingStuckBlock) }
             var found: (slot: Session??, block: ShieldState??) = (.some(current), .none)
             let tolerated = try await tolerating(toleratingStuckBlock, current) { found = try await raiseIfDown(current) }
             return Reconciled(completed: nil, slot: found.slot, block: tolerated == nil ? found.block : .none, tolerated: tolerated)
         }
-        let ended = current.ending(at: plannedEnd, outcome: .completed)
+        let ended = advanced.ending(at: plannedEnd, outcome: .completed)
         var archived = true   // a stuck block still leaves the session completed and in history
         var emptied = false
         let tolerated = try await tolerating(toleratingStuckBlock, ended) {
@@ -124,7 +131,7 @@ public struct ActiveSession: Sendable {
     /// A start records its session, then raises the block: killed between
     /// the two, it leaves a session with no block, which is raised here.
     /// Returns the slot and the block as it left them.
-    private func raiseIfDown(_ session: Session) async throws -> (slot: Session??, block: ShieldState??) {
+    func raiseIfDown(_ session: Session) async throws -> (slot: Session??, block: ShieldState??) {
         guard !session.isPaused else { return (.some(session), .none) }
         let shield = try shields.shield(of: session)
         let aligned = try await Self.align(session, through: shield, groups: groups, .raisingIfDown)

@@ -33,6 +33,7 @@ public struct PauseSessionUseCase: Sendable {
         let reconciled = try await active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let (running, paused) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
+            guard current.cycle == nil else { throw SessionError.cycleTakesItsBreaks }
             // A break already open: no countdown or passcode is asked for nothing.
             guard !current.isPaused else { throw SessionError.alreadyPaused }
             if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {

@@ -24,6 +24,7 @@ public struct ResumeSessionUseCase: Sendable {
     public func execute() async throws -> SessionReceipt {
         let reconciled = try await active.reconcile()
         let (paused, resumed) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
+            guard current.cycle == nil else { throw SessionError.cycleTakesItsBreaks }
             let next = try current.resuming(at: clock.now())
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }

@@ -15,7 +15,7 @@ public struct SessionEventPublisher: Sendable {
     private let groups: any SessionGroupLookup
 
     /// The events a desktop notification is shown for.
-    public static let notified: Set<SessionEvent.Kind> = [.intervalWarning, .sessionEnded]
+    public static let notified: Set<SessionEvent.Kind> = [.intervalWarning, .sessionEnded, .phaseStarted]
 
     /// With no `notifier`, nothing goes to the desktop (`notify off`, or no
     /// desktop to show it on).
@@ -44,6 +44,22 @@ public struct SessionEventPublisher: Sendable {
         deliver(SessionEvent(kind: kind, at: instant, sessionId: session.id, groupName: group?.name,
                              targets: group?.targets ?? [], plannedEnd: session.plannedEnd, origin: session.origin,
                              outcome: kind == .sessionEnded ? session.outcome : nil))
+    }
+
+    /// A cycle's phase began: a break (the block is down) or work (it is
+    /// up). `handledAt`: when the block followed an edge that came by
+    /// itself, recorded with how late that was (`lateMs`, as a session's
+    /// completion is).
+    public func phaseStarted(_ phase: CyclePhase, of session: Session, at instant: Date, handledAt: Date? = nil) async {
+        var event = TrackedEvent.sessionEvent(SessionEvent.Kind.phaseStarted.rawValue, session, at: instant)
+        event.properties["phase"] = .string(phase.kind.rawValue)
+        event.properties["round"] = .int(phase.round)
+        if let handledAt { event.properties["lateMs"] = .int(Int((handledAt.timeIntervalSince(instant) * 1_000).rounded())) }
+        record(event)
+        let group: BlockList? = hooks.listens(to: .phaseStarted) ? await blockList(session.groupId)
+            : ((try? await groups.groupName(id: session.groupId)) ?? nil).map { BlockList(groupId: session.groupId, name: $0, targets: []) }
+        deliver(SessionEvent(kind: .phaseStarted, at: instant, sessionId: session.id, groupName: group?.name, targets: group?.targets ?? [],
+                             plannedEnd: session.plannedEnd, origin: session.origin, phase: phase))
     }
 
     /// An event of a schedule's interval (a warning, or a skip because

@@ -72,6 +72,13 @@ public struct StartSessionUseCase: Sendable {
         return created
     }
 
+    /// A flow's break ratio as configured (`flow.breakRatio`).
+    private func flowRatio(_ cycle: Cycle?) async throws -> Cycle? {
+        guard let cycle, cycle.isFlow, let text = try await settings?.value(for: SettingKey.flowBreakRatio.rawValue),
+              let ratio = Double(text) else { return cycle }
+        return .flow(breakRatio: ratio)
+    }
+
     private func defaultGroupName() async throws -> String {
         try await settings?.value(for: SettingKey.defaultGroup.rawValue) ?? SettingKey.defaultGroup.defaultValue(dataDirectory: "")
     }
@@ -84,7 +91,7 @@ public struct StartSessionUseCase: Sendable {
         guard now.timeIntervalSince(startedAt) <= SessionLength.allowed.upperBound else {
             throw SessionError.invalidTimes("a session starts at most 24 hours ago")
         }
-        let plannedEnd = try plan.length.plannedEnd(from: startedAt)
+        let (plannedEnd, cycle) = try Self.timeline(of: plan, cycle: try await flowRatio(plan.cycle)?.validated(), from: startedAt)
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
         if plan.strict, case .untilTimeOfDay(let end) = plan.length, end.timeIntervalSince(now) > SessionLength.strictTimeOfDayHorizon {
             throw SessionError.strictUntilFarAhead(end)
@@ -101,7 +108,7 @@ public struct StartSessionUseCase: Sendable {
         let device = try? devices?.thisDevice()
         let session = Session(id: plan.id ?? SessionID(), groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
-                              groupName: group.name, device: device)
+                              groupName: group.name, device: device, cycle: cycle)
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)
@@ -113,6 +120,23 @@ public struct StartSessionUseCase: Sendable {
             throw error
         }
         return (session, group, now, shield)
+    }
+}
+
+extension StartSessionUseCase {
+    /// The planned end and the cycle the session runs. A fixed cycle's
+    /// session ends with its last work phase (N x WORK plus the breaks
+    /// between); given a length too (a schedule's interval, which `start`
+    /// does not offer), the cycle fits its rounds into it
+    /// (`Cycle.fitted`). A flow ends at its length, if it has one.
+    static func timeline(of plan: SessionPlan, cycle: Cycle?, from start: Date) throws(SessionError) -> (Date?, Cycle?) {
+        guard let cycle, let length = cycle.length else { return (try plan.length.plannedEnd(from: start), cycle) }
+        if plan.length != .openEnded {
+            let end = try plan.length.plannedEnd(from: start)
+            return (end, end.map { cycle.fitted(to: $0.timeIntervalSince(start)) } ?? cycle)
+        }
+        guard SessionLength.allowed.contains(length) else { throw .invalidCycle("the whole cycle lasts at most 24 hours") }
+        return (start.addingTimeInterval(length), cycle)
     }
 }
 

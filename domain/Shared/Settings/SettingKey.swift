@@ -9,6 +9,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case notify
     case logLevel = "log.level"
     case unlock
+    case flowBreakRatio = "flow.breakRatio"
 
     /// Shields this build of retime can enforce.
     public static let shields = ["auto", "none", "hosts", "system"]
@@ -22,6 +23,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .notify: "desktop notifications: on or off"
         case .logLevel: "log level: trace, debug, info, notice, warning, error, critical"
         case .unlock: "how a strict session may end early: passcode, delay:DURATION (a countdown), typing:N (type N random characters back), never"
+        case .flowBreakRatio: "a --flow session's break as a share of the work before it, from 0.01 to 1"
         }
     }
 
@@ -36,6 +38,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .notify: "on"
         case .logLevel: "warning"
         case .unlock: UnlockMethod.standard.description
+        case .flowBreakRatio: "0.2"
         }
     }
 
@@ -70,6 +73,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
             case .success(let name): return name
             case .failure(let problem): throw .invalidValue(key: rawValue, value: value, reason: "invalid group name '\(trimmed)': \(problem.description)")
             }
+        case .flowBreakRatio:
+            guard let ratio = Double(trimmed), ratio.isFinite, ratio >= 0.01, ratio <= 1 else {
+                throw .invalidValue(key: rawValue, value: value, reason: "expected a number from 0.01 to 1")
+            }
+            return trimmed
         case .shieldHostsFile, .hooksDir:
             guard trimmed.hasPrefix("/"), !trimmed.contains("\u{0}") else {
                 throw .invalidValue(key: rawValue, value: value, reason: "expected an absolute path")
