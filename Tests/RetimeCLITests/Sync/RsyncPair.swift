@@ -38,7 +38,7 @@ struct RsyncPair {
     func copy(from sender: SharedFolderDevice, to receiver: SharedFolderDevice) throws {
         let rsync = Process()
         rsync.executableURL = URL(fileURLWithPath: Self.executable)
-        rsync.arguments = ["-a", "--update", "--exclude=/device-id", "--exclude=/device-id.*",
+        rsync.arguments = ["-a", "--update", "--exclude=/device-id", "--exclude=/device-id.*", "--exclude=/devices/*/snapshots/",
                            "--exclude=/history/\(receiver.id)/", "--exclude=/devices/\(receiver.id)/",
                            sender.dataDirectory + "/", receiver.dataDirectory + "/"]
         let errors = Pipe()

@@ -58,7 +58,7 @@ final class SyncthingPair: @unchecked Sendable {
     /// (and its temporaries, and what the identity's move to
     /// `$XDG_STATE_HOME` renames it to), which would give both devices one
     /// id. Once no data folder holds a `device-id` these match nothing.
-    static let ignores = "/device-id\n/device-id.*\n"
+    static let ignores = "/device-id\n/device-id.*\n/devices/*/snapshots\n"
 
     /// Configures both and waits until each is connected to the other with
     /// the folder idle. A port taken meanwhile by another process (the GUI's
@@ -227,6 +227,9 @@ struct FolderSnapshot: Equatable {
             if relative == ".stfolder" || relative.hasPrefix(".stfolder/") || relative == ".stignore" { continue }
             if name.hasPrefix(".syncthing.") || name.hasPrefix("~syncthing~") { continue }
             if relative == "device-id" || relative.hasPrefix("device-id.") { continue }
+            // A device's snapshots of merged suites are its own cache,
+            // written by its reads and never synced (docs/storage.md).
+            if relative.hasPrefix("devices/"), relative.split(separator: "/").dropFirst(2).first == "snapshots" { continue }
             var info = stat()
             guard lstat(folder + "/" + relative, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             files[relative] = FileManager.default.contents(atPath: folder + "/" + relative) ?? Data()
