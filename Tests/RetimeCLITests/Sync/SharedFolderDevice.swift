@@ -127,3 +127,28 @@ struct SharedFolderDevice: Sendable {
         return try eventually(within: seconds, condition) ? Date().timeIntervalSince(start) : nil
     }
 }
+
+/// Issue 31's edits made on two devices while apart, for any sync tool: a
+/// rename of `focus` on A and a block of it on B, a group, a schedule and a
+/// setting made on each.
+enum EditsWhileApart {
+    static func make(on a: SharedFolderDevice, and b: SharedFolderDevice) throws {
+        try a.must("group", "rename", "focus", "deep")
+        try a.must("group", "create", "a-only")
+        try a.must("schedule", "add", "morning", "--group", "deep", "--from", "09:00", "--to", "10:00")
+        try a.must("config", "set", "notify", "off")
+        try b.must("group", "block", "focus", "slack.com")
+        try b.must("group", "create", "b-only")
+        try b.must("schedule", "add", "evening", "--group", "focus", "--from", "18:00", "--to", "19:00")
+        try b.must("config", "set", "defaultGroup", "b-only")
+    }
+
+    /// Whether `device` shows every one of them: nothing lost, the block
+    /// held under the rename.
+    static func converged(_ device: SharedFolderDevice) throws -> Bool {
+        guard try device.groupNames() == ["a-only", "b-only", "deep"], try device.scheduleNames() == ["evening", "morning"] else { return false }
+        let deep = try device.must("group", "show", "deep", "--json").json["group"] as? [String: Any]
+        let settings = try device.must("config", "list", "--json").out
+        return (deep?["targets"] as? [String]) == ["slack.com"] && settings.contains("b-only") && settings.contains("off")
+    }
+}

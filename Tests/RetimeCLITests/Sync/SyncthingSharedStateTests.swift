@@ -12,24 +12,10 @@ struct SyncthingSharedStateTests {
         try SyncthingPair.run { pair in
             let (a, b) = try SyncthingEndToEndTests.devices(pair)
             try pair.pause()
-            try a.must("group", "rename", "focus", "deep")
-            try a.must("group", "create", "a-only")
-            try a.must("schedule", "add", "morning", "--group", "deep", "--from", "09:00", "--to", "10:00")
-            try a.must("config", "set", "notify", "off")
-            try b.must("group", "block", "focus", "slack.com")
-            try b.must("group", "create", "b-only")
-            try b.must("schedule", "add", "evening", "--group", "focus", "--from", "18:00", "--to", "19:00")
-            try b.must("config", "set", "defaultGroup", "b-only")
+            try EditsWhileApart.make(on: a, and: b)
             try pair.resume()
-
-            func converged(_ device: SharedFolderDevice) throws -> Bool {
-                guard try device.groupNames() == ["a-only", "b-only", "deep"], try device.scheduleNames() == ["evening", "morning"] else { return false }
-                let deep = try device.must("group", "show", "deep", "--json").json["group"] as? [String: Any]
-                let settings = try device.must("config", "list", "--json").json
-                return (deep?["targets"] as? [String]) == ["slack.com"] && "\(settings)".contains("b-only") && "\(settings)".contains("off")
-            }
             for device in [a, b] {
-                let took = try device.timeUntil(within: SyncthingPair.patience) { try converged(device) }
+                let took = try device.timeUntil(within: SyncthingPair.patience) { try EditsWhileApart.converged(device) }
                 let groups = try device.groupNames(), schedules = try device.scheduleNames()
                 #expect(took != nil, "\(device.name): \(groups) \(schedules)")
                 print("Syncthing: \(device.name) shows both devices' edits \(Int((took ?? 0) * 1_000)) ms after the link came back")
