@@ -132,6 +132,26 @@ struct StatusFollowTests {
         if running.process.isRunning { stop(running) }
     }
 
+    @Test("a damaged data file does not end the follower: the bar says so, stderr why, and a repair brings the status back")
+    func damagedFile() throws {
+        try retime.run("group", "create", "focus")
+        let (follower, lines) = try follow("--format", "waybar")
+        defer { stop(follower) }
+        _ = lines.line(1)
+        try retime.run("start", "focus", "--for", "25m")
+        #expect(json(lines.line(2))["alt"] as? String == "active", "\(lines.all)")
+        let log = try retime.changeLog("session")
+        let intact = try Data(contentsOf: URL(fileURLWithPath: log))
+        try (intact + Data("garbage\n{\"x\"\n".utf8)).write(to: URL(fileURLWithPath: log))
+        let damaged = json(lines.line(3))
+        #expect(damaged["alt"] as? String == "error" && damaged["text"] as? String == "retime: error", "\(lines.all)")
+        #expect((damaged["tooltip"] as? String)?.contains("session.jsonl") == true, "\(damaged)")
+        #expect(follower.process.isRunning)
+        try intact.write(to: URL(fileURLWithPath: log))
+        #expect(json(lines.line(4))["alt"] as? String == "active", "repaired: \(lines.all)")
+        #expect(lines.all.count == 4, "the damage is shown once: \(lines.all)")
+    }
+
     @Test("a data folder that does not exist yet is followed from its first session")
     func absentFolder() throws {
         let later = RetimeProcess(dataDirectory: retime.dataDirectory + "-later")

@@ -50,17 +50,29 @@ struct StatusFollower: Sendable {
     func run(_ services: StatusCommand.Services, _ io: CommandIO, document: (SessionStatus?) -> JSONValue) async throws -> Never {
         let wake = try services.follow.make()
         var printed: StatusLine.State?
-        var first = true
         var nextLine: Date?
         while true {
-            let status = try await services.status.execute()
+            let status: SessionStatus?
+            do { status = try await services.status.execute() } catch {
+                // A damaged file does not end the follower, as it does not
+                // end the daemon: the bar says so, stderr says why (once),
+                // and a repair (a change of the data) or the next interval
+                // looks again.
+                let report = ErrorReport(error)
+                if printed != StatusLine.State(nil, failure: report.code) {
+                    _ = report.print(json: false, console: io.console)
+                    io.console.writeOut(StatusLine.render(failure: report, format: format) + "\n")
+                    printed = StatusLine.State(nil, failure: report.code)
+                }
+                _ = await wake.wait(until: services.clock.now() + interval)
+                continue
+            }
             let now = services.clock.now()
             let state = StatusLine.State(status)
             let running = status.map { !$0.session.isPaused } ?? false
-            if first || state != printed || nextLine.map({ now >= $0 }) == true {
+            if state != printed || nextLine.map({ now >= $0 }) == true {
                 io.console.writeOut(StatusLine.render(status, format: format, document: document(status), seconds: interval < 60) + "\n")
                 printed = state
-                first = false
                 nextLine = running ? now + interval : nil
             } else if !running {
                 nextLine = nil

@@ -21,13 +21,34 @@ enum StatusLine {
         let group: String?
         let plannedEnd: Date?
         let strict: Bool
+        /// The code of the failure shown instead of a status, if any.
+        let failure: String?
 
-        init(_ status: SessionStatus?) {
+        init(_ status: SessionStatus?, failure: String? = nil) {
             session = status?.session.id
             paused = status?.session.isPaused ?? false
             group = status?.groupName
             plannedEnd = status?.session.plannedEnd
             strict = status?.session.strict ?? false
+            self.failure = failure
+        }
+    }
+
+    /// The line shown while the status cannot be read (a damaged file):
+    /// `json` the `--json` error document, a bar `retime: error` with the
+    /// message as waybar's tooltip.
+    static func render(failure report: ErrorReport, format: StatusLineFormat) -> String {
+        let text = "retime: error"
+        switch format {
+        case .plain:
+            return text
+        case .json:
+            return JSONWriter.write(Documents.document(["error": .object(["code": .string(report.code), "message": .string(report.message)])]))
+        case .waybar:
+            return JSONWriter.write(.object(["text": .string(text), "alt": .string("error"), "class": .array([.string("error")]),
+                                             "tooltip": .string(report.message)]))
+        case .i3blocks:
+            return JSONWriter.write(.object(["full_text": .string(text), "short_text": .string("error")]))
         }
     }
 
