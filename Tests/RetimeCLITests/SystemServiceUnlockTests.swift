@@ -21,15 +21,24 @@ struct SystemServiceUnlockTests {
         try handle.close()
     }
 
+    /// A user of `system` with `unlock` set to `rule` (and, if asked, the
+    /// passcode `right-one`) and a strict 30-minute session of `work`
+    /// (example.com) running through the service.
+    static func strictSession(_ system: SystemServiceHarness, unlock rule: String, passcode: Bool = true) throws -> RetimeProcess {
+        let user = system.client()
+        if passcode { #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0) }
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("config", "set", "unlock", rule).status == 0)
+        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        return user
+    }
+
     @Test("delay: stop starts the service's countdown too; the block stays until it runs out, then the stop lowers it")
     func delay() throws {
         let system = try SystemServiceHarness()
         let service = try system.start()
         defer { system.stop(service) }
-        let user = system.client()
-        try user.run("group", "create", "work", "--block", "example.com")
-        #expect(try user.run("config", "set", "unlock", "delay:3s").status == 0)
-        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        let user = try Self.strictSession(system, unlock: "delay:3s", passcode: false)
         let stop = try user.run("--json", "stop")
         #expect(stop.status == 0 && (stop.json["unlock"] as? [String: Any])?["started"] as? Bool == true, "\(stop.err)")
         #expect(system.blocked == ["example.com"], "held while the countdown runs")
@@ -43,11 +52,7 @@ struct SystemServiceUnlockTests {
         let system = try SystemServiceHarness()
         let service = try system.start()
         defer { system.stop(service) }
-        let user = system.client()
-        #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
-        try user.run("group", "create", "work", "--block", "example.com")
-        #expect(try user.run("config", "set", "unlock", "never").status == 0)
-        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        let user = try Self.strictSession(system, unlock: "never")
         #expect(try user.run(["stop", "--passcode-stdin"], input: "right-one\n").status == 3)
 
         try Self.editConfig(user, "unlock", "passcode")
@@ -63,11 +68,7 @@ struct SystemServiceUnlockTests {
         let system = try SystemServiceHarness()
         let service = try system.start()
         defer { system.stop(service) }
-        let user = system.client()
-        #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
-        try user.run("group", "create", "work", "--block", "example.com")
-        #expect(try user.run("config", "set", "unlock", "delay:1h").status == 0)
-        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        let user = try Self.strictSession(system, unlock: "delay:1h")
 
         try Self.editConfig(user, "unlock", "passcode")
         let cheat = try user.run(["stop", "--passcode-stdin"], input: "right-one\n")
@@ -85,11 +86,7 @@ struct SystemServiceUnlockTests {
         let system = try SystemServiceHarness()
         let service = try system.start()
         defer { system.stop(service) }
-        var user = system.client()
-        #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
-        try user.run("group", "create", "work", "--block", "example.com")
-        #expect(try user.run("config", "set", "unlock", "typing:16").status == 0)
-        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        var user = try Self.strictSession(system, unlock: "typing:16")
         #expect(try user.run(["stop", "--passcode-stdin"], input: "right-one\n").status == 3)
         #expect(system.blocked == ["example.com"])
 
