@@ -136,6 +136,26 @@ import Testing
         #expect(try Self.store(folder, Self.a).lastValue("session", key: "current") == .object(["id": .string("again-b")]))
     }
 
+    @Test("a slot emptied by another device is told from the snapshot, as the merge tells it, with no merge")
+    func removedElsewhereFromASnapshot() throws {
+        let folder = TemporaryDirectory().file("devices")
+        let padding = String(repeating: "x", count: 5_000)   // enough lines for a snapshot
+        let session = JSONValue.object(["id": .string("s1"), "note": .string(padding)])
+        try Self.store(folder, Self.a).update("session") { $0["current"] = session }
+        try Self.store(folder, Self.b).update("session") { $0["current"] = nil }
+        #expect(try Self.store(folder, Self.a).valueRemovedElsewhere("session", key: "current") == session, "merged")
+        let snapshot = folder + "/\(Self.a)/snapshots/session.json"
+        #expect(FileManager.default.fileExists(atPath: snapshot))
+        #expect(try Self.store(folder, Self.a).valueRemovedElsewhere("session", key: "current") == session, "served")
+        // Served, not merged again: the snapshot's word is what comes back.
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        let said = "\"removedBy\":{\"current\":\"\(Self.b)\"}"
+        #expect(text.contains(said), "\(text.prefix(300))")
+        try text.replacingOccurrences(of: said, with: "\"removedBy\":{\"current\":\"\(Self.a)\"}")
+            .write(toFile: snapshot, atomically: true, encoding: .utf8)
+        #expect(try Self.store(folder, Self.a).valueRemovedElsewhere("session", key: "current") == nil)
+    }
+
     @Test func aReadMakesNoFolderForADeviceThatHasNone() throws {
         let (folder, _, _) = try Self.folder()
         let c = "cccccccc-0000-4000-8000-000000000003"

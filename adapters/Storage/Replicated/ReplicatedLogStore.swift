@@ -114,13 +114,14 @@ public final class ReplicatedLogStore: KeyValueStore {
             SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash)
         }
         guard sources.reduce(0, { $0 + $1.length }) >= Self.snapshotThreshold else { return }
-        var unseen: [String: [JSONValue]] = [:], lastValues: [String: JSONValue] = [:]
+        var unseen: [String: [JSONValue]] = [:], lastValues: [String: JSONValue] = [:], removedBy: [String: String] = [:]
         for key in state.reader.wholeValues.keys {
             let values = Self.unseen(in: state, key: key)
             if !values.isEmpty { unseen[key] = values }
             if let last = state.records.remains(key).fields[ChangeLine.wholeValue] { lastValues[key] = last }
+            if let removal = Self.removal(in: state, key: key) { removedBy[key] = removal }
         }
-        SuiteSnapshot(sources: sources, values: state.values, unseen: unseen, lastValues: lastValues).write(to: path)
+        SuiteSnapshot(sources: sources, values: state.values, unseen: unseen, lastValues: lastValues, removedBy: removedBy).write(to: path)
     }
 
     /// The bytes of change lines above which a suite's merged values are
@@ -201,11 +202,21 @@ public final class ReplicatedLogStore: KeyValueStore {
     }
 
     /// The whole value `key` last held, when the change that removed it
-    /// (its latest) was another device's.
+    /// (its latest) was another device's. From the snapshot when it serves
+    /// the read: an idle command's reconcile asks this every time.
     public func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue? {
-        let records = try merged(suite).records
-        guard records.record(key) == nil, let removal = records.lastChange(of: key), removal.device != (try deviceID()) else { return nil }
-        return records.remains(key).fields[ChangeLine.wholeValue]
+        let (removedBy, last): (String?, JSONValue?) = switch try readState(suite) {
+        case .merged(let state): (Self.removal(in: state, key: key), state.records.remains(key).fields[ChangeLine.wholeValue])
+        case .snapshot(let snapshot): (snapshot.removedBy[key], snapshot.lastValues[key])
+        }
+        guard let removedBy, removedBy != (try deviceID()) else { return nil }
+        return last
+    }
+
+    /// The device whose change removed `key`, when it holds no value now.
+    private static func removal(in state: Merged, key: String) -> String? {
+        guard state.records.record(key) == nil else { return nil }
+        return state.records.lastChange(of: key)?.device
     }
 
     /// Records that the unseen `value` of `key` has been dealt with, so no

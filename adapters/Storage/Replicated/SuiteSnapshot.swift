@@ -35,12 +35,16 @@ struct SuiteSnapshot: Equatable {
     var sources: [Source]
     var values: [String: JSONValue]
     /// Per key of a suite merged per whole value (the session slot): what
-    /// `ReplicatedLogStore.unseen` and `lastValue` answer from the merge.
+    /// `ReplicatedLogStore.unseen`, `lastValue` and `valueRemovedElsewhere`
+    /// answer from the merge (`removedBy`: the device whose change removed
+    /// a key that holds no value now).
     var unseen: [String: [JSONValue]] = [:]
     var lastValues: [String: JSONValue] = [:]
+    var removedBy: [String: String] = [:]
 
     static let format = "retime.snapshot"
-    static let version: Int64 = 1
+    /// 2: with `removedBy`; a version-1 snapshot is merged again.
+    static let version: Int64 = 2
 
     /// The snapshot at `path`, if it is one this retime wrote; nil for
     /// anything else (missing, torn, another version).
@@ -48,7 +52,13 @@ struct SuiteSnapshot: Equatable {
         guard let bytes = try? POSIXFiles.read(path), case .object(let members)? = try? JSONText.parse(bytes),
               members["format"] == .string(format), members["version"] == .int(version),
               case .array(let listed)? = members["sources"], case .object(let values)? = members["values"],
-              case .object(let unseenMembers)? = members["unseen"], case .object(let lastValues)? = members["lastValues"] else { return nil }
+              case .object(let unseenMembers)? = members["unseen"], case .object(let lastValues)? = members["lastValues"],
+              case .object(let removedMembers)? = members["removedBy"] else { return nil }
+        var removedBy: [String: String] = [:]
+        for (key, member) in removedMembers {
+            guard case .string(let device) = member else { return nil }
+            removedBy[key] = device
+        }
         var unseen: [String: [JSONValue]] = [:]
         for (key, member) in unseenMembers {
             guard case .array(let items) = member else { return nil }
@@ -61,7 +71,7 @@ struct SuiteSnapshot: Equatable {
             sources.append(Source(name: name, length: Int(length), hash: hash))
         }
         guard sources.count == listed.count else { return nil }
-        return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues)
+        return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues, removedBy: removedBy)
     }
 
     /// Whether `files` (every log of the suite as listed now, full paths
@@ -84,6 +94,7 @@ struct SuiteSnapshot: Equatable {
         let document = JSONValue.object([
             "format": .string(Self.format), "version": .int(Self.version), "values": .object(values),
             "unseen": .object(unseen.mapValues { .array($0) }), "lastValues": .object(lastValues),
+            "removedBy": .object(removedBy.mapValues { .string($0) }),
             "sources": .array(sources.map {
                 .object(["name": .string($0.name), "length": .int(Int64($0.length)), "hash": .string(String($0.hash, radix: 16))])
             }),
