@@ -34,6 +34,6 @@ public struct GroupRepositoryLookup: SessionGroupLookup {
     }
 
     private static func blockList(_ group: Group) -> BlockList {
-        BlockList(groupId: group.id, name: group.name.rawValue, targets: group.targets)
+        BlockList(groupId: group.id, name: group.name.rawValue, targets: group.targets, allowance: group.allowance)
     }
 }

@@ -23,7 +23,7 @@ public final class DataFolderStore: KeyValueStore {
     /// The passcode's state (`auth`) is not among them yet: an append-only
     /// log would keep a removed hash on disk (issue 28 removes it), so it
     /// stays with the machine until logs can be compacted.
-    public static let sharedSuites: Set<String> = ["groups", "schedules", "config", "session"]
+    public static let sharedSuites: Set<String> = ["groups", "schedules", "config", "session", "allowances"]
     /// The layout written in `layout.json`: 2, per-device change logs.
     public static let layoutVersion = 2
 

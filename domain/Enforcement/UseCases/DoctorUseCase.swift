@@ -44,7 +44,7 @@ public struct DoctorUseCase: Sendable {
     /// Nil when no session's block is up to test (none runs, it is on a
     /// break, or its shield only records).
     private func shieldTest(_ current: Session?) async -> HealthCheck? {
-        guard let session = current, session.isActive, !session.isPaused,
+        guard let session = current, session.isActive, !session.blockIsLifted,
               let shield = session.shield, shield != "none" else { return nil }
         let checks: [TargetCheck]
         do {

@@ -9,6 +9,9 @@ public struct Group: Identifiable, Hashable, Sendable, Codable {
     public private(set) var targets: [Target]
     public let createdAt: Date
     public var updatedAt: Date
+    /// How long a day the group's block may be lifted on request (`retime
+    /// allow`), merged per field as the name is; nil for none.
+    public var allowance: TimeInterval?
 
     public init(id: GroupID = GroupID(), name: GroupName, targets: [Target] = [], createdAt: Date, updatedAt: Date? = nil) {
         self.id = id

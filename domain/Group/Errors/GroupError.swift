@@ -14,6 +14,10 @@ public enum GroupError: RetimeError, Equatable {
     case locked(name: String, until: Date)
     /// A port the context depends on failed; the cause is kept.
     case unavailable(String)
+    /// A daily allowance that is not from 1 second to 24 hours.
+    case invalidAllowance(String)
+    /// A strict session on the group: its allowance cannot be raised until its end.
+    case allowanceLocked(name: String, until: Date)
 
     public var code: String {
         switch self {
@@ -25,14 +29,16 @@ public enum GroupError: RetimeError, Equatable {
         case .inUse: "group.inUse"
         case .locked: "group.locked"
         case .unavailable: "group.unavailable"
+        case .invalidAllowance: "group.invalidAllowance"
+        case .allowanceLocked: "group.locked"
         }
     }
 
     public var kind: ErrorKind {
         switch self {
-        case .invalidName, .invalidTarget: .invalidInput
+        case .invalidName, .invalidTarget, .invalidAllowance: .invalidInput
         case .unavailable: .storage
-        case .locked: .authorization
+        case .locked, .allowanceLocked: .authorization
         case .notFound, .alreadyExists, .targetNotInGroup, .inUse: .domain
         }
     }
@@ -51,6 +57,9 @@ public enum GroupError: RetimeError, Equatable {
         case .locked(let name, let until):
             "group '\(name)' is held by a strict session until \(instant(until)): it cannot lose targets, be renamed or deleted"
         case .unavailable(let cause): "groups are unavailable: \(cause)"
+        case .invalidAllowance(let reason): "invalid allowance: \(reason)"
+        case .allowanceLocked(let name, let until):
+            "group '\(name)' is held by a strict session until \(instant(until)): its allowance cannot be raised before"
         }
     }
 }

@@ -172,7 +172,9 @@ public struct RunDueEventsUseCase: Sendable {
             // end it early (`unlock delay:`) may run out first.
             let end = session.endOnWallClock(at: now, boot: clock.bootTime())
             let unlock = session.unlockRequest?.end(at: now, boot: clock.bootTime())
-            return [end, unlock].compactMap { $0 }.min()
+            // An allowance runs out: the block goes up again on the second.
+            let allowance = session.allowanceEnd(at: now, boot: clock.bootTime())
+            return [end, unlock, allowance].compactMap { $0 }.min()
         }
         // A cycle's break begins or ends: the block follows on the second.
         let phaseEdge = current.flatMap { $0.isActive ? $0.nextCycleEdge(at: now, boot: clock.bootTime()) : nil }

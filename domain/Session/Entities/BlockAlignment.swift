@@ -23,10 +23,10 @@ public enum BlockAlignment: Sendable, Equatable {
         let running = session.flatMap { $0.isActive ? $0 : nil }
         switch (block, running) {
         case (nil, nil): self = .clear
-        case (nil, let session?) where session.isPaused: self = .onBreak(session)
+        case (nil, let session?) where session.blockIsLifted: self = .onBreak(session)
         case (nil, let session?): self = .down(session)
         case (let block?, let session?) where block.session == session.id && block.released: self = .released(session, block)
-        case (let block?, let session?) where block.session == session.id && !session.isPaused: self = .up(session, block)
+        case (let block?, let session?) where block.session == session.id && !session.blockIsLifted: self = .up(session, block)
         case (let block?, let session): self = .stale(block, running: session)
         }
     }

@@ -40,6 +40,9 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// The focus cycle the session runs, fixed when it started; its breaks
     /// are the session's `breaks` (`Session+Cycle`). Nil for a plain session.
     public let cycle: Cycle?
+    /// The block lifted on request while it runs (`retime allow`): the
+    /// session goes on, its block is down (`Session+Allowance`). Not kept in history.
+    public internal(set) var allowance: RunningAllowance?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
@@ -94,6 +97,8 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     public var endedAsPlanned: Bool { outcome == .completed || (outcome == .stopped && plannedEnd == nil) }
     /// Whether a break is going on.
     public var isPaused: Bool { breaks.last.map { $0.end == nil } ?? false }
+    /// Whether its block is down by design: a break, or an allowance running.
+    public var blockIsLifted: Bool { isPaused || allowance != nil }
 
     /// The strict-time rule as it holds this session: its planned end on
     /// the wall clock and, when strict, its boot-time deadline (nothing owed

@@ -25,7 +25,7 @@ extension ActiveSession {
     /// A shield that will not lower it (the system service holding a strict
     /// block) leaves it up: a break missed is logged, never a block lost.
     func alignPhase(of session: Session) async throws -> (slot: Session??, block: ShieldState??) {
-        guard session.isPaused else { return try await raiseIfDown(session) }
+        guard session.blockIsLifted else { return try await raiseIfDown(session) }
         let shield = try shields.shield(of: session)
         if let refused = await Self.lowering(session.id, through: shield) {
             logger.warning("the cycle's break could not lower the block", metadata: ["session": "\(session.id)", "cause": "\(refused)"])

@@ -93,6 +93,10 @@ public struct ActiveSession: Sendable {
         if !current.isExpired(at: now, boot: boot), let due = current.dueUnlock(at: now, boot: boot) {
             return try await carryOut(due, of: current, toleratingStuckBlock: toleratingStuckBlock)
         }
+        // An allowance that has run out: the block goes up again.
+        if !current.isExpired(at: now, boot: boot), let ranOut = current.allowanceRunOut(at: now, boot: boot) {
+            return try await endAllowance(ranOut, of: current, tolerating: toleratingStuckBlock)
+        }
         // A cycle's edges that have come are passed first, at their instants
         // on its timeline: the session's end then finds its breaks closed.
         let advanced = current.advancingCycle(at: now, boot: boot)
@@ -132,14 +136,14 @@ public struct ActiveSession: Sendable {
     /// the two, it leaves a session with no block, which is raised here.
     /// Returns the slot and the block as it left them.
     func raiseIfDown(_ session: Session) async throws -> (slot: Session??, block: ShieldState??) {
-        guard !session.isPaused else { return (.some(session), .none) }
+        guard !session.blockIsLifted else { return (.some(session), .none) }
         let shield = try shields.shield(of: session)
         let aligned = try await Self.align(session, through: shield, groups: groups, .raisingIfDown)
         guard aligned.raised != nil else { return (.some(session), .some(aligned.found.block)) }
         logger.notice("raised the block of the running session, which was down", metadata: ["session": "\(session.id)"])
         // A pause or a stop in another process since the session was read
         // lifted its block first: the block raised here must not outlive it.
-        if let now = try await sessions.current(), now.id == session.id, now.isActive, !now.isPaused { return (.some(now), .none) }
+        if let now = try await sessions.current(), now.id == session.id, now.isActive, !now.blockIsLifted { return (.some(now), .none) }
         try await shield.guarded { try await $0.lower(for: session.id) }
         return (.none, .none)
     }

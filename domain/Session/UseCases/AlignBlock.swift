@@ -43,7 +43,7 @@ extension ActiveSession {
             aligned.raised = targets
             return aligned
         case .refreshing:
-            guard let session = current, session.isActive, !session.isPaused else {
+            guard let session = current, session.isActive, !session.blockIsLifted else {
                 // No session runs unpaused, so any block up now is stale.
                 let block = try await shield.state()
                 var aligned = Aligned(found: BlockAlignment(block: block, session: current))
@@ -86,7 +86,7 @@ extension BlockAlignment {
     var needingRaise: Session? {
         switch self {
         case .down(let session): session
-        case .stale(_, let running?) where !running.isPaused: running
+        case .stale(_, let running?) where !running.blockIsLifted: running
         case .clear, .onBreak, .up, .released, .stale: nil
         }
     }

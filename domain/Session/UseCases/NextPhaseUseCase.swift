@@ -25,7 +25,7 @@ public struct NextPhaseUseCase: Sendable {
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }
         do {
-            if after.isPaused {
+            if after.blockIsLifted {
                 let shield = try active.shields.shield(of: after)
                 try await shield.guarded { try await $0.lower(for: after.id) }
             } else {

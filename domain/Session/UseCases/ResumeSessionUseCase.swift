@@ -33,7 +33,8 @@ public struct ResumeSessionUseCase: Sendable {
         let shield: any Shield
         do {
             shield = try shields.shield(of: resumed)
-            try await shield.guarded { try await $0.raise(targets, for: resumed) }
+            // An allowance running keeps the block down to its end.
+            if resumed.allowance == nil { try await shield.guarded { try await $0.raise(targets, for: resumed) } }
         } catch {
             // Not blocked, so not resumed: the break goes on, and the error says why.
             _ = try? await sessions.replace(resumed, with: paused)
