@@ -5,7 +5,8 @@ enum CommandTree {
         ["group", "create"]: GroupCommands.Create.self, ["group", "list"]: GroupCommands.List.self,
         ["group", "show"]: GroupCommands.Show.self, ["group", "rename"]: GroupCommands.Rename.self,
         ["group", "block"]: GroupCommands.Block.self, ["group", "unblock"]: GroupCommands.Unblock.self,
-        ["group", "delete"]: GroupCommands.Delete.self,
+        ["group", "delete"]: GroupCommands.Delete.self, ["group", "set-allowance"]: AllowanceCommands.SetAllowance.self,
+        ["allow"]: AllowanceCommands.Allow.self,
         ["start"]: SessionCommands.Start.self, ["stop"]: SessionCommands.Stop.self, ["cancel"]: SessionCommands.Cancel.self,
         ["pause"]: SessionCommands.Pause.self, ["resume"]: SessionCommands.Resume.self, ["next"]: SessionCommands.Next.self,
         ["status"]: StatusCommand.self, ["log"]: LogCommand.self, ["report"]: ReportCommand.self,
@@ -36,7 +37,7 @@ enum CommandTree {
         "retime", summary: "retime: focus sessions that block what distracts you.",
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Cancel.spec, SessionCommands.Pause.spec,
-            SessionCommands.Resume.spec, SessionCommands.Next.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
+            SessionCommands.Resume.spec, SessionCommands.Next.spec, AllowanceCommands.Allow.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
             HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, UndoCommand.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, SyncCommands.spec, SyncCommands.deviceSpec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec, VersionCommand.spec, ManCommand.spec,

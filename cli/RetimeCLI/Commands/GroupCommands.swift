@@ -1,9 +1,12 @@
 import Domain
+import FoundationEssentials
+import JSONDocument
 
 /// `retime group ...`: named sets of targets to block.
 enum GroupCommands {
     static let spec = CommandSpec("group", summary: "Manage groups: named sets of sites and apps to block.",
-                                  subcommands: [Create.spec, List.spec, Show.spec, Rename.spec, Block.spec, Unblock.spec, Delete.spec])
+                                  subcommands: [Create.spec, List.spec, Show.spec, Rename.spec, Block.spec, Unblock.spec, Delete.spec,
+                                                AllowanceCommands.SetAllowance.spec])
 
     /// How many targets a one-line summary names before counting the rest:
     /// a group of 10,000 is one readable line, and `group show` lists all.
@@ -69,17 +72,29 @@ enum GroupCommands {
         static let spec = CommandSpec("show", summary: "Show one group.", arguments: [ArgumentSpec("NAME", help: "The group.", names: .groups)])
         let name: String
         init(_ parsed: ParsedCommand, values: DateValue) { name = parsed.argument("NAME") ?? "" }
-        func run(_ services: GroupCommands.Repository, _ io: CommandIO) async throws -> CommandResult {
+        struct Services: CommandServices {
+            @Resolved var groups: any GroupRepository
+            @Resolved var book: AllowanceBook
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             guard let group = try await services.groups.group(named: name) else {
                 throw GroupError.notFound(name: name)
             }
+            var left: TimeInterval?
+            if let allowance = group.allowance { left = try await services.book.standing(of: group.id, allowance: allowance).left }
             // An internationalised name also shows the ASCII form that the
             // hosts file and the JSON hold, so the two can be matched up.
             let targets = group.targets.isEmpty ? "  (none)" : group.targets.map {
                 $0.displayName == $0.description ? "  \($0)" : "  \($0.displayName)  " + io.style.dim("(\($0))")
             }.joined(separator: "\n")
-            return CommandResult(json: Documents.document(["group": Documents.group(group)]),
-                                 human: "\(io.style.bold(group.name.rawValue))  \(io.style.dim(group.id.description))\n\(targets)")
+            var json = Documents.group(group)
+            if case .object(var members) = json {
+                members["allowanceLeftTodaySeconds"] = left.map { JSONValue.int(Int64($0.rounded(.down))) } ?? .null
+                json = .object(members)
+            }
+            let allowance = group.allowance.map { "\nallowance: \(DurationValue.format($0)) a day, \(DurationValue.format(left ?? 0)) left today" } ?? ""
+            return CommandResult(json: Documents.document(["group": json]),
+                                 human: "\(io.style.bold(group.name.rawValue))  \(io.style.dim(group.id.description))\n\(targets)\(allowance)")
         }
     }
 

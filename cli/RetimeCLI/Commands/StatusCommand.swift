@@ -47,6 +47,11 @@ struct StatusCommand: RetimeCommand {
             "active": .bool(status != nil),
             "session": status.map { Documents.status($0, groupName: $0.groupName) } ?? .null,
             "daemon": .object(["running": .bool(pid != nil), "pid": pid.map { .int(Int64($0)) } ?? .null]),
+            "allowance": status.flatMap { status in
+                status.allowanceEndsAt.map {
+                    AllowanceCommands.allowance(group: status.groupName ?? status.session.groupId.description, endsAt: $0, left: status.allowanceLeftToday ?? 0)
+                }
+            } ?? .null,
         ])
     }
 
@@ -84,6 +89,11 @@ struct StatusCommand: RetimeCommand {
             let verb = request.action == .stop ? "stops" : "pauses"
             lines.append(style.yellow("countdown: the session \(verb) in \(Self.countdown(max(0, ends.timeIntervalSince(now))))"
                 + " (at \(LocalTime.moment(ends, now: now))) unless 'retime stop --withdraw'"))
+        }
+        if let ends = status.allowanceEndsAt {
+            let left = status.allowanceLeftToday.map { "; \(DurationValue.format($0)) left today" } ?? ""
+            lines.append(style.yellow("allowance: the block is lifted for \(Self.countdown(max(0, ends.timeIntervalSince(now))))"
+                + " (until \(LocalTime.moment(ends, now: now)))\(left); 'retime allow --cancel' raises it now"))
         }
         if session.origin != .manual { lines.append(style.dim("started by \(session.origin)")) }
         // A session from another device sharing the data folder: say which,

@@ -27,6 +27,11 @@ public enum ServiceRegistration {
         // reports need it.
         registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { SystemTimeZone.current(context.environment).rules }))
         registry.register((any DeviceDirectory).self, value: DataFolderDevices(identity: identity, directory: layout.devices))
+        registry.register((any AllowanceLedger).self, lifetime: .singleton) { StoreAllowanceLedger(store: try $0.resolve()) }
+        registry.register {
+            AllowanceBook(ledger: try $0.resolve(), devices: try $0.resolve(), clock: try $0.resolve(),
+                          zone: { SystemTimeZone.current(context.environment).rules })
+        }
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
             JSONLinesSessionHistory(directory: layout.history, deviceID: { try identity.loadOrCreate() },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
@@ -207,6 +212,13 @@ public enum ServiceRegistration {
                                  clock: try $0.resolve(), events: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {
+            AllowUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve(),
+                         book: try $0.resolve())
+        }
+        registry.register {
+            SetAllowanceUseCase(groups: try $0.resolve(), lock: try $0.resolve(), clock: try $0.resolve(), dataLock: try $0.resolve())
+        }
+        registry.register {
             NextPhaseUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {
@@ -264,7 +276,7 @@ public enum ServiceRegistration {
         registry.register {
             SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve(),
                                  groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self),
-                                 devices: try $0.resolve((any DeviceDirectory).self))
+                                 devices: try $0.resolve((any DeviceDirectory).self), book: try $0.resolve(AllowanceBook.self))
         }
     }
 }

@@ -28,6 +28,7 @@ enum Documents {
             "id": .string(group.id.description),
             "name": .string(group.name.rawValue),
             "targets": .array(group.targets.map { .string($0.description) }),
+            "allowanceSeconds": group.allowance.map { .int(Int64($0.rounded(.down))) } ?? .null,
             "createdAt": time(group.createdAt),
             "updatedAt": time(group.updatedAt),
         ])

@@ -32,6 +32,11 @@ public struct SessionStatus: Sendable, Hashable {
     /// When a countdown to stop or pause the strict session early
     /// (`unlock delay:`) runs out, on the wall clock; nil when none runs.
     public var unlockEndsAt: Date?
+    /// When the allowance running (`retime allow`) runs out, on the wall
+    /// clock; nil when none runs.
+    public var allowanceEndsAt: Date?
+    /// What is left today of the group's allowance; nil when not asked.
+    public var allowanceLeftToday: TimeInterval?
     /// The wall clock's now (`at` may be earlier, see there).
     public var now: Date
 

@@ -12,9 +12,12 @@ public struct SessionStatusUseCase: Sendable {
     private let groups: (any SessionGroupLookup)?
     private let shields: (any ShieldDirectory)?
     private let devices: (any DeviceDirectory)?
+    private let book: AllowanceBook?
 
     public init(sessions: any SessionRepository, clock: any Clock, active: ActiveSession,
-                groups: (any SessionGroupLookup)? = nil, shields: (any ShieldDirectory)? = nil, devices: (any DeviceDirectory)? = nil) {
+                groups: (any SessionGroupLookup)? = nil, shields: (any ShieldDirectory)? = nil, devices: (any DeviceDirectory)? = nil,
+                book: AllowanceBook? = nil) {
+        self.book = book
         self.sessions = sessions
         self.clock = clock
         self.active = active
@@ -40,6 +43,12 @@ public struct SessionStatusUseCase: Sendable {
             // Reconcile leaves a released block down; the user must hear why.
             if let block = try? await active.block(of: current, through: shield, after: reconciled), block.session == current.id {
                 status.blockReleased = block.released
+            }
+        }
+        if let running = current.allowance {
+            status.allowanceEndsAt = running.end(at: clock.now(), boot: clock.bootTime())
+            if let book, let allowance = try await groups?.blockList(id: current.groupId)?.allowance {
+                status.allowanceLeftToday = try await book.standing(of: current.groupId, allowance: allowance).left
             }
         }
         return status
