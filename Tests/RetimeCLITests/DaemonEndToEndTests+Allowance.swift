@@ -43,6 +43,9 @@ extension DaemonEndToEndTests {
         let spent = try retime.run("allow", "news", "--json")
         #expect(spent.status == 1 && spent.errorCode == "allowance.spent", "\(spent.err)")
         #expect(try retime.run("group", "show", "news").out.contains("3s a day, 0s left today"))
+        let spentToday = try #require(try retime.run("report", "--json").json["allowanceSpent"] as? [[String: Any]])
+        #expect(spentToday.count == 1 && spentToday.first?["group"] as? String == "news" && spentToday.first?["seconds"] as? Int == 3, "\(spentToday)")
+        #expect(try retime.run("report").out.contains("allowance spent:"))
     }
 
     @Test("allow's refusals and usage: no allowance, --cancel with none running, a group and --cancel together, a bad duration")
@@ -76,5 +79,18 @@ extension DaemonEndToEndTests {
         #expect(raised.status == 3, "\(raised.err)")
         #expect(try retime.run("group", "set-allowance", "news", "5m").status == 0)
         #expect(try retime.run("allow", "news", "1m").status == 0, "a strict session's block is lifted by its allowance")
+    }
+
+    @Test("schedule add --allowance keeps the allowance, shows it in JSON and text, and refuses a bad one")
+    func scheduleAllowance() throws {
+        let retime = RetimeProcess()
+        try retime.run("group", "create", "news")
+        let added = try retime.run("schedule", "add", "days", "--group", "news", "--from", "09:00", "--to", "17:00", "--days", "weekdays",
+                                   "--allowance", "15m", "--json")
+        #expect(added.status == 0, "\(added.err)")
+        #expect((added.json["schedule"] as? [String: Any])?["allowanceSeconds"] as? Int == 900, "\(added.out)")
+        #expect(try retime.run("schedule", "show", "days").out.contains("15m allowed"))
+        #expect(try retime.run("schedule", "add", "bad", "--group", "news", "--from", "09:00", "--to", "17:00", "--allowance", "25h").status == 2)
+        #expect(try retime.run("schedule", "add", "bad", "--group", "news", "--from", "09:00", "--to", "17:00", "--allowance", "soon").status == 2)
     }
 }

@@ -50,7 +50,7 @@ struct EndToEndTests {
         let created = try retime.run("group", "create", "Work", "--block", "Slack.com", "--block", "app:mail", "--json")
         #expect(created.status == 0)
         let group = try #require(created.json["group"] as? [String: Any])
-        #expect(Set(group.keys) == ["id", "name", "targets", "createdAt", "updatedAt"])
+        #expect(Set(group.keys) == ["id", "name", "targets", "allowanceSeconds", "createdAt", "updatedAt"])
         #expect(group["targets"] as? [String] == ["slack.com", "app:mail"])
         #expect(try retime.run("group", "block", "work", "news.example.org", "bücher.de", "--json").json["group"]
             .flatMap { ($0 as? [String: Any])?["targets"] as? [String] } == ["slack.com", "app:mail", "news.example.org", "xn--bcher-kva.de"])

@@ -12,6 +12,10 @@ public final class InMemoryAllowanceLedger: AllowanceLedger {
         records.withLock { $0.values.filter { $0.group == group } }
     }
 
+    public func allSpending() async throws -> [AllowanceSpending] {
+        records.withLock { Array($0.values) }
+    }
+
     public func spend(_ seconds: TimeInterval, of group: GroupID, by device: String, on day: Int64, at: Date,
                       boot: BootTimeReading?) async throws {
         records.withLock { records in

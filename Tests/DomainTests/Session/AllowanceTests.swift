@@ -198,4 +198,26 @@ struct AllowanceTests {
         allowed.world.clock.advance(by: 90)
         #expect(try await allowed.blockUp())
     }
+
+    @Test("a scheduled interval carries its own allowance for the group: its session may be lifted though the group has none")
+    func scheduledAllowance() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T08:59:00Z")
+        let world = daemon.world
+        var schedule = Schedule(name: "days", groupId: world.work.id, from: TimeOfDay(parsing: "09:00")!, to: TimeOfDay(parsing: "17:00")!,
+                                weekdays: Set(Weekday.allCases))
+        schedule.allowance = 15 * 60
+        try await daemon.schedules.insert(schedule)
+        world.clock.advance(by: 60)
+        _ = try await daemon.step.execute()
+        let session = try #require(try await world.sessions.current())
+        #expect(session.dailyAllowance == 900 && session.origin == .schedule("days"))
+        let allow = AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock, active: world.active,
+                                 book: AllowanceBook(ledger: InMemoryAllowanceLedger(), devices: FixedDevices(this: "a"), clock: world.clock, zone: { .utc }))
+        let receipt = try await allow.allow("work", for: nil)
+        #expect(receipt.allowance.length == 900 && receipt.leftToday == 0)
+        #expect(try await world.shieldState == nil)
+        world.clock.advance(by: 900)
+        _ = try await daemon.step.execute()
+        #expect(try await world.shieldState != nil, "the daemon raised it at the allowance's end")
+    }
 }

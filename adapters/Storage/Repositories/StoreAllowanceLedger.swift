@@ -22,6 +22,12 @@ public struct StoreAllowanceLedger: AllowanceLedger {
         }
     }
 
+    public func allSpending() async throws -> [AllowanceSpending] {
+        try store.values(of: Self.suite).map { key, value in
+            try JSONValueCoding.decode(AllowanceSpending.self, from: value, key: "\(Self.suite)/\(key)")
+        }
+    }
+
     public func spend(_ seconds: TimeInterval, of group: GroupID, by device: String, on day: Int64, at: Date,
                       boot: BootTimeReading?) async throws {
         let key = "\(group).\(device).\(day)"

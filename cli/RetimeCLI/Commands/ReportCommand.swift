@@ -43,6 +43,8 @@ struct ReportCommand: RetimeCommand {
 
     struct Services: CommandServices {
         @Resolved var report: ReportUseCase
+        @Resolved var allowances: any AllowanceLedger
+        @Resolved var groups: any GroupRepository
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
@@ -51,7 +53,15 @@ struct ReportCommand: RetimeCommand {
                                                        groupNamed: group, tag: tag)
         var human = csv ? Self.csv(report) : ReportChart.render(report, width: io.console.width, style: io.style)
         if windowed { human += "\n" + io.style.dim("The last \(windowDays) days; --since DATE shows more.") }
-        return CommandResult(json: Self.document(report), human: human)
+        let spent = try await AllowanceSpent.days(try await services.allowances.allSpending(), names: try await services.groups.names(),
+                                                  since: windowed ? windowStart : since, until: until)
+        if !csv, !spent.isEmpty { human += "\n\n" + AllowanceSpent.render(spent) }
+        var json = Self.document(report)
+        if case .object(var members) = json {
+            members["allowanceSpent"] = .array(spent.map { .object(["day": .string($0.day), "group": .string($0.group), "seconds": .int(Int64($0.seconds.rounded()))]) })
+            json = .object(members)
+        }
+        return CommandResult(json: json, human: human)
     }
 
     static func document(_ report: Report) -> JSONValue {

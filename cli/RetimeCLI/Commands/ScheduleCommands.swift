@@ -19,6 +19,7 @@ enum ScheduleCommands {
             "from": .string(schedule.from.description), "to": .string(schedule.to.description),
             "days": .array(schedule.orderedWeekdays.map { .string($0.rawValue) }),
             "warnSeconds": .double(schedule.warnSeconds), "strict": .bool(schedule.strict), "enabled": .bool(schedule.enabled),
+            "allowanceSeconds": schedule.allowance.map { .int(Int64($0.rounded(.down))) } ?? .null,
         ]
         if let cycle = schedule.cycle {
             fields["cycle"] = .object(["work": cycle.work.map(JSONValue.double) ?? .null, "break": cycle.breakLength.map(JSONValue.double) ?? .null,
@@ -46,6 +47,7 @@ enum ScheduleCommands {
             text += ", cycles of \(DurationValue.format(work))/\(DurationValue.format(pause))"
                 + (cycle.longBreak.flatMap { $0 == pause ? nil : "/" + DurationValue.format($0) } ?? "")
         }
+        if let allowance = schedule.allowance { text += ", \(DurationValue.format(allowance)) allowed ('retime allow')" }
         if schedule.strict { text += ", strict" }
         if !schedule.enabled { text += style.dim(" (disabled)") }
         if let pending = schedule.pending { text += " (to be \(waiting(pending)))" }
@@ -74,10 +76,11 @@ enum ScheduleCommands {
                 .value("warn", "DURATION", help: "Warn this long before the start and the end."),
                 .flag("strict", help: "Its sessions are strict."),
                 .value("cycle", "WORK/BREAK[/LONG]", help: "Its sessions run focus cycles (e.g. 50m/10m): as many rounds as begin in the interval, the last working to its end."),
+                .value("allowance", "DURATION", help: "Its sessions carry this daily allowance for the group ('retime allow'), in place of the group's own."),
             ],
             arguments: [ArgumentSpec("NAME", help: "The new schedule's name.")])
 
-        let request: AddScheduleUseCase.Request
+        var request: AddScheduleUseCase.Request
 
         init(_ parsed: ParsedCommand, values: DateValue) throws(UsageError) {
             func required(_ option: String) throws(UsageError) -> String {
@@ -94,6 +97,7 @@ enum ScheduleCommands {
                 cycle: try parsed.value("cycle").map { text throws(UsageError) in
                     try SessionCommands.Start.fixedCycle(text, command: parsed.commandName)
                 })
+            request.allowance = try parsed.value("allowance").map { text throws(UsageError) in try DurationValue.parse(text, option: "allowance") }
         }
 
         struct Services: CommandServices {

@@ -26,6 +26,10 @@ public struct Schedule: Identifiable, Hashable, Sendable, Codable {
     /// The focus cycle its sessions run (`schedule add --cycle`), fitted
     /// into each interval (`Cycle.fitted`); nil for a plain block.
     public var cycle: Cycle?
+    /// The allowance its sessions carry for the group (`schedule add
+    /// --allowance`): how long a day `retime allow` may lift their block,
+    /// in place of the group's own; nil for the group's.
+    public var allowance: TimeInterval?
 
     public init(id: ScheduleID = ScheduleID(), name: String, groupId: GroupID, from: TimeOfDay, to: TimeOfDay,
                 weekdays: Set<Weekday>, warnSeconds: TimeInterval = 0, strict: Bool = false, enabled: Bool = true,
@@ -70,5 +74,6 @@ extension Schedule {
         try container.encode(enabled, forKey: .enabled)
         try container.encodeIfPresent(pending, forKey: .pending)
         try container.encodeIfPresent(cycle, forKey: .cycle)
+        try container.encodeIfPresent(allowance, forKey: .allowance)
     }
 }

@@ -17,6 +17,8 @@ public struct AddScheduleUseCase: Sendable {
         public var strict: Bool
         /// The focus cycle its sessions run (a fixed one: WORK/BREAK[/LONG]).
         public var cycle: Cycle?
+        /// The allowance its sessions carry for the group (1 s to 24 h).
+        public var allowance: TimeInterval?
 
         public init(name: String, groupName: String, from: String, to: String, days: String = "daily",
                     warnSeconds: TimeInterval = 0, strict: Bool = false, cycle: Cycle? = nil) {
@@ -53,6 +55,7 @@ public struct AddScheduleUseCase: Sendable {
         return schedule.from != schedule.to && !schedule.weekdays.isEmpty
             && schedule.warnSeconds.isFinite && (0...86_400).contains(schedule.warnSeconds)
             && schedule.cycle.map { !$0.isFlow && (try? $0.validated()) != nil } ?? true
+            && schedule.allowance.map { $0.isFinite && (1...86_400).contains($0) } ?? true
     }
 
     /// The schedule added, with the name its group has (as stored, not as typed).
@@ -71,14 +74,18 @@ public struct AddScheduleUseCase: Sendable {
         }
         guard request.cycle?.isFlow != true else { throw SessionError.invalidCycle("a schedule's cycle is WORK/BREAK[/LONG], not a flow") }
         let cycle = try request.cycle?.validated()
+        if let allowance = request.allowance, !(allowance.isFinite && (1...86_400).contains(allowance)) {
+            throw AllowanceError.invalidLength("a schedule's allowance is from 1s to 24h")
+        }
         // The group is looked up under the lock its deletion takes: a schedule
         // never points at a group deleted in between.
         return try await dataLock.exclusively {
             guard let group = try await groups.groupID(named: request.groupName) else {
                 throw ScheduleError.groupNotFound(name: request.groupName)
             }
-            let schedule = Schedule(name: name, groupId: group, from: from, to: to, weekdays: days,
+            var schedule = Schedule(name: name, groupId: group, from: from, to: to, weekdays: days,
                                     warnSeconds: request.warnSeconds, strict: request.strict, cycle: cycle)
+            schedule.allowance = request.allowance
             if let clock, let holder = try await schedules.schedule(named: name), holder.effective(at: clock.now()) == nil {
                 try await schedules.delete(id: holder.id)
             }

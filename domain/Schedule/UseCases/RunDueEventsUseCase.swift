@@ -138,6 +138,7 @@ public struct RunDueEventsUseCase: Sendable {
                 // history records it once.
                 plan.id = ScheduledSessionID.of(schedule: schedule.id, intervalStart: interval.start)
                 plan.cycle = schedule.cycle
+                plan.allowance = schedule.allowance
                 let receipt = try await start.execute(plan, after: reconciled)
                 reconciled.slotHolds(receipt.session)
                 return record(.sessionStarted, "interval-started")

@@ -43,6 +43,9 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// The block lifted on request while it runs (`retime allow`): the
     /// session goes on, its block is down (`Session+Allowance`). Not kept in history.
     public internal(set) var allowance: RunningAllowance?
+    /// How long a day `retime allow` may lift this session's block, when it
+    /// carries its own (a schedule's `--allowance`); nil: the group's.
+    public internal(set) var dailyAllowance: TimeInterval?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,

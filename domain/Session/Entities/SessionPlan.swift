@@ -29,6 +29,9 @@ public struct SessionPlan: Sendable, Hashable {
     /// fixed cycle's length is the session's unless `length` gives one
     /// (a schedule's interval), into which it fits its rounds.
     public var cycle: Cycle?
+    /// The allowance the session carries for its group (a schedule's
+    /// `--allowance`), in place of the group's own; nil for the group's.
+    public var allowance: TimeInterval?
 
     public init(groupName: String, groupId: GroupID? = nil, length: SessionLength = .openEnded, strict: Bool = false,
                 tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual, startAt: Date? = nil) {

@@ -38,11 +38,16 @@ public struct AllowUseCase: Sendable {
             throw AllowanceError.invalidLength("give a duration from 1s to 24h")
         }
         guard let group = try await groups.blockList(named: groupName) else { throw SessionError.groupNotFound(name: groupName) }
-        guard let allowance = group.allowance else { throw AllowanceError.none(group: group.name) }
         let reconciled = try await active.reconcile()
-        let (before, after, running) = try await sessions.retryingActive(known: reconciled.slot) {
+        // A scheduled session may carry its own allowance for the group.
+        let slot = try await active.current(after: reconciled)
+        if group.allowance == nil, slot.flatMap({ $0.isActive && $0.groupId == group.groupId ? $0.dailyAllowance : nil }) == nil {
+            throw AllowanceError.none(group: group.name)
+        }
+        let (before, after, running) = try await sessions.retryingActive(known: .some(slot)) {
             current -> (Session, Session, RunningAllowance)? in
             guard current.groupId == group.groupId else { throw SessionError.notActive }
+            guard let allowance = current.dailyAllowance ?? group.allowance else { throw AllowanceError.none(group: group.name) }
             if let running = current.allowance { throw AllowanceError.alreadyRunning(until: running.end(at: clock.now(), boot: clock.bootTime())) }
             let standing = try await book.standing(of: group.groupId, allowance: allowance)
             guard standing.left >= 1 else { throw AllowanceError.spent(group: group.name) }
@@ -71,7 +76,7 @@ public struct AllowUseCase: Sendable {
             "seconds": .double(running.length), "plannedEnd": .date(running.plannedEnd),
         ]))
         active.logger.info("allowance started", metadata: ["session": "\(after.id)", "until": "\(Timestamp.format(running.plannedEnd))"])
-        let left = try await book.standing(of: group.groupId, allowance: allowance).left
+        let left = try await book.standing(of: group.groupId, allowance: after.dailyAllowance ?? group.allowance ?? 0).left
         return Receipt(session: after, allowance: running, groupName: group.name, leftToday: left)
     }
 
@@ -93,3 +98,4 @@ public struct AllowUseCase: Sendable {
         return unused
     }
 }
+extension AllowUseCase: ReconcilesSession {}

@@ -47,7 +47,9 @@ public struct SessionStatusUseCase: Sendable {
         }
         if let running = current.allowance {
             status.allowanceEndsAt = running.end(at: clock.now(), boot: clock.bootTime())
-            if let book, let allowance = try await groups?.blockList(id: current.groupId)?.allowance {
+            var allowance = current.dailyAllowance
+            if allowance == nil { allowance = try await groups?.blockList(id: current.groupId)?.allowance }
+            if let book, let allowance {
                 status.allowanceLeftToday = try await book.standing(of: current.groupId, allowance: allowance).left
             }
         }

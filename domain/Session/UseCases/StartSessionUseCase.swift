@@ -106,9 +106,10 @@ public struct StartSessionUseCase: Sendable {
         // A device id that cannot be read does not stop a focus session: the
         // session then names no device, and `doctor` reports the id file.
         let device = try? devices?.thisDevice()
-        let session = Session(id: plan.id ?? SessionID(), groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
+        var session = Session(id: plan.id ?? SessionID(), groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
                               groupName: group.name, device: device, cycle: cycle)
+        session.dailyAllowance = plan.allowance
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)

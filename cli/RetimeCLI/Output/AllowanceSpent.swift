@@ -1,0 +1,33 @@
+import Domain
+import FoundationEssentials
+
+/// What `report` says of allowances: what every device spent of each
+/// group's allowance, per local day (the day of the device that spent it).
+enum AllowanceSpent {
+    struct Day: Equatable {
+        /// YYYY-MM-DD.
+        let day: String
+        let group: String
+        let seconds: TimeInterval
+    }
+
+    /// The days with something spent, summed over devices, oldest first;
+    /// only those in `since..<until` when given (by the day's start in UTC,
+    /// near enough for a day the device counted in its own zone).
+    static func days(_ records: [AllowanceSpending], names: [GroupID: String], since: Date?, until: Date?) -> [Day] {
+        var sums: [Int64: [GroupID: TimeInterval]] = [:]
+        for record in records where record.seconds > 0 { sums[record.day, default: [:]][record.group, default: 0] += record.seconds }
+        return sums.keys.sorted().flatMap { day -> [Day] in
+            let start = Date(timeIntervalSince1970: Double(day * 86_400))
+            if let since, start.addingTimeInterval(86_400) <= since { return [] }
+            if let until, start >= until { return [] }
+            let text = Timestamp.format(start, fractionDigits: 0).prefix(10)
+            return sums[day]!.map { Day(day: String(text), group: names[$0.key] ?? $0.key.description, seconds: $0.value) }
+                .sorted { $0.group < $1.group }
+        }
+    }
+
+    static func render(_ days: [Day]) -> String {
+        "allowance spent:\n" + days.map { "  \($0.day)  \($0.group)  \(DurationValue.format($0.seconds))" }.joined(separator: "\n")
+    }
+}
