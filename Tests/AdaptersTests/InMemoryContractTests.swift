@@ -129,6 +129,11 @@ struct BridgeContractTests {
         try await check.run { InMemoryDataLock() }
     }
 
+    @Test(arguments: AllowanceLedgerContract.checks)
+    func inMemoryAllowanceLedger(_ check: ContractCheck<AllowanceLedgerContract.Factory>) async throws {
+        try await check.run { InMemoryAllowanceLedger() }
+    }
+
     @Test(arguments: IntervalLedgerContract.checks)
     func inMemoryIntervalLedger(_ check: ContractCheck<IntervalLedgerContract.Factory>) async throws {
         try await check.run { InMemoryIntervalLedger() }

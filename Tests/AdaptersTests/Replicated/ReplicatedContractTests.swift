@@ -39,6 +39,26 @@ struct ReplicatedContractTests {
         try await check.run { StoreScheduleRepository(store: Self.store()) }
     }
 
+    @Test(arguments: AllowanceLedgerContract.checks)
+    func allowances(_ check: ContractCheck<AllowanceLedgerContract.Factory>) async throws {
+        try await check.run { StoreAllowanceLedger(store: Self.store()) }
+    }
+
+    @Test("two devices spending one group's allowance on the same day: each writes its own record, and both read the sum")
+    func allowancesOfTwoDevices() async throws {
+        let devices = TemporaryDirectory().file("devices")
+        let laptop = StoreAllowanceLedger(store: ReplicatedLogStore.dataFolder(devices: devices, deviceID: { Self.device }, now: { Date() }))
+        let other = "0a1b2c3d-0000-4000-8000-000000000002"
+        let desktop = StoreAllowanceLedger(store: ReplicatedLogStore.dataFolder(devices: devices, deviceID: { other }, now: { Date() }))
+        let group = GroupID("00000000-0000-4000-8000-00000000000a")!
+        try await laptop.spend(300, of: group, by: Self.device, on: 20_000, at: Date(), boot: nil)
+        try await desktop.spend(200, of: group, by: other, on: 20_000, at: Date(), boot: nil)
+        try await laptop.spend(-100, of: group, by: Self.device, on: 20_000, at: Date(), boot: nil)
+        #expect(try await desktop.spending(of: group).spent(on: 20_000) == 400)
+        #expect(try await laptop.spending(of: group).spent(on: 20_000) == 400)
+        #expect(Set(try await laptop.spending(of: group).map(\.device)) == [Self.device, other])
+    }
+
     @Test(arguments: AuthStateStoreContract.checks)
     func auth(_ check: ContractCheck<AuthStateStoreContract.Factory>) async throws {
         try await check.run { StoreAuthState(store: Self.store()) }

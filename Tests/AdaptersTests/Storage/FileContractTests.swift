@@ -61,6 +61,11 @@ struct FileContractTests {
         try await check.run { FileDataLock(storeDirectory: TemporaryDirectory().file("store")) }
     }
 
+    @Test(arguments: AllowanceLedgerContract.checks)
+    func allowanceLedger(_ check: ContractCheck<AllowanceLedgerContract.Factory>) async throws {
+        try await check.run { StoreAllowanceLedger(store: Self.store()) }
+    }
+
     @Test(arguments: IntervalLedgerContract.checks)
     func intervalLedger(_ check: ContractCheck<IntervalLedgerContract.Factory>) async throws {
         try await check.run { StoreIntervalLedger(store: Self.store()) }
