@@ -220,4 +220,21 @@ struct AllowanceTests {
         _ = try await daemon.step.execute()
         #expect(try await world.shieldState != nil, "the daemon raised it at the allowance's end")
     }
+
+    @Test("a shield that will not lower the block (the system service holding a strict block) withdraws the allowance and spends nothing")
+    func shieldRefuses() async throws {
+        let stuck = StuckShield()
+        let world = try await SessionWorld(shield: stuck)
+        _ = try await SetAllowanceUseCase(groups: world.groups, lock: StrictSessionLock(sessions: world.sessions, clock: world.clock),
+                                          clock: world.clock, dataLock: InMemoryDataLock()).execute(group: "work", allowance: 900)
+        try await world.startWork(.duration(3_600), strict: true)
+        stuck.stuck = true
+        let ledger = InMemoryAllowanceLedger()
+        let allow = AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock, active: world.active,
+                                 book: AllowanceBook(ledger: ledger, devices: FixedDevices(this: "a"), clock: world.clock, zone: { .utc }))
+        await #expect(throws: (any Error).self) { try await allow.allow("work", for: 300) }
+        #expect(try await world.sessions.current()?.allowance == nil, "no allowance runs")
+        #expect(try await ledger.allSpending().allSatisfy { $0.seconds == 0 }, "nothing is spent")
+        #expect(try await stuck.state() != nil, "the block is still up")
+    }
 }
