@@ -19,8 +19,10 @@ enum ScheduleCommands {
             "from": .string(schedule.from.description), "to": .string(schedule.to.description),
             "days": .array(schedule.orderedWeekdays.map { .string($0.rawValue) }),
             "warnSeconds": .double(schedule.warnSeconds), "strict": .bool(schedule.strict), "enabled": .bool(schedule.enabled),
-            "allowanceSeconds": schedule.allowance.map { .int(Int64($0.rounded(.down))) } ?? .null,
         ]
+        // Only a schedule with an allowance has it, as with a cycle: the
+        // contract's shape otherwise.
+        if let allowance = schedule.allowance { fields["allowanceSeconds"] = .int(Int64(allowance.rounded(.down))) }
         if let cycle = schedule.cycle {
             fields["cycle"] = .object(["work": cycle.work.map(JSONValue.double) ?? .null, "break": cycle.breakLength.map(JSONValue.double) ?? .null,
                                        "longBreak": cycle.longBreak.map(JSONValue.double) ?? .null])
