@@ -46,6 +46,8 @@ extension DaemonEndToEndTests {
         let spentToday = try #require(try retime.run("report", "--json").json["allowanceSpent"] as? [[String: Any]])
         #expect(spentToday.count == 1 && spentToday.first?["group"] as? String == "news" && spentToday.first?["seconds"] as? Int == 3, "\(spentToday)")
         #expect(try retime.run("report").out.contains("allowance spent:"))
+        #expect(try retime.run("log").out.contains("news  3s"), "log ends with the day's allowance spent")
+        #expect((try retime.run("log", "--json").json["allowanceSpent"] as? [[String: Any]])?.first?["seconds"] as? Int == 3)
     }
 
     @Test("allow's refusals and usage: no allowance, --cancel with none running, a group and --cancel together, a bad duration")

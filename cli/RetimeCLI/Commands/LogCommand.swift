@@ -45,19 +45,26 @@ struct LogCommand: RetimeCommand {
 
     struct Services: CommandServices {
         @Resolved var log: SessionLogUseCase
+        @Resolved var allowances: any AllowanceLedger
+        @Resolved var groups: any GroupRepository
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
         let windowed = !io.json && !csv && since == nil && until == nil && limit == nil && lastWeek != nil
         let log = try await services.log.execute(since: windowed ? lastWeek : since, until: until, groupNamed: group, tag: tag, limit: limit)
+        // What was spent of allowances, per day: a day's lines of their own
+        // after the sessions (none when nothing was spent).
+        let spent = try await AllowanceSpent.days(try await services.allowances.allSpending(), names: try await services.groups.names(),
+                                                  since: windowed ? lastWeek : since, until: until)
         let json = Documents.document(["sessions": .array(log.sessions.map {
             Documents.session($0, groupName: log.groupName(of: $0), at: log.readAt)
-        })])
+        }), "allowanceSpent": AllowanceSpent.json(spent)])
         var human = csv ? CSVTable.sessions(log.sessions, names: log.groupNames, now: log.readAt) : table(log, style: io.style)
         if windowed {
             human = log.sessions.isEmpty ? "No sessions in the last \(Self.windowDays) days; --since DATE or --limit N shows older ones."
                 : human + "\n" + io.style.dim("The last \(Self.windowDays) days; --since DATE or --limit N shows more.")
         }
+        if !csv, !spent.isEmpty { human += "\n\n" + AllowanceSpent.render(spent) }
         var result = CommandResult(json: json, human: human)
         result.pageable = !csv
         return result

@@ -58,7 +58,7 @@ struct ReportCommand: RetimeCommand {
         if !csv, !spent.isEmpty { human += "\n\n" + AllowanceSpent.render(spent) }
         var json = Self.document(report)
         if case .object(var members) = json {
-            members["allowanceSpent"] = .array(spent.map { .object(["day": .string($0.day), "group": .string($0.group), "seconds": .int(Int64($0.seconds.rounded()))]) })
+            members["allowanceSpent"] = AllowanceSpent.json(spent)
             json = .object(members)
         }
         return CommandResult(json: json, human: human)

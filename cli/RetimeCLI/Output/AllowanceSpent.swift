@@ -1,5 +1,6 @@
 import Domain
 import FoundationEssentials
+import JSONDocument
 
 /// What `report` says of allowances: what every device spent of each
 /// group's allowance, per local day (the day of the device that spent it).
@@ -25,6 +26,11 @@ enum AllowanceSpent {
             return sums[day]!.map { Day(day: String(text), group: names[$0.key] ?? $0.key.description, seconds: $0.value) }
                 .sorted { $0.group < $1.group }
         }
+    }
+
+    /// `allowanceSpent` of `log --json` and `report --json`.
+    static func json(_ days: [Day]) -> JSONValue {
+        .array(days.map { .object(["day": .string($0.day), "group": .string($0.group), "seconds": .int(Int64($0.seconds.rounded()))]) })
     }
 
     static func render(_ days: [Day]) -> String {
