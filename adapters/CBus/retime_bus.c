@@ -12,6 +12,10 @@ static struct {
     int (*open_user)(sd_bus **);
     int (*open_system)(sd_bus **);
     sd_bus *(*flush_close_unref)(sd_bus *);
+    int (*new_bus)(sd_bus **);
+    int (*set_address)(sd_bus *, const char *);
+    int (*set_bus_client)(sd_bus *, int);
+    int (*start)(sd_bus *);
     int (*get_fd)(sd_bus *);
     int (*get_events)(sd_bus *);
     int (*get_timeout)(sd_bus *, uint64_t *);
@@ -57,7 +61,8 @@ static void load(void) {
         return;
     }
     LOAD(open_user, "sd_bus_open_user") LOAD(open_system, "sd_bus_open_system")
-    LOAD(flush_close_unref, "sd_bus_flush_close_unref") LOAD(get_fd, "sd_bus_get_fd") LOAD(get_events, "sd_bus_get_events")
+    LOAD(flush_close_unref, "sd_bus_flush_close_unref") LOAD(new_bus, "sd_bus_new") LOAD(set_address, "sd_bus_set_address")
+    LOAD(set_bus_client, "sd_bus_set_bus_client") LOAD(start, "sd_bus_start") LOAD(get_fd, "sd_bus_get_fd") LOAD(get_events, "sd_bus_get_events")
     LOAD(get_timeout, "sd_bus_get_timeout") LOAD(process, "sd_bus_process") LOAD(request_name, "sd_bus_request_name")
     LOAD(add_object_vtable, "sd_bus_add_object_vtable") LOAD(emit_properties_changed_strv, "sd_bus_emit_properties_changed_strv")
     LOAD(match_signal, "sd_bus_match_signal") LOAD(new_method_call, "sd_bus_message_new_method_call")
@@ -82,6 +87,18 @@ int rb_load(char *why, size_t size) {
 int rb_open(int system, void **bus) {
     if (rb_load(NULL, 0) != 0) return -ENOSYS;
     return system ? sd.open_system((sd_bus **)bus) : sd.open_user((sd_bus **)bus);
+}
+int rb_open_address(const char *address, void **bus) {
+    if (rb_load(NULL, 0) != 0) return -ENOSYS;
+    sd_bus *made = NULL;
+    int result = sd.new_bus(&made);
+    if (result < 0) return result;
+    if ((result = sd.set_address(made, address)) < 0 || (result = sd.set_bus_client(made, 1)) < 0 || (result = sd.start(made)) < 0) {
+        sd.flush_close_unref(made);
+        return result;
+    }
+    *bus = made;
+    return 0;
 }
 void rb_close(void *bus) { if (bus) sd.flush_close_unref(bus); }
 int rb_fd(void *bus) { return sd.get_fd(bus); }
@@ -199,6 +216,7 @@ int rb_reply_empty(void *call) {
     sd.message_unref(reply);
     return result;
 }
+int rb_new_reply(void *call, void **reply) { return sd.new_method_return(call, (sd_bus_message **)reply); }
 int rb_reply_error(void *call, const char *name, const char *text) {
     sd_bus_error error = SD_BUS_ERROR_NULL;
     sd.error_set(&error, name, text);

@@ -112,6 +112,18 @@ extension BusConnection {
         }
     }
 
+    /// Replies to a call with the values `values` appends. On any thread.
+    public func reply(_ token: BusReplyToken, values: @escaping @Sendable (BusMessage) -> Void) {
+        perform { connection in
+            var reply: UnsafeMutableRawPointer?
+            guard rb_new_reply(token.message.raw, &reply) >= 0, let reply else { return }
+            values(BusMessage(raw: reply))
+            _ = rb_send(connection.bus, reply)
+            rb_unref(reply)
+            withExtendedLifetime(token) {}
+        }
+    }
+
     /// Emits PropertiesChanged for `names` of the object. On any thread.
     public func emitChanged(path: String, interface: String, names: [String]) {
         guard !names.isEmpty else { return }

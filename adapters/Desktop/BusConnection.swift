@@ -30,14 +30,21 @@ public final class BusConnection: @unchecked Sendable {
     nonisolated(unsafe) private var retained: [AnyObject] = []
 
     /// Connects (the caller's thread; a handful of round trips) and starts
-    /// the connection's thread.
-    public init(_ kind: Kind) throws(BusError) {
+    /// the connection's thread. The bus's address is `environment`'s
+    /// (`DBUS_SESSION_BUS_ADDRESS`, `DBUS_SYSTEM_BUS_ADDRESS`) when it
+    /// names one, else sd-bus's default for the kind.
+    public init(_ kind: Kind, environment: [String: String] = [:]) throws(BusError) {
         var why = [CChar](repeating: 0, count: 256)
         guard rb_load(&why, why.count) == 0 else {
             throw BusError("libsystemd cannot be opened (" + String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + ")")
         }
         var raw: UnsafeMutableRawPointer?
-        let opened = rb_open(kind == .system ? 1 : 0, &raw)
+        let variable = kind == .system ? "DBUS_SYSTEM_BUS_ADDRESS" : "DBUS_SESSION_BUS_ADDRESS"
+        let opened = if let address = environment[variable], !address.isEmpty {
+            rb_open_address(address, &raw)
+        } else {
+            rb_open(kind == .system ? 1 : 0, &raw)
+        }
         guard opened >= 0, let raw else {
             throw BusError("the \(kind == .system ? "system" : "session") bus cannot be reached (\(String(cString: strerror(-opened))))")
         }

@@ -26,7 +26,7 @@ public struct LogindPresenceSignals: PresenceSignals {
 
     public func availability() async -> PresenceAvailability {
         do throws(BusError) {
-            let connection = try BusConnection(.system)
+            let connection = try BusConnection(.system, environment: environment)
             defer { connection.close() }
             let environment = environment, uid = uid
             let path = try onThread(connection) { () throws(BusError) -> String in
@@ -41,7 +41,7 @@ public struct LogindPresenceSignals: PresenceSignals {
     public func changes() -> AsyncStream<PresenceChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: PresenceChange.self, bufferingPolicy: .unbounded)
         let connection: BusConnection
-        do { connection = try BusConnection(.system) } catch {
+        do { connection = try BusConnection(.system, environment: environment) } catch {
             continuation.finish()
             return stream
         }

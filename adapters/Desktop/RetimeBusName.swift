@@ -64,8 +64,8 @@ public final class RetimeBusName: Sendable {
     private let properties = PropertiesBox()
 
     /// Connects to the session bus, exports the object and owns the name.
-    public init(handle: @escaping @Sendable (RetimeBusCall) async -> (code: String, message: String)?) throws(BusError) {
-        connection = try BusConnection(.session)
+    public init(environment: [String: String], handle: @escaping @Sendable (RetimeBusCall) async -> (code: String, message: String)?) throws(BusError) {
+        connection = try BusConnection(.session, environment: environment)
         let properties = properties, connection = connection
         let handlers = BusObjectHandlers(get: { name, reply in
             let now = Date()

@@ -13,6 +13,8 @@ int rb_load(char *why, size_t size);
 
 /// sd_bus_open_user (system == 0) or sd_bus_open_system: 0 or -errno.
 int rb_open(int system, void **bus);
+/// A bus at `address` (a D-Bus address), as a client of its bus daemon: 0 or -errno.
+int rb_open_address(const char *address, void **bus);
 void rb_close(void *bus);
 int rb_fd(void *bus);
 int rb_events(void *bus);
@@ -51,6 +53,8 @@ int rb_new_signal(void *bus, const char *path, const char *interface, const char
 int rb_call(void *bus, void *call, uint64_t usec, void **reply, char *why, size_t size);
 int rb_send(void *bus, void *message);
 int rb_reply_empty(void *call);
+/// A method return to `call`, for the caller to fill, `rb_send` and `rb_unref`.
+int rb_new_reply(void *call, void **reply);
 int rb_reply_error(void *call, const char *name, const char *text);
 void *rb_ref(void *message);
 void rb_unref(void *message);

@@ -30,7 +30,7 @@ struct DesktopBusService: Service {
         let services = services
         let name: RetimeBusName
         do {
-            name = try RetimeBusName { call in
+            name = try RetimeBusName(environment: environment) { call in
                 let failure = await Self.run(call, services: services)
                 // The state it changed, published now rather than at the watcher's word.
                 mailbox.post(.dataChanged)
