@@ -1,6 +1,8 @@
 #if os(Linux)
 import CRetimeBus
+import Dispatch
 import FoundationEssentials
+import Synchronization
 import Glibc
 
 /// One member of an exported interface.
@@ -186,6 +188,23 @@ extension BusConnection {
             _ = rb_send(connection.bus, message)
             rb_unref(message)
         }
+    }
+
+    /// Runs `work` on the connection's thread and waits for it (never
+    /// from that thread). Throws if the connection closes first.
+    public func sync<Value: Sendable>(_ work: @escaping @Sendable () throws(BusError) -> Value) throws(BusError) -> Value {
+        let result = Mutex<Result<Value, BusError>?>(nil)
+        let semaphore = DispatchSemaphore(value: 0)
+        let queued = perform { _ in
+            let value: Result<Value, BusError>
+            do throws(BusError) { value = .success(try work()) } catch { value = .failure(error) }
+            result.withLock { $0 = value }
+            semaphore.signal()
+        }
+        guard queued else { throw BusError("the bus closed") }
+        semaphore.wait()
+        guard let outcome = result.withLock({ $0 }) else { throw BusError("the bus closed") }
+        return try outcome.get()
     }
 
     /// The basic arguments of a call, in order (containers are skipped).

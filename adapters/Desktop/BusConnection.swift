@@ -23,7 +23,8 @@ public final class BusConnection: @unchecked Sendable {
 
     let bus: UnsafeMutableRawPointer
     private let wakeRead: Int32, wakeWrite: Int32
-    private let pending = Mutex<(work: [@Sendable (BusConnection) -> Void], stopping: Bool)>(([], false))
+    /// Work for the thread; `closed` once its loop has ended (nothing runs after).
+    private let pending = Mutex<(work: [@Sendable (BusConnection) -> Void], stopping: Bool, closed: Bool)>(([], false, false))
     private let finished = DispatchSemaphore(value: 0)
     /// What the connection's callbacks reach; kept alive as long as it.
     /// Only the connection's thread (and `close`, after it) touches it.
@@ -63,11 +64,19 @@ public final class BusConnection: @unchecked Sendable {
         queue.async { [self] in loop() }
     }
 
-    /// Runs `work` on the connection's thread, soon.
-    public func perform(_ work: @escaping @Sendable (BusConnection) -> Void) {
-        pending.withLock { $0.work.append(work) }
+    /// Runs `work` on the connection's thread, soon; false (and never
+    /// runs it) once the connection has closed.
+    @discardableResult
+    public func perform(_ work: @escaping @Sendable (BusConnection) -> Void) -> Bool {
+        let queued = pending.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.work.append(work)
+            return true
+        }
+        guard queued else { return false }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
+        return true
     }
 
     /// Keeps `object` alive as long as the connection (a callback's context).
@@ -114,8 +123,12 @@ public final class BusConnection: @unchecked Sendable {
             }
         }
         // A closed bus (the daemon of the bus went away) ends the loop
-        // early: later `perform`s are dropped with it.
-        pending.withLock { $0.stopping = true }
+        // early: what was queued runs (its calls fail), later `perform`s are refused.
+        let left = pending.withLock { state in
+            defer { (state.work, state.stopping, state.closed) = ([], true, true) }
+            return state.work
+        }
+        for item in left { item(self) }
         finished.signal()
     }
 

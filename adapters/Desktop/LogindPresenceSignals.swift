@@ -29,7 +29,7 @@ public struct LogindPresenceSignals: PresenceSignals {
             let connection = try BusConnection(.system, environment: environment)
             defer { connection.close() }
             let environment = environment, uid = uid
-            let path = try onThread(connection) { () throws(BusError) -> String in
+            let path = try connection.sync { () throws(BusError) -> String in
                 try Self.sessionPath(connection, environment: environment, uid: uid)
             }
             return .available(source: "logind (session \(path))")
@@ -116,18 +116,4 @@ public struct LogindPresenceSignals: PresenceSignals {
     }
 }
 
-/// Runs `work` on the connection's thread and waits for it.
-func onThread<Value: Sendable>(_ connection: BusConnection, _ work: @escaping @Sendable () throws(BusError) -> Value) throws(BusError) -> Value {
-    let result = Mutex<Result<Value, BusError>?>(nil)
-    let semaphore = DispatchSemaphoreBox()
-    connection.perform { _ in
-        let value: Result<Value, BusError>
-        do throws(BusError) { value = .success(try work()) } catch { value = .failure(error) }
-        result.withLock { $0 = value }
-        semaphore.signal()
-    }
-    semaphore.wait()
-    guard let outcome = result.withLock({ $0 }) else { throw BusError("the bus closed") }
-    return try outcome.get()
-}
 #endif

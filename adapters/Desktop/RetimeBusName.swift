@@ -113,10 +113,14 @@ public final class RetimeBusName: Sendable {
     /// Releases the name and closes the connection.
     public func close() { connection.close() }
 
-    /// `session.strict` -> `dev.retime.Retime1.Error.Strict`: the code's last part, capitalised.
+    /// The D-Bus error for a `RetimeError` code: its parts capitalised and
+    /// joined, the `session.` of the session's own errors left out:
+    /// `session.strict` -> `dev.retime.Retime1.Error.Strict`,
+    /// `group.notFound` -> `dev.retime.Retime1.Error.GroupNotFound`.
     public static func errorName(_ code: String) -> String {
-        let last = code.split(separator: ".").last.map(String.init) ?? "Failed"
-        let element = String(last.prefix(1).uppercased() + last.dropFirst()).filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        var parts = code.split(separator: ".").map(String.init)
+        if parts.count > 1, parts.first == "session" { parts.removeFirst() }
+        let element = parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
         return interface + ".Error." + (element.isEmpty ? "Failed" : element)
     }
 
@@ -133,26 +137,17 @@ public final class RetimeBusName: Sendable {
     }
 
     private static func export(_ connection: BusConnection, handlers: BusObjectHandlers) throws(BusError) {
-        let result = Mutex<BusError?>(nil)
         // On the connection's thread, as every use of it.
-        let semaphore = DispatchSemaphoreBox()
-        connection.perform { connection in
-            do throws(BusError) {
-                try connection.export(path: path, interface: interface, members: [
-                    .property("Active", type: "b"), .property("Group", type: "s"), .property("Phase", type: "s"),
-                    .property("EndsAt", type: "x"), .property("Remaining", type: "x"), .property("Strict", type: "b"),
-                    .property("Paused", type: "b"),
-                    .method("Start", arguments: "su"), .method("Stop", arguments: ""), .method("Pause", arguments: ""),
-                    .method("Resume", arguments: ""),
-                ], handlers: handlers)
-                try connection.requestName(name)
-            } catch {
-                result.withLock { $0 = error }
-            }
-            semaphore.signal()
+        try connection.sync { () throws(BusError) in
+            try connection.export(path: path, interface: interface, members: [
+                .property("Active", type: "b"), .property("Group", type: "s"), .property("Phase", type: "s"),
+                .property("EndsAt", type: "x"), .property("Remaining", type: "x"), .property("Strict", type: "b"),
+                .property("Paused", type: "b"),
+                .method("Start", arguments: "su"), .method("Stop", arguments: ""), .method("Pause", arguments: ""),
+                .method("Resume", arguments: ""),
+            ], handlers: handlers)
+            try connection.requestName(name)
         }
-        semaphore.wait()
-        if let error = result.withLock({ $0 }) { throw error }
     }
 }
 #endif
