@@ -162,6 +162,28 @@ struct DesktopBusEndToEndTests {
         #expect(client.call("Pause")?.contains("dev.retime.Retime1.Error.") == true, "a strict session is not paused either")
     }
 
+    /// doctor's finding `name` (`--json`).
+    func finding(_ retime: RetimeProcess, _ name: String) throws -> [String: Any]? {
+        let checks = try retime.run("doctor", "--json").json["checks"] as? [[String: Any]]
+        return checks?.first { $0["name"] as? String == name }
+    }
+
+    @Test("doctor says whether the session bus and logind are here, who owns the name, and why not")
+    func doctor() throws {
+        let plain = RetimeProcess()
+        #expect(try finding(plain, "session bus")?["detail"] as? String ?? "" == "none here ($DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): no D-Bus name; 'status --follow' still serves a bar")
+        let logind = try finding(plain, "logind")?["detail"] as? String ?? ""
+        #expect(logind.hasPrefix("not available (the system bus cannot be reached"), "\(logind)")
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        var retime = RetimeProcess()
+        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        #expect(try finding(retime, "session bus")?["status"] as? String == "warning", "a bus, but no daemon on it")
+        let daemon = try daemon(retime)
+        defer { _ = try? stop(daemon, retime) }
+        #expect(eventually(within: 15) { (try? finding(retime, "session bus")?["detail"] as? String) == "the daemon owns dev.retime.Retime1" })
+    }
+
     @Test("with no session bus the daemon says so once and runs as before")
     func noSessionBus() throws {
         let retime = RetimeProcess()

@@ -21,7 +21,7 @@ struct DesktopBusService: Service {
     let services: ContainerService
 
     func run() async throws {
-        guard let bus = Self.sessionBus(environment) else {
+        guard let bus = DesktopBusSession.address(environment) else {
             log(.info, "no session bus ($DBUS_SESSION_BUS_ADDRESS is unset and there is no $XDG_RUNTIME_DIR/bus): no D-Bus name")
             await ServiceLifecycle.shutdownRequested()
             return
@@ -116,19 +116,23 @@ struct DesktopBusService: Service {
         }
     }
 
-    /// Where the session bus is, if there is one.
-    static func sessionBus(_ environment: [String: String]) -> String? {
+    private func log(_ level: LogLevel, _ message: String) {
+        guard let logger = try? services.current?.resolve(Logger.self) else { return }
+        if level == .warning { logger.warning("\(message)") } else { logger.info("\(message)") }
+    }
+}
+
+/// Where the user's session bus is.
+enum DesktopBusSession {
+    /// `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus` if it is a
+    /// socket; nil when neither (no session bus here).
+    static func address(_ environment: [String: String]) -> String? {
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
         guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return nil }
         let socket = runtime + "/bus"
         var info = stat()
         guard stat(socket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
         return "unix:path=" + socket
-    }
-
-    private func log(_ level: LogLevel, _ message: String) {
-        guard let logger = try? services.current?.resolve(Logger.self) else { return }
-        if level == .warning { logger.warning("\(message)") } else { logger.info("\(message)") }
     }
 }
 #endif
