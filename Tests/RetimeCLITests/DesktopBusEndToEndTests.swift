@@ -21,6 +21,7 @@ struct DesktopBusEndToEndTests {
         struct Change: Sendable {
             let names: [String]
             let values: [String: Bool]
+            let texts: [String: String]
             let at: Date
         }
 
@@ -40,18 +41,22 @@ struct DesktopBusEndToEndTests {
                                            member: "PropertiesChanged") { message in
                     let at = Date()
                     guard message.readString() == "dev.retime.Retime1", message.enter("a", "{sv}") else { return }
-                    var names: [String] = [], values: [String: Bool] = [:]
+                    var names: [String] = [], values: [String: Bool] = [:], texts: [String: String] = [:]
                     while message.enter("e", "sv") {
                         let name = message.readString() ?? ""
                         names.append(name)
                         if let (type, contents) = message.peek(), type == "v", message.enter("v", contents) {
-                            if contents == "b" { values[name] = message.readBool() } else { message.skip() }
+                            switch contents {
+                            case "b": values[name] = message.readBool()
+                            case "s": texts[name] = message.readString()
+                            default: message.skip()
+                            }
                             message.exit()
                         }
                         message.exit()
                     }
                     message.exit()
-                    changes.withLock { $0.append(Change(names: names, values: values, at: at)) }
+                    changes.withLock { $0.append(Change(names: names, values: values, texts: texts, at: at)) }
                 }
             }
         }
@@ -160,6 +165,27 @@ struct DesktopBusEndToEndTests {
         #expect(refused?.contains("dev.retime.Retime1.Error.Strict") == true, "\(refused ?? "accepted")")
         #expect(try retime.run("status", "--json").json["active"] as? Bool == true, "the strict session goes on")
         #expect(client.call("Pause")?.contains("dev.retime.Retime1.Error.") == true, "a strict session is not paused either")
+    }
+
+    @Test("a cycle's phase edges and its end reach PropertiesChanged with no command run")
+    func phaseEdges() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        var retime = RetimeProcess()
+        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        try retime.run("group", "create", "work")
+        let daemon = try daemon(retime)
+        defer { _ = try? stop(daemon, retime) }
+        let client = try Client(address: bus.address)
+        defer { client.close() }
+        #expect(eventually(within: 15) { client.answers })
+        #expect(try retime.run("start", "work", "--cycle", "2s/2s", "--rounds", "2").status == 0)
+        let started = Date()
+        // work 2 s, break 2 s, work 2 s: the break begins at 2 s, the session ends at 6 s.
+        #expect(eventually(within: 2 + promptly) { client.all.contains { $0.texts["Phase"] == "break" } }, "\(client.all.map(\.texts))")
+        let brokeAt = client.all.first { $0.texts["Phase"] == "break" }?.at ?? .distantFuture
+        #expect(brokeAt.timeIntervalSince(started) >= 1.9, "not before the edge")
+        #expect(eventually(within: 4 + promptly) { client.all.contains { $0.values["Active"] == false } }, "the end, signalled")
     }
 
     /// doctor's finding `name` (`--json`).

@@ -28,20 +28,37 @@ public struct BusObjectHandlers: Sendable {
 }
 
 /// A method call waiting for its reply: its message is held until the
-/// reply is sent (once) on the connection's thread.
+/// reply is sent (once) on the connection's thread, where it is also
+/// released: sd-bus's reference counts are not atomic.
 public final class BusReplyToken: @unchecked Sendable {
     let message: BusMessage
     public let member: String
     /// The arguments, read on the connection's thread before anything else.
     public let arguments: [BusArgument]
+    private let connection: BusConnection
+    /// Touched only on the connection's thread.
+    private var released = false
 
-    init(message: BusMessage, arguments: [BusArgument]) {
+    init(message: BusMessage, arguments: [BusArgument], connection: BusConnection) {
         self.message = message.retained()
         member = message.member
         self.arguments = arguments
+        self.connection = connection
     }
 
-    deinit { message.release() }
+    /// Releases the call's message (on the connection's thread, after its reply).
+    func release() {
+        guard !released else { return }
+        released = true
+        message.release()
+    }
+
+    deinit {
+        guard !released else { return }
+        // Never replied to: released on the connection's thread (or now, if its thread has ended).
+        let message = message
+        if !connection.perform({ _ in message.release() }) { message.release() }
+    }
 }
 
 /// A basic argument of a method call.
@@ -52,7 +69,12 @@ public enum BusArgument: Sendable, Hashable {
 /// The context a C callback reaches: the handlers, held by the connection.
 private final class ObjectContext {
     let handlers: BusObjectHandlers
-    init(_ handlers: BusObjectHandlers) { self.handlers = handlers }
+    /// Unowned: the connection keeps this context, not the other way round.
+    unowned let connection: BusConnection
+    init(_ handlers: BusObjectHandlers, connection: BusConnection) {
+        self.handlers = handlers
+        self.connection = connection
+    }
 }
 
 private final class SignalContext {
@@ -63,7 +85,7 @@ private final class SignalContext {
 extension BusConnection {
     /// Exports an object (call on the connection's thread, e.g. in `perform`).
     public func export(path: String, interface: String, members: [BusMember], handlers: BusObjectHandlers) throws(BusError) {
-        let context = ObjectContext(handlers)
+        let context = ObjectContext(handlers, connection: self)
         retain(context)
         var strings: [UnsafeMutablePointer<CChar>] = []
         defer { strings.forEach { free($0) } }
@@ -89,7 +111,7 @@ extension BusConnection {
             }, { context, message in
                 let object = Unmanaged<ObjectContext>.fromOpaque(context!).takeUnretainedValue()
                 let call = BusMessage(raw: message!)
-                object.handlers.call(BusReplyToken(message: call, arguments: BusConnection.arguments(of: call)))
+                object.handlers.call(BusReplyToken(message: call, arguments: BusConnection.arguments(of: call), connection: object.connection))
                 return 1
             }, Unmanaged.passUnretained(context).toOpaque())
         }
@@ -110,7 +132,7 @@ extension BusConnection {
             } else {
                 _ = rb_reply_empty(token.message.raw)
             }
-            withExtendedLifetime(token) {}
+            token.release()
         }
     }
 
@@ -122,7 +144,7 @@ extension BusConnection {
             values(BusMessage(raw: reply))
             _ = rb_send(connection.bus, reply)
             rb_unref(reply)
-            withExtendedLifetime(token) {}
+            token.release()
         }
     }
 

@@ -8,8 +8,8 @@ public struct RetimeBusProperties: Sendable, Hashable {
     public var active = false
     /// The group's name ("" with no session, or once the group is deleted).
     public var group = ""
-    /// "work", "shortBreak", "longBreak" in a cycle; "work" in any other
-    /// session; "" with none.
+    /// "work", "break", "long break" in a cycle (as `status` names them);
+    /// "work" in any other session; "" with none.
     public var phase = ""
     public var endsAt: Date?
     /// Left at `at` (nil: open-ended, or no session).
