@@ -70,13 +70,21 @@ let package = Package(
         // JSON documents (a value, its text, its Codable coders): the store's
         // files and the CLI's `--json` output share them; not the domain's.
         .target(name: "JSONDocument", dependencies: ["RetimeShared"], path: "adapters/JSON", swiftSettings: startupSettings),
-        .target(name: "Adapters", dependencies: ["Domain", "JSONDocument", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux]))] + contexts,
-                path: "adapters", exclude: ["CLinux", "CCrypt", "JSON"],
+        .target(name: "Adapters", dependencies: ["Domain", "JSONDocument", "CRetimeLinux", .target(name: "CCrypt", condition: .when(platforms: [.linux])),
+                                                 .target(name: "CRetimeBus", condition: .when(platforms: [.linux]))] + contexts,
+                path: "adapters", exclude: ["CLinux", "CCrypt", "CBus", "CSystemd", "JSON"],
                 swiftSettings: startupSettings),
         // timerfd and inotify, which the Glibc module does not export.
         .target(name: "CRetimeLinux", path: "adapters/CLinux"),
         // libxcrypt (crypt_r, crypt_gensalt) for passcode hashes.
         .systemLibrary(name: "CCrypt", path: "adapters/CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        // sd-bus's declarations (libsystemd-dev); the library itself is
+        // opened at run time by CRetimeBus, so the static release binary
+        // needs no shared library to start (docs/desktop.md, "D-Bus").
+        .systemLibrary(name: "CSystemd", path: "adapters/CSystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-bus for the daemon's D-Bus name and logind's signals: the
+        // vtable built from a list, no variadic calls.
+        .target(name: "CRetimeBus", dependencies: ["CSystemd"], path: "adapters/CBus"),
         .target(name: "RetimeCLI", dependencies: ["Domain", "JSONDocument", "Adapters"] + contexts, path: "cli/RetimeCLI", swiftSettings: startupSettings),
         // Release builds on Linux are one static, position-dependent
         // executable: no dynamic loader resolving libstdc++ and libc (~1.5 ms

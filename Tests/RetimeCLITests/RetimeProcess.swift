@@ -102,6 +102,9 @@ struct RetimeProcess: Sendable {
         // gives a session bus and a notify-send of its own.
         environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+        // Never the machine's system bus (logind): a test that wants one
+        // starts its own (PrivateBus) and says where.
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + dataDirectory + "-no-system-bus"
         process.environment = environment.merging(self.environment) { _, mine in mine }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

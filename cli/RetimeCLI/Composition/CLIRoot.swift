@@ -35,7 +35,7 @@ enum CLIRoot {
             // report on damaged settings, not fail on them. Each inspector
             // is handed what it reads, never the resolver.
             let settings = Result { try resolver.resolve(Settings.self) }
-            let inspectors: [any HealthInspector] = [
+            var inspectors: [any HealthInspector] = [
                 files, CompositionHealth(runtime: context),
                 ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
                 NotificationHealth(settings: try? settings.get(), environment: context.environment),
@@ -43,6 +43,9 @@ enum CLIRoot {
                 SettingsHealth(read: { try settings.get() }),
                 SyncHealth(status: { [sync = try resolver.resolve(SyncStatusUseCase.self)] in try sync.execute(recording: false) }),
             ]
+            #if os(Linux)
+            inspectors.append(DesktopHealth(environment: context.environment))
+            #endif
             return DoctorUseCase(inspectors: inspectors,
                                  daemon: try resolver.resolve(),
                                  blocks: try resolver.resolve(), test: try? resolver.resolve(TestShieldUseCase.self), sessions: try resolver.resolve())

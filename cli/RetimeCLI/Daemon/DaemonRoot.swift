@@ -32,6 +32,10 @@ enum DaemonRoot {
         registry.register(Logger.self, lifetime: .singleton, teardown: { _ in log.close() }) { _ in
             Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file]))
         }
+        #if os(Linux)
+        // Sleep, lock and idle, from logind on the system bus (docs/desktop.md, "Away time").
+        registry.register((any PresenceSignals).self, value: LogindPresenceSignals(environment: context.environment))
+        #endif
         registry.register((any IntervalLedger).self, lifetime: .singleton) { StoreIntervalLedger(store: try $0.resolve()) }
         registry.register {
             RunDueEventsUseCase(schedules: try $0.resolve(), ledger: try $0.resolve(), calendar: try $0.resolve(),

@@ -22,9 +22,16 @@ struct DaemonRunner {
         let watchers: [any WakeWatcher] = [try DirectoryWatcher.data(directory: device.store),
                                            try DirectoryWatcher.changeLogs(devices: runtime.layout.devices), zone]
         let wake = try WakeSource(mailbox: mailbox, followsTimeZone: zone.isWatching)
+        let services = ContainerService { DaemonRoot.container(runtime) }
+        #if os(Linux)
+        let desktop: [any Service] = [DesktopBusService(environment: runtime.environment, store: device.store,
+                                                        devices: runtime.layout.devices, services: services)]
+        #else
+        let desktop: [any Service] = []
+        #endif
         try await DaemonRunner.group(lock: DaemonLock(path: device.daemonLock, legacyPath: runtime.layout.legacyDaemonLock),
-                                     services: ContainerService { DaemonRoot.container(runtime) },
-                                     watchers: watchers.map { WatcherService(watcher: $0, mailbox: mailbox) },
+                                     services: services,
+                                     watchers: watchers.map { WatcherService(watcher: $0, mailbox: mailbox) } + desktop,
                                      wake: wake, interrupt: { mailbox.post($0) }, signals: ProcessSignals(),
                                      configuration: {
                                          // The shared settings and this machine's own.

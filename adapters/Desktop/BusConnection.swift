@@ -1,0 +1,145 @@
+#if os(Linux)
+import CRetimeBus
+import Dispatch
+import FoundationEssentials
+import Synchronization
+import Glibc
+
+/// Why a bus could not be reached (for the log and `doctor`).
+public struct BusError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// One sd-bus connection and the thread that owns it. sd-bus is not
+/// thread-safe: every use of the connection (its objects' callbacks,
+/// signals, sends) happens on that thread; other threads hand it work
+/// with `perform`, which wakes its poll through a pipe.
+public final class BusConnection: @unchecked Sendable {
+    /// Which bus: the user's session bus (`DBUS_SESSION_BUS_ADDRESS`, else
+    /// `$XDG_RUNTIME_DIR/bus`) or the system bus (`DBUS_SYSTEM_BUS_ADDRESS`,
+    /// else /run/dbus/system_bus_socket).
+    public enum Kind: Sendable { case session, system }
+
+    let bus: UnsafeMutableRawPointer
+    private let wakeRead: Int32, wakeWrite: Int32
+    /// Work for the thread; `closed` once its loop has ended (nothing runs after).
+    private let pending = Mutex<(work: [@Sendable (BusConnection) -> Void], stopping: Bool, closed: Bool)>(([], false, false))
+    private let finished = DispatchSemaphore(value: 0)
+    /// What the connection's callbacks reach; kept alive as long as it.
+    /// Only the connection's thread (and `close`, after it) touches it.
+    nonisolated(unsafe) private var retained: [AnyObject] = []
+
+    /// Connects (the caller's thread; a handful of round trips) and starts
+    /// the connection's thread. The bus's address is `environment`'s
+    /// (`DBUS_SESSION_BUS_ADDRESS`, `DBUS_SYSTEM_BUS_ADDRESS`) when it
+    /// names one, else sd-bus's default for the kind.
+    public init(_ kind: Kind, environment: [String: String] = [:]) throws(BusError) {
+        var why = [CChar](repeating: 0, count: 256)
+        guard rb_load(&why, why.count) == 0 else {
+            throw BusError("libsystemd cannot be opened (" + String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + ")")
+        }
+        var raw: UnsafeMutableRawPointer?
+        let variable = kind == .system ? "DBUS_SYSTEM_BUS_ADDRESS" : "DBUS_SESSION_BUS_ADDRESS"
+        let opened = if let address = environment[variable], !address.isEmpty {
+            rb_open_address(address, &raw)
+        } else {
+            rb_open(kind == .system ? 1 : 0, &raw)
+        }
+        guard opened >= 0, let raw else {
+            throw BusError("the \(kind == .system ? "system" : "session") bus cannot be reached (\(String(cString: strerror(-opened))))")
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            rb_close(raw)
+            throw BusError("no pipe for the bus thread (\(String(cString: strerror(errno))))")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        bus = raw
+        (wakeRead, wakeWrite) = (fds[0], fds[1])
+        let queue = DispatchQueue(label: "retime.bus")
+        queue.async { [self] in loop() }
+    }
+
+    /// Runs `work` on the connection's thread, soon; false (and never
+    /// runs it) once the connection has closed.
+    @discardableResult
+    public func perform(_ work: @escaping @Sendable (BusConnection) -> Void) -> Bool {
+        let queued = pending.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.work.append(work)
+            return true
+        }
+        guard queued else { return false }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        return true
+    }
+
+    /// Keeps `object` alive as long as the connection (a callback's context).
+    /// On the connection's thread only.
+    func retain(_ object: AnyObject) {
+        retained.append(object)
+    }
+
+    /// Stops the thread, flushes what is queued, and closes the connection.
+    public func close() {
+        let first = pending.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        guard first else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        finished.wait()
+        rb_close(bus)
+        Glibc.close(wakeRead)
+        Glibc.close(wakeWrite)
+        retained.removeAll()
+    }
+
+    private func loop() {
+        while true {
+            // Everything sd-bus has read or can do now, then what others queued.
+            while rb_process(bus) > 0 {}
+            let (work, stopping) = pending.withLock { state in
+                defer { state.work.removeAll() }
+                return (state.work, state.stopping)
+            }
+            for item in work { item(self) }
+            if stopping { break }
+            if !work.isEmpty { continue }
+            var fds = [pollfd(fd: rb_fd(bus), events: Int16(truncatingIfNeeded: rb_events(bus)), revents: 0),
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let result = poll(&fds, 2, Self.milliseconds(until: rb_timeout(bus)))
+            if result < 0, errno != EINTR { break }
+            if fds[0].revents & Int16(POLLHUP | POLLERR) != 0, rb_process(bus) < 0 { break }
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wakeRead, &drain, drain.count) > 0 {}
+            }
+        }
+        // A closed bus (the daemon of the bus went away) ends the loop
+        // early: what was queued runs (its calls fail), later `perform`s are refused.
+        let left = pending.withLock { state in
+            defer { (state.work, state.stopping, state.closed) = ([], true, true) }
+            return state.work
+        }
+        for item in left { item(self) }
+        finished.signal()
+    }
+
+    /// poll's timeout for sd-bus's absolute CLOCK_MONOTONIC deadline.
+    private static func milliseconds(until deadline: UInt64) -> Int32 {
+        guard deadline != UInt64.max else { return -1 }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let current = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        guard deadline > current else { return 0 }
+        return Int32(clamping: (deadline - current + 999) / 1000)
+    }
+}
+#endif
