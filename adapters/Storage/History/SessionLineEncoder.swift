@@ -55,6 +55,27 @@ struct SessionLineEncoder {
     }
 
     private mutating func session(_ session: Session) {
+        // Only what counted, as the session ended: history needs no threshold or kept flag.
+        let away = session.endedAt.map { end in session.awayStretches.compactMap { stretch in
+            stretch.counted(from: session.startedAt, to: end).map { (stretch.reason, $0.start, $0.end) }
+        } } ?? []
+        if !away.isEmpty {
+            key("away")
+            raw("[")
+            for (index, stretch) in away.enumerated() {
+                if index > 0 { raw(",") }
+                raw("{\"end\":")
+                date(stretch.2)
+                raw(",\"reason\":")
+                string(stretch.0.rawValue)
+                raw(",\"start\":")
+                date(stretch.1)
+                raw("}")
+            }
+            raw("]")
+            key("awaySeconds")
+            text(String(session.awayTime(at: session.endedAt ?? session.startedAt)))
+        }
         if let boot = session.bootDeadline {
             key("bootDeadline")
             raw("{\"bootID\":")

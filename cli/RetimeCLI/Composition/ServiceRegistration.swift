@@ -207,6 +207,9 @@ public enum ServiceRegistration {
                                  clock: try $0.resolve(), events: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {
+            KeepAwayUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve())
+        }
+        registry.register {
             NextPhaseUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {

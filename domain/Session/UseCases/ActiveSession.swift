@@ -102,7 +102,7 @@ public struct ActiveSession: Sendable {
             let tolerated = try await tolerating(toleratingStuckBlock, current) { found = try await raiseIfDown(current) }
             return Reconciled(completed: nil, slot: found.slot, block: tolerated == nil ? found.block : .none, tolerated: tolerated)
         }
-        let ended = advanced.ending(at: plannedEnd, outcome: .completed)
+        let ended = advanced.noticingSuspend(at: now, boot: boot).ending(at: plannedEnd, outcome: .completed)
         var archived = true   // a stuck block still leaves the session completed and in history
         var emptied = false
         let tolerated = try await tolerating(toleratingStuckBlock, ended) {
