@@ -62,6 +62,14 @@ public enum ServiceRegistration {
             guard let device = try? context.device() else { return DaemonLock(path: layout.legacyDaemonLock) }
             return DaemonLock(path: device.daemonLock, legacyPath: layout.legacyDaemonLock)
         }
+        // What the machine says about its user (away time): no source is
+        // followed yet, so the daemon records no idle or lock stretches and
+        // `doctor` says why; the clocks still tell of suspended time.
+        registry.register((any PresenceSignals).self, value: UnavailablePresenceSignals(
+            reason: "no presence source is built in (logind's lock, idle and sleep signals come with the D-Bus support)"))
+        registry.register {
+            RecordPresenceUseCase(sessions: try $0.resolve(), clock: try $0.resolve())
+        }
         // The managers `daemon install` hands its definition to, by name.
         registry.register((any LoginServiceManager).self, name: ServiceManager.systemd.rawValue,
                           value: SystemdUserManager(environment: context.environment))

@@ -85,6 +85,7 @@ enum Documents {
         members["elapsedSeconds"] = .double(status.elapsed)
         members["remainingSeconds"] = status.remaining.map(JSONValue.double) ?? .null
         if status.blockReleased { members["blockReleased"] = .bool(true) }
+        members["asleepSeconds"] = .double(status.asleep)
         // What `status` tells on return, and `keep-away` would keep.
         members["lastAway"] = status.lastAway.map { stretch in
             .object(["reason": .string(stretch.reason.rawValue), "start": time(stretch.start), "end": time(stretch.end),

@@ -69,24 +69,32 @@ extension Session {
         return Self.measure(pauses + away) - Self.measure(pauses)
     }
 
-    /// The last stretch that counted as away, closed (what `status` tells
-    /// on return and `keep-away` keeps); nil when there is none.
+    /// Time asleep up to `now` (suspended), clipped to the session.
+    public func asleepTime(at now: Date) -> TimeInterval {
+        let end = effectiveEnd(at: now)
+        return Self.measure(awayStretches.filter { $0.reason == .asleep }.compactMap { $0.counted(from: startedAt, to: end) })
+    }
+
+    /// The last idle or locked stretch that counted as away, closed (what
+    /// `status` tells on return and `keep-away` keeps); nil when there is
+    /// none. Sleep is never kept: nobody focuses on a suspended machine.
     public var lastAway: AwayStretch? {
         awayStretches.last { stretch in
-            guard !stretch.kept, let end = stretch.end else { return false }
+            guard stretch.reason != .asleep, !stretch.kept, let end = stretch.end else { return false }
             return end.timeIntervalSince(stretch.start) >= stretch.threshold
         }
     }
 
-    /// The session with its last away stretch (or, with `all`, every one)
-    /// kept as focused. Throws `nothingAway` when none counts.
+    /// The session with its last idle or locked stretch (or, with `all`,
+    /// every one) kept as focused. Throws `nothingAway` when none counts.
     public func keepingAway(all: Bool) throws(SessionError) -> (session: Session, kept: TimeInterval) {
         guard isActive else { throw .notActive }
         var list = awayStretches
         var kept: TimeInterval = 0
         for index in list.indices.reversed() {
             let stretch = list[index]
-            guard !stretch.kept, let end = stretch.end, end.timeIntervalSince(stretch.start) >= stretch.threshold else { continue }
+            guard stretch.reason != .asleep, !stretch.kept, let end = stretch.end,
+                  end.timeIntervalSince(stretch.start) >= stretch.threshold else { continue }
             list[index].kept = true
             kept += end.timeIntervalSince(stretch.start)
             if !all { break }

@@ -53,11 +53,14 @@ public struct SessionStatus: Sendable, Hashable {
         focused = session.focused(at: instant)
         remaining = session.remaining(at: instant)
         away = session.awayTime(at: instant)
+        asleep = session.asleepTime(at: instant)
         lastAway = session.lastAway
     }
 
     /// Time away so far that does not count as focused (`Session+Away`).
     public var away: TimeInterval
+    /// Of `away`, the time the machine was suspended.
+    public var asleep: TimeInterval
     /// The last away stretch that counts, once the user is back: what
     /// `status` tells and `keep-away` keeps. Nil when none, or while away.
     public var lastAway: AwayStretch?
