@@ -37,7 +37,7 @@ enum SessionLineCodec {
             case .origin: origin = try reader.withString(Self.origin)
             case .bootDeadline: bootDeadline = reader.takeNull() ? nil : try readBootTime(&reader)
             case .cycle: cycle = reader.takeNull() ? nil : try readCycle(&reader)
-            case .start, .end, .bootID, .seconds, .reason, .awaySeconds, .changed, .tagsAdded, .tagsRemoved, .work, .breakLength, .breakRatio, .longBreak, .rounds, nil:
+            case .start, .end, .bootID, .seconds, .reason, .kept, .threshold, .changed, .tagsAdded, .tagsRemoved, .work, .breakLength, .breakRatio, .longBreak, .rounds, nil:
                 try reader.skipValue()
             }
         }
@@ -138,10 +138,10 @@ enum SessionLineCodec {
     static func decodeSpan(_ line: UnsafeBufferPointer<UInt8>, withTags: Bool = false) throws -> SessionSpan? {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, endedAt: Date?, outcome: SessionOutcome?, breaks: [Break] = []
-        var groupName: String?, openEnded = true, tags: [String] = [], cycle = false, away: [Break] = []
+        var groupName: String?, openEnded = true, tags: [String] = [], cycle = false, away: [AwayStretch] = []
         try readObject(&reader) { key, reader in
             switch key {
-            case .away: away = try readAway(&reader).map { Break(start: $0.start, end: $0.end) }
+            case .away: away = try readAway(&reader)
             case .id: id = SessionID(try reader.withString(uuid))
             case .groupId: groupId = GroupID(try reader.withString(uuid))
             case .groupName: groupName = reader.takeNull() ? nil : try reader.readString()
@@ -160,8 +160,9 @@ enum SessionLineCodec {
             throw JSONByteReader.Malformed(description: "id, groupId, startedAt or outcome is missing")
         }
         guard let endedAt, outcome != .active else { return nil }
+        let counted = away.compactMap { $0.counted(from: startedAt, to: endedAt) }.map { Break(start: $0.start, end: $0.end) }
         return SessionSpan(id: id, groupId: groupId, startedAt: startedAt, endedAt: endedAt, outcome: outcome, breaks: breaks,
-                           groupName: groupName, openEnded: openEnded, tags: tags, cycle: cycle, away: away)
+                           groupName: groupName, openEnded: openEnded, tags: tags, cycle: cycle, away: counted)
     }
 
     private static func date(_ reader: inout JSONByteReader) throws -> Date {
@@ -207,23 +208,24 @@ enum SessionLineCodec {
         return .fixed(work: work, breakLength: breakLength, longBreak: longBreak, rounds: count)
     }
 
-    /// A history line's away stretches: the ones that counted, closed, as
-    /// the session ended (kept or too short ones are not written).
+    /// A history line's away stretches, as the session ended.
     private static func readAway(_ reader: inout JSONByteReader) throws -> [AwayStretch] {
         try readArray(&reader) { reader in
-            var start: Date?, end: Date?, reason = AwayStretch.Reason.asleep
+            var start: Date?, end: Date?, reason = AwayStretch.Reason.asleep, kept = false, threshold = 0.0
             try readObject(&reader) { key, reader in
                 switch key {
                 case .start: start = try date(&reader)
                 case .end: end = try optionalDate(&reader)
+                case .kept: kept = try reader.readBool()
+                case .threshold: threshold = try reader.readDouble()
                 case .reason:
                     // A reason a newer retime knows still counts as away.
                     reason = AwayStretch.Reason(rawValue: try reader.readString()) ?? .idle
                 default: try reader.skipValue()
                 }
             }
-            guard let start, let end, end >= start else { throw JSONByteReader.Malformed(description: "an away stretch without its start and end") }
-            return AwayStretch(reason: reason, start: start, end: end)
+            guard let start else { throw JSONByteReader.Malformed(description: "an away stretch without its start") }
+            return AwayStretch(reason: reason, start: start, end: end, threshold: threshold, kept: kept)
         }
     }
 
@@ -271,7 +273,7 @@ enum SessionLineCodec {
     private enum Key {
         case id, groupId, groupName, startedAt, plannedEnd, endedAt, outcome, strict, breaks, tags, note, origin, start, end
         case bootDeadline, bootID, seconds
-        case away, awaySeconds, reason
+        case away, reason, kept, threshold
         case cycle, work, breakLength, breakRatio, longBreak, rounds
         case changed, tagsAdded, tagsRemoved
 
@@ -308,7 +310,8 @@ enum SessionLineCodec {
             case UInt8(ascii: "r") where equals("rounds"): self = .rounds
             case UInt8(ascii: "n") where equals("note"): self = .note
             case UInt8(ascii: "a") where equals("away"): self = .away
-            case UInt8(ascii: "a") where equals("awaySeconds"): self = .awaySeconds
+            case UInt8(ascii: "k") where equals("kept"): self = .kept
+            case UInt8(ascii: "t") where equals("threshold"): self = .threshold
             case UInt8(ascii: "r") where equals("reason"): self = .reason
             default: return nil
             }

@@ -55,26 +55,26 @@ struct SessionLineEncoder {
     }
 
     private mutating func session(_ session: Session) {
-        // Only what counted, as the session ended: history needs no threshold or kept flag.
-        let away = session.endedAt.map { end in session.awayStretches.compactMap { stretch in
-            stretch.counted(from: session.startedAt, to: end).map { (stretch.reason, $0.start, $0.end) }
-        } } ?? []
-        if !away.isEmpty {
+        // Every stretch as JSONEncoder writes one (keys in order, an open
+        // end left out): a kept stretch stays kept in history.
+        if let away = session.away, !away.isEmpty {
             key("away")
             raw("[")
             for (index, stretch) in away.enumerated() {
-                if index > 0 { raw(",") }
-                raw("{\"end\":")
-                date(stretch.2)
+                raw(index > 0 ? ",{" : "{")
+                if let end = stretch.end { raw("\"end\":"); date(end); raw(",") }
+                raw("\"kept\":")
+                raw(stretch.kept ? "true" : "false")
                 raw(",\"reason\":")
-                string(stretch.0.rawValue)
+                string(stretch.reason.rawValue)
                 raw(",\"start\":")
-                date(stretch.1)
+                date(stretch.start)
+                raw(",\"threshold\":")
+                let threshold = stretch.threshold
+                text(threshold == threshold.rounded() && abs(threshold) < 1e15 ? String(Int64(threshold)) : String(threshold))
                 raw("}")
             }
             raw("]")
-            key("awaySeconds")
-            text(String(session.awayTime(at: session.endedAt ?? session.startedAt)))
         }
         if let boot = session.bootDeadline {
             key("bootDeadline")
