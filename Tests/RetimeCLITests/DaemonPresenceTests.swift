@@ -48,7 +48,7 @@ struct DaemonPresenceTests {
     }
 
     /// Polls `condition` until it holds or `seconds` pass.
-    func until(_ seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    func until(_ seconds: Double = 60, _ condition: () async throws -> Bool) async rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try await condition() { return true }

@@ -158,3 +158,29 @@ struct AwayTimeTests {
         #expect(session.focused(at: end) == 3_600 - 600 - 300)
     }
 }
+
+/// Editing an ended session keeps its away time inside the new times.
+@Suite("Away time survives history edits")
+struct AwayEditTests {
+    @Test("edit --to earlier keeps the part of a counted stretch still inside, counted; a tag edit keeps them all")
+    func editKeepsAway() async throws {
+        let world = try await SessionWorld()
+        try await world.startWork(.duration(3_600))
+        let startedAt = world.clock.now()
+        world.clock.advance(by: 1_200)
+        let presence = RecordPresenceUseCase(sessions: world.sessions, clock: world.clock)
+        try await presence.execute(PresenceChange(state: .locked, since: world.clock.now()), threshold: 300)
+        world.clock.advance(by: 1_200)
+        try await presence.execute(PresenceChange(state: .present, since: world.clock.now()), threshold: 300)
+        world.clock.advance(by: 1_200)
+        let ended = try #require(try await world.active.reconcile().completed)
+        #expect(ended.focused(at: world.clock.now()) == 2_400)
+        let edit = EditSessionUseCase(history: world.history, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock,
+                                      journal: InMemoryHistoryJournal(), dataLock: InMemoryDataLock())
+        let tagged = try await edit.execute(.id(ended.id), changes: .init(addTags: ["deep"]))
+        #expect(tagged.awayStretches == ended.awayStretches)
+        // Cut to 40 minutes: 20 of focus, then 20 of the lock.
+        let cut = try await edit.execute(.id(ended.id), changes: .init(to: startedAt.addingTimeInterval(2_400)))
+        #expect(cut.focused(at: world.clock.now()) == 1_200)
+    }
+}

@@ -41,7 +41,8 @@ enum DaemonRoot {
         }
         registry.register {
             DaemonWork(logger: try $0.resolve(), pass: try $0.resolve(), refresh: try $0.resolve(), clock: try $0.resolve(),
-                       calendar: try $0.resolve(), settings: try $0.resolve(), sync: try? $0.resolve(SyncStatusUseCase.self))
+                       calendar: try $0.resolve(), settings: try $0.resolve(), sync: try? $0.resolve(SyncStatusUseCase.self),
+                       presence: try $0.resolve((any PresenceSignals).self))
         }
         return registry
     }

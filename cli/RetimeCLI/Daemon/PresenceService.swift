@@ -14,8 +14,9 @@ struct PresenceService: Service {
     let interrupt: @Sendable (WakeReason) -> Void
 
     func run() async throws {
-        let container = try services.container()
-        let signals = try container.resolve((any PresenceSignals).self)
+        guard let signals = try DaemonRoot.work(services.container()).presence else {
+            return await ServiceLifecycle.shutdownRequested()
+        }
         let services = services, interrupt = interrupt
         let listening = Task {
             var asleep = false

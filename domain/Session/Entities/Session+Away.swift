@@ -75,7 +75,7 @@ extension Session {
         return Self.measure(awayStretches.filter { $0.reason == .asleep }.compactMap { $0.counted(from: startedAt, to: end) })
     }
 
-    /// The last idle or locked stretch that counted as away, closed (what
+    /// The last closed idle or locked stretch that counted as away (what
     /// `status` tells on return and `keep-away` keeps); nil when there is
     /// none. Sleep is never kept: nobody focuses on a suspended machine.
     public var lastAway: AwayStretch? {

@@ -31,3 +31,5 @@ public struct KeepAwayUseCase: Sendable {
         }
     }
 }
+
+extension KeepAwayUseCase: ReconcilesSession {}
