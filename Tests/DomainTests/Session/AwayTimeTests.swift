@@ -184,3 +184,24 @@ struct AwayEditTests {
         #expect(cut.focused(at: world.clock.now()) == 1_200)
     }
 }
+
+/// `away.threshold`: a duration from 30s to 8h, stored in its short form.
+@Suite("The away.threshold setting")
+struct AwayThresholdSettingTests {
+    @Test("durations in range are kept in their short form", arguments: [("5m", "5m"), ("90s", "1m30s"), ("PT10M", "10m"), ("30s", "30s"), ("8h", "8h")])
+    func valid(_ text: String, _ stored: String) throws {
+        #expect(try SettingKey.awayThreshold.validate(text) == stored)
+    }
+
+    @Test("anything else is refused with the key and the range", arguments: ["29s", "8h1s", "0", "-5m", "soon", ""])
+    func invalid(_ text: String) {
+        #expect(throws: SettingError.self) { try SettingKey.awayThreshold.validate(text) }
+    }
+
+    @Test("the default is five minutes, and a hand-edited value that does not parse counts as it")
+    func defaults() {
+        #expect(Settings(stored: [:], dataDirectory: "/d").awayThreshold == 300)
+        #expect(Settings(stored: ["away.threshold": "90s"], dataDirectory: "/d").awayThreshold == 90)
+        #expect(Settings(stored: ["away.threshold": "often"], dataDirectory: "/d").awayThreshold == 300)
+    }
+}
