@@ -19,7 +19,7 @@ struct DaemonPresenceTests {
 
     init() { presence = ScriptedPresenceSignals(clock: clock) }
 
-    var runtime: RuntimeContext { RuntimeContext(dataDirectory: directory, logLevel: .critical, environment: ["HOME": directory]) }
+    var runtime: RuntimeContext { RuntimeContext(dataDirectory: directory, logLevel: .warning, environment: ["HOME": directory]) }
 
     func container() -> Container {
         var registry = DaemonRoot.registry(runtime)
@@ -47,14 +47,23 @@ struct DaemonPresenceTests {
         }
     }
 
-    /// Polls `condition` until it holds or `seconds` pass.
-    func until(_ seconds: Double = 120, _ condition: () async throws -> Bool) async rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+    /// Polls `condition` until it holds, at most `attempts` times 10 ms
+    /// apart. Counted in attempts, not in wall-clock time: in a full
+    /// parallel run the blocking end-to-end tests can hold every thread of
+    /// the pool for minutes, and a wall-clock deadline would then expire
+    /// with the daemon's task never having had a turn.
+    func until(attempts: Int = 6_000, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        for _ in 0..<attempts {
             if try await condition() { return true }
-            try? await Task.sleep(nanoseconds: 5_000_000)
+            try? await Task.sleep(nanoseconds: 10_000_000)
         }
         return try await condition()
+    }
+
+    /// What the daemon said, for a failed wait.
+    func diagnosis() -> String {
+        let log = (try? runtime.device().daemonLog).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "(no log)"
+        return "consumers: \(presence.consumerCount); log: \(log.suffix(2_000))"
     }
 
     @Test("locked from 10 to 30 minutes into a session is one away stretch from lock to unlock; idle under the threshold is none")
@@ -76,7 +85,7 @@ struct DaemonPresenceTests {
         clock.advance(by: 600)
         let lockedAt = clock.now()
         presence.send(.locked)
-        #expect(try await until { try await sessions.current()?.openAway != nil })
+        #expect(try await until { try await sessions.current()?.openAway != nil }, "\(diagnosis())")
         clock.advance(by: 1_200)
         let unlockedAt = clock.now()
         presence.send(.present)
@@ -116,7 +125,7 @@ struct DaemonPresenceTests {
         // step below waits until the daemon recorded the one before.
         clock.advance(by: 600)
         presence.send(.asleep)
-        #expect(try await until { try await sessions.current()?.openAway?.reason == .asleep })
+        #expect(try await until { try await sessions.current()?.openAway?.reason == .asleep }, "\(diagnosis())")
         clock.suspend(for: 3_600)
         presence.send(.present)
         #expect(try await until { try await sessions.current()?.openAway == nil })

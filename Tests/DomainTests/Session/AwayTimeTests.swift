@@ -46,6 +46,31 @@ struct AwayTimeTests {
         #expect(try await world.ended.first?.focused(at: world.clock.now()) == 3_600)
     }
 
+    @Test("a lid closed for the night near the session's end does not erase the session: only sleep that must have been inside counts")
+    func sleepAfterTheEnd() async throws {
+        let world = try await SessionWorld()
+        try await world.startWork(.duration(3_600))
+        world.clock.advance(by: 3_000)
+        world.clock.suspend(for: 8 * 3_600)   // asleep from 10 minutes before the end, through the night
+        let completed = try #require(try await world.active.reconcile().completed)
+        // 8 h of sleep since the start, of which all but 10 minutes can be
+        // after the end: those 10 minutes count out, the rest of it does not.
+        #expect(completed.focused(at: world.clock.now()) == 3_000)
+    }
+
+    @Test("sleep a command noticed during the session is recorded then, and still counts once the session has ended")
+    func noticedThenRecorded() async throws {
+        let world = try await SessionWorld()
+        try await world.startWork(.duration(7_200))
+        world.clock.advance(by: 1_800)
+        world.clock.suspend(for: 3_600)
+        _ = try await world.active.reconcile()   // any command
+        #expect(try await current(world).asleepTime(at: world.clock.now()) == 3_600)
+        world.clock.advance(by: 1_800 + 600)
+        let completed = try #require(try await world.active.reconcile().completed)
+        #expect(completed.focused(at: world.clock.now()) == 3_600)
+    }
+
     @Test("a suspend the daemon heard is counted once, not again from the clocks")
     func suspendHeardOnce() async throws {
         let world = try await SessionWorld()

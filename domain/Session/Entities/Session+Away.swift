@@ -37,16 +37,20 @@ extension Session {
     }
 
     /// The same session with the machine's sleep since it started that no
-    /// stretch accounts for recorded, as of `now` and `boot`: the amount
-    /// the clocks tell (`BootTimeReading.suspended`), as an asleep stretch
-    /// ending where the session's clock stops (its position is unknown, its
-    /// length is not). The same session when nothing is missing.
-    public func noticingSuspend(at now: Date, boot: BootTimeReading?) -> Session {
+    /// stretch accounts for recorded, as the clocks read at `now` tell it
+    /// (`BootTimeReading.suspended`): an asleep stretch ending where the
+    /// session's clock stops (`end`, else its effective end), whose position
+    /// is unknown but whose length is not. Read after the session's end, the
+    /// clocks cannot say whether a sleep was before or after it: only what
+    /// must have been inside counts (a lid closed for the night after a
+    /// session does not erase it). The same session when nothing is missing.
+    public func noticingSuspend(at now: Date, boot: BootTimeReading?, endingAt end: Date? = nil) -> Session {
         guard isActive, let boot, let start = startReading, let slept = boot.suspended(since: start) else { return self }
-        let end = effectiveEnd(at: now)
+        let end = end ?? effectiveEnd(at: now)
+        let inside = max(0, slept - max(0, now.timeIntervalSince(end)))
         let recorded = awayStretches.filter { $0.reason == .asleep }
             .reduce(0) { $0 + (($1.end ?? end).timeIntervalSince($1.start)) }
-        let missing = min(slept - recorded, end.timeIntervalSince(startedAt))
+        let missing = min(inside - recorded, end.timeIntervalSince(startedAt))
         guard missing >= 1 else { return self }
         var next = self
         next.away = (awayStretches + [AwayStretch(reason: .asleep, start: end.addingTimeInterval(-missing), end: end)])

@@ -95,14 +95,16 @@ public struct ActiveSession: Sendable {
         }
         // A cycle's edges that have come are passed first, at their instants
         // on its timeline: the session's end then finds its breaks closed.
-        let advanced = current.advancingCycle(at: now, boot: boot)
+        // Sleep the clocks tell of is recorded as soon as a command notices
+        // it: a later reading, after the session's end, could say less.
+        let advanced = current.advancingCycle(at: now, boot: boot).noticingSuspend(at: now, boot: boot)
         guard let plannedEnd = advanced.plannedEnd, advanced.isExpired(at: now, boot: boot) else {
             if advanced != current { return try await followCycle(from: current, to: advanced, tolerating: toleratingStuckBlock) }
             var found: (slot: Session??, block: ShieldState??) = (.some(current), .none)
             let tolerated = try await tolerating(toleratingStuckBlock, current) { found = try await raiseIfDown(current) }
             return Reconciled(completed: nil, slot: found.slot, block: tolerated == nil ? found.block : .none, tolerated: tolerated)
         }
-        let ended = advanced.noticingSuspend(at: now, boot: boot).ending(at: plannedEnd, outcome: .completed)
+        let ended = advanced.ending(at: plannedEnd, outcome: .completed)
         var archived = true   // a stuck block still leaves the session completed and in history
         var emptied = false
         let tolerated = try await tolerating(toleratingStuckBlock, ended) {

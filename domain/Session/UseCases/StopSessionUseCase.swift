@@ -39,7 +39,7 @@ public struct StopSessionUseCase: Sendable {
     public func preempt(at instant: Date, after reconciled: ActiveSession.Reconciled) async throws -> Session? {
         guard let current = try await active.current(after: reconciled), current.isActive, !current.strict else { return nil }
         let end = min(max(instant, current.startedAt), clock.now())
-        let ended = current.noticingSuspend(at: end, boot: clock.bootTime()).ending(at: end, outcome: .stopped)
+        let ended = current.noticingSuspend(at: clock.now(), boot: clock.bootTime(), endingAt: end).ending(at: end, outcome: .stopped)
         return try await archiver.archive(current, as: ended) ? ended : nil
     }
 
@@ -74,7 +74,7 @@ public struct StopSessionUseCase: Sendable {
             }
             // The machine's sleep during the session, told by the clocks, is
             // recorded as it ends: suspended time never counts as focused.
-            let ended = current.noticingSuspend(at: end, boot: boot)
+            let ended = current.noticingSuspend(at: now, boot: boot, endingAt: end)
                 .ending(at: end, outcome: current.plannedEnd.map { end >= $0 } ?? true ? .completed : .stopped)
             return try await archiver.archive(current, as: ended, passcode: passcode, typed: typed) ? ended : nil
         }
