@@ -16,7 +16,7 @@ retime=.build/debug/retime
   echo "\`retime: error: MESSAGE\` on stderr, perhaps a \`hint:\` line, and with"
   echo "\`--json\` also \`{\"schema\":\"retime/1\",\"error\":{\"code\":...,\"message\":...}}\`."
   for command in "" "group" "group create" "group list" "group show" "group rename" "group block" \
-                 "group unblock" "group delete" "group set-allowance" "start" "stop" "cancel" "pause" "resume" "next" "allow" "status" "log" \
+                 "group unblock" "group delete" "group set-allowance" "start" "stop" "cancel" "pause" "resume" "next" "keep-away" "allow" "status" "log" \
                  "schedule" "schedule add" "schedule list" "schedule show" "schedule remove" "schedule enable" "schedule disable" "schedule next" \
                  "report" "export" "import" "track" "edit" "delete" "continue" "undo" \
                  "daemon" "daemon run" "daemon status" "daemon install" "daemon uninstall" \

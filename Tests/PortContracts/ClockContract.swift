@@ -53,6 +53,16 @@ public enum ClockContract {
             try requireEqual(after.bootID, before.bootID, "boot id")
             try require(after.seconds >= before.seconds, "boot time went backwards")
         },
+        ContractCheck("the awake clock, where there is one, never runs ahead of the boot-time clock: no suspend is told where none was") { make in
+            let subject = try await make()
+            guard let before = subject.clock.bootTime(), before.awakeSeconds != nil else { return }
+            await subject.passTime(0.01)
+            let after = try require(subject.clock.bootTime(), "a boot-time reading, then none")
+            let awake = try require(after.awakeSeconds, "an awake reading, then none")
+            try require(awake >= before.awakeSeconds!, "the awake clock went backwards")
+            // Real time passing is not a suspend (a few ms between two reads of the clocks at most).
+            try require((after.suspended(since: before) ?? 0) < 0.05, "told \(after.suspended(since: before) ?? 0)s of suspend while awake")
+        },
     ]
 }
 

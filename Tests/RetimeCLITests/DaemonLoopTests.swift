@@ -143,6 +143,8 @@ struct DaemonLoopTests {
         "RetimeAuth.EnforcerPasscodes", "RetimeSync.DeviceDirectory",
         // Keeping this device's seen map current after each pass (docs/storage.md, "Devices").
         "RetimeSync.SyncStatusUseCase", "RetimeSync.SyncFolder",
+        // What the machine says about its user (away time: PresenceService).
+        "RetimeSession.PresenceSignals",
     ]
 
     @Test("the daemon builds only what its scheduler uses, at its start and at each reload")

@@ -21,6 +21,7 @@ public final class ManualClock: RetimeShared.Clock {
     private struct State {
         var now: Date
         var bootSeconds: Double
+        var awakeSeconds: Double
         var bootID: String
         var sleepers: [UUID: Sleeper] = [:]
         var cancelledBeforeSleeping: Set<UUID> = []
@@ -30,18 +31,25 @@ public final class ManualClock: RetimeShared.Clock {
     private let state: Mutex<State>
 
     public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000), bootID: String = "manual-boot") {
-        state = Mutex(State(now: now, bootSeconds: 1_000, bootID: bootID))
+        state = Mutex(State(now: now, bootSeconds: 1_000, awakeSeconds: 1_000, bootID: bootID))
     }
 
     public func now() -> Date { state.withLock { $0.now } }
 
     public func bootTime() -> BootTimeReading? {
-        state.withLock { BootTimeReading(bootID: $0.bootID, seconds: $0.bootSeconds) }
+        state.withLock { BootTimeReading(bootID: $0.bootID, seconds: $0.bootSeconds, awakeSeconds: $0.awakeSeconds) }
     }
 
     /// Lets `interval` pass: both clocks move, due sleepers wake.
     public func advance(by interval: TimeInterval) {
         precondition(interval >= 0, "time does not run backwards; use setWallClock(to:)")
+        wake { $0.now += interval; $0.bootSeconds += interval; $0.awakeSeconds += interval }
+    }
+
+    /// The machine sleeps for `interval`: the wall and boot-time clocks
+    /// move, the awake clock does not (as `CLOCK_MONOTONIC` stops).
+    public func suspend(for interval: TimeInterval) {
+        precondition(interval >= 0, "a suspend lasts a while")
         wake { $0.now += interval; $0.bootSeconds += interval }
     }
 
@@ -54,7 +62,7 @@ public final class ManualClock: RetimeShared.Clock {
     /// then started again with a new boot id and its boot-time clock at a
     /// few seconds.
     public func reboot(after offTime: TimeInterval, bootID: String = "manual-boot-\(UUID().uuidString.prefix(8))") {
-        wake { $0.now += offTime; $0.bootSeconds = 5; $0.bootID = bootID }
+        wake { $0.now += offTime; $0.bootSeconds = 5; $0.awakeSeconds = 5; $0.bootID = bootID }
     }
 
     /// How many tasks are sleeping on this clock.

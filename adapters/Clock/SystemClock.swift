@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The real clock: the system's wall clock, and on Linux the boot-time clock
-/// with the boot id.
+/// with the boot id and the awake clock (which stops during suspend).
 public struct SystemClock: RetimeShared.Clock {
     public init() {}
 
@@ -24,9 +24,13 @@ public struct SystemClock: RetimeShared.Clock {
 
     public func bootTime() -> BootTimeReading? {
         #if os(Linux)
-        var spec = timespec()
+        // The awake clock is read first: a suspend between the two readings
+        // then shows as (a little) suspended time, never as negative.
+        var awake = timespec(), spec = timespec()
+        let hasAwake = clock_gettime(CLOCK_MONOTONIC, &awake) == 0
         guard clock_gettime(CLOCK_BOOTTIME, &spec) == 0, let bootID = Self.bootID() else { return nil }
-        return BootTimeReading(bootID: bootID, seconds: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+        return BootTimeReading(bootID: bootID, seconds: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9,
+                               awakeSeconds: hasAwake ? Double(awake.tv_sec) + Double(awake.tv_nsec) / 1e9 : nil)
         #else
         return nil
         #endif

@@ -19,8 +19,10 @@ enum SessionLineCodec {
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, plannedEnd: Date?, endedAt: Date?
         var outcome: SessionOutcome?, strict = false, breaks: [Break] = [], tags: [String] = [], note: String?
         var origin = SessionOrigin.manual, bootDeadline: BootTimeReading?, groupName: String?, cycle: Cycle?
+        var away: [AwayStretch] = []
         try readObject(&reader) { key, reader in
             switch key {
+            case .away: away = try readAway(&reader)
             case .id: id = SessionID(try reader.withString(uuid))
             case .groupId: groupId = GroupID(try reader.withString(uuid))
             case .groupName: groupName = reader.takeNull() ? nil : try reader.readString()
@@ -35,7 +37,7 @@ enum SessionLineCodec {
             case .origin: origin = try reader.withString(Self.origin)
             case .bootDeadline: bootDeadline = reader.takeNull() ? nil : try readBootTime(&reader)
             case .cycle: cycle = reader.takeNull() ? nil : try readCycle(&reader)
-            case .start, .end, .bootID, .seconds, .changed, .tagsAdded, .tagsRemoved, .work, .breakLength, .breakRatio, .longBreak, .rounds, nil:
+            case .start, .end, .bootID, .seconds, .reason, .kept, .threshold, .changed, .tagsAdded, .tagsRemoved, .work, .breakLength, .breakRatio, .longBreak, .rounds, nil:
                 try reader.skipValue()
             }
         }
@@ -45,7 +47,7 @@ enum SessionLineCodec {
         }
         return Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt,
                        outcome: outcome, strict: strict, breaks: breaks, tags: tags, note: note, origin: origin,
-                       bootDeadline: bootDeadline, groupName: groupName, cycle: cycle)
+                       bootDeadline: bootDeadline, groupName: groupName, cycle: cycle, away: away)
     }
 
     /// What an edit's amendment line changed (`"changed"`, `"tagsAdded"`,
@@ -136,9 +138,10 @@ enum SessionLineCodec {
     static func decodeSpan(_ line: UnsafeBufferPointer<UInt8>, withTags: Bool = false) throws -> SessionSpan? {
         var reader = JSONByteReader(line)
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, endedAt: Date?, outcome: SessionOutcome?, breaks: [Break] = []
-        var groupName: String?, openEnded = true, tags: [String] = [], cycle = false
+        var groupName: String?, openEnded = true, tags: [String] = [], cycle = false, away: [AwayStretch] = []
         try readObject(&reader) { key, reader in
             switch key {
+            case .away: away = try readAway(&reader)
             case .id: id = SessionID(try reader.withString(uuid))
             case .groupId: groupId = GroupID(try reader.withString(uuid))
             case .groupName: groupName = reader.takeNull() ? nil : try reader.readString()
@@ -157,8 +160,9 @@ enum SessionLineCodec {
             throw JSONByteReader.Malformed(description: "id, groupId, startedAt or outcome is missing")
         }
         guard let endedAt, outcome != .active else { return nil }
+        let counted = away.compactMap { $0.counted(from: startedAt, to: endedAt) }.map { Break(start: $0.start, end: $0.end) }
         return SessionSpan(id: id, groupId: groupId, startedAt: startedAt, endedAt: endedAt, outcome: outcome, breaks: breaks,
-                           groupName: groupName, openEnded: openEnded, tags: tags, cycle: cycle)
+                           groupName: groupName, openEnded: openEnded, tags: tags, cycle: cycle, away: counted)
     }
 
     private static func date(_ reader: inout JSONByteReader) throws -> Date {
@@ -202,6 +206,27 @@ enum SessionLineCodec {
             throw JSONByteReader.Malformed(description: "a cycle without its fields")
         }
         return .fixed(work: work, breakLength: breakLength, longBreak: longBreak, rounds: count)
+    }
+
+    /// A history line's away stretches, as the session ended.
+    private static func readAway(_ reader: inout JSONByteReader) throws -> [AwayStretch] {
+        try readArray(&reader) { reader in
+            var start: Date?, end: Date?, reason = AwayStretch.Reason.asleep, kept = false, threshold = 0.0
+            try readObject(&reader) { key, reader in
+                switch key {
+                case .start: start = try date(&reader)
+                case .end: end = try optionalDate(&reader)
+                case .kept: kept = try reader.readBool()
+                case .threshold: threshold = try reader.readDouble()
+                case .reason:
+                    // A reason a newer retime knows still counts as away.
+                    reason = AwayStretch.Reason(rawValue: try reader.readString()) ?? .idle
+                default: try reader.skipValue()
+                }
+            }
+            guard let start else { throw JSONByteReader.Malformed(description: "an away stretch without its start") }
+            return AwayStretch(reason: reason, start: start, end: end, threshold: threshold, kept: kept)
+        }
     }
 
     private static func readBreaks(_ reader: inout JSONByteReader) throws -> [Break] {
@@ -248,6 +273,7 @@ enum SessionLineCodec {
     private enum Key {
         case id, groupId, groupName, startedAt, plannedEnd, endedAt, outcome, strict, breaks, tags, note, origin, start, end
         case bootDeadline, bootID, seconds
+        case away, reason, kept, threshold
         case cycle, work, breakLength, breakRatio, longBreak, rounds
         case changed, tagsAdded, tagsRemoved
 
@@ -283,6 +309,10 @@ enum SessionLineCodec {
             case UInt8(ascii: "l") where equals("longBreak"): self = .longBreak
             case UInt8(ascii: "r") where equals("rounds"): self = .rounds
             case UInt8(ascii: "n") where equals("note"): self = .note
+            case UInt8(ascii: "a") where equals("away"): self = .away
+            case UInt8(ascii: "k") where equals("kept"): self = .kept
+            case UInt8(ascii: "t") where equals("threshold"): self = .threshold
+            case UInt8(ascii: "r") where equals("reason"): self = .reason
             default: return nil
             }
         }

@@ -55,6 +55,27 @@ struct SessionLineEncoder {
     }
 
     private mutating func session(_ session: Session) {
+        // Every stretch as JSONEncoder writes one (keys in order, an open
+        // end left out): a kept stretch stays kept in history.
+        if let away = session.away, !away.isEmpty {
+            key("away")
+            raw("[")
+            for (index, stretch) in away.enumerated() {
+                raw(index > 0 ? ",{" : "{")
+                if let end = stretch.end { raw("\"end\":"); date(end); raw(",") }
+                raw("\"kept\":")
+                raw(stretch.kept ? "true" : "false")
+                raw(",\"reason\":")
+                string(stretch.reason.rawValue)
+                raw(",\"start\":")
+                date(stretch.start)
+                raw(",\"threshold\":")
+                let threshold = stretch.threshold
+                text(threshold == threshold.rounded() && abs(threshold) < 1e15 ? String(Int64(threshold)) : String(threshold))
+                raw("}")
+            }
+            raw("]")
+        }
         if let boot = session.bootDeadline {
             key("bootDeadline")
             raw("{\"bootID\":")

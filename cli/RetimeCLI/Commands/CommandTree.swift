@@ -9,6 +9,7 @@ enum CommandTree {
         ["allow"]: AllowanceCommands.Allow.self,
         ["start"]: SessionCommands.Start.self, ["stop"]: SessionCommands.Stop.self, ["cancel"]: SessionCommands.Cancel.self,
         ["pause"]: SessionCommands.Pause.self, ["resume"]: SessionCommands.Resume.self, ["next"]: SessionCommands.Next.self,
+        ["keep-away"]: SessionCommands.KeepAway.self,
         ["status"]: StatusCommand.self, ["log"]: LogCommand.self, ["report"]: ReportCommand.self,
         ["export"]: ExportCommand.self, ["import"]: ImportCommand.self,
         ["track"]: HistoryEditCommands.Track.self, ["edit"]: HistoryEditCommands.Edit.self,
@@ -37,7 +38,7 @@ enum CommandTree {
         "retime", summary: "retime: focus sessions that block what distracts you.",
         subcommands: [
             GroupCommands.spec, SessionCommands.Start.spec, SessionCommands.Stop.spec, SessionCommands.Cancel.spec, SessionCommands.Pause.spec,
-            SessionCommands.Resume.spec, SessionCommands.Next.spec, AllowanceCommands.Allow.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
+            SessionCommands.Resume.spec, SessionCommands.Next.spec, SessionCommands.KeepAway.spec, AllowanceCommands.Allow.spec, StatusCommand.spec, LogCommand.spec, ReportCommand.spec, ExportCommand.spec, ImportCommand.spec,
             HistoryEditCommands.Track.spec, HistoryEditCommands.Edit.spec, HistoryEditCommands.Delete.spec, HistoryEditCommands.Continue.spec, UndoCommand.spec, ScheduleCommands.spec, DaemonCommands.spec, SystemCommands.spec, ShieldCommands.spec,
             AuthCommands.spec, ConfigCommands.spec, SyncCommands.spec, SyncCommands.deviceSpec, DoctorCommand.spec,
             CompletionCommand.spec, HelpCommand.spec, VersionCommand.spec, ManCommand.spec,

@@ -249,6 +249,26 @@ enum SessionCommands {
         }
     }
 
+    struct KeepAway: RetimeCommand {
+        static let reconciliation = Reconciliation.byUseCase
+        static let spec = CommandSpec("keep-away", summary: "Count the running session's last away time as focused: you were thinking, not away.",
+                                      options: [.flag("all", help: "Keep every away stretch of the running session, not only the last.")])
+        let all: Bool
+        init(_ parsed: ParsedCommand, values: DateValue) { all = parsed.flag("all") }
+        struct Services: CommandServices {
+            @Resolved var keep: KeepAwayUseCase
+            @Resolved var clock: any RetimeShared.Clock
+        }
+        func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
+            let kept = try await services.keep.execute(all: all)
+            let session = kept.session
+            return CommandResult(json: Documents.document([
+                "sessionId": .string(session.id.description), "keptSeconds": .double(kept.seconds),
+                "awaySeconds": .double(session.awayTime(at: services.clock.now())),
+            ]), human: "Kept \(DurationValue.format(kept.seconds)) of away time as focused.")
+        }
+    }
+
     /// What a break or a resume did to the block, as the session's shield
     /// really does it: the `none` shield blocks nothing to lift or raise.
     static func blockWord(_ receipt: SessionReceipt, up: Bool) -> String {

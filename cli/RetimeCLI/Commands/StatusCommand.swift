@@ -82,6 +82,14 @@ struct StatusCommand: RetimeCommand {
         let shield = status.shieldKind ?? "none"
         let enforced = shield == "none" ? style.yellow("none (records only, blocks nothing)") : shield
         lines.append("focused \(DurationValue.format(status.focused)) · strict: \(session.strict ? "yes" : "no") · paused: \(session.isPaused ? style.yellow("yes") : "no") · shield: \(enforced)")
+        if let away = status.lastAway, let end = away.end {
+            // On return: how long it counted out, and how to count it back.
+            lines.append(style.yellow("away \(DurationValue.format(end.timeIntervalSince(away.start))) (\(away.reason.rawValue))")
+                + " — 'retime keep-away' counts it as focused")
+        }
+        if status.asleep >= 1 {
+            lines.append(style.dim("suspended \(DurationValue.format(status.asleep)): not focused time"))
+        }
         if status.blockReleased {
             lines.append(style.yellow("root released this session's block: nothing is blocked until it ends"))
         }

@@ -40,6 +40,7 @@ enum CLIRoot {
                 ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
                 NotificationHealth(settings: try? settings.get(), environment: context.environment),
                 TimeZoneHealth(environment: context.environment),
+                PresenceHealth(presence: try resolver.resolve(), clock: try resolver.resolve(), threshold: try? settings.get().awayThreshold),
                 SettingsHealth(read: { try settings.get() }),
                 SyncHealth(status: { [sync = try resolver.resolve(SyncStatusUseCase.self)] in try sync.execute(recording: false) }),
             ]

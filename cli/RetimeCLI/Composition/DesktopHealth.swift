@@ -2,16 +2,17 @@
 import Adapters
 import Domain
 
-/// `doctor`'s desktop findings (docs/desktop.md): whether a session bus is
-/// here and who owns `dev.retime.Retime1` on it (the daemon), and whether
-/// logind answers for the user's session (sleep, lock and idle). Neither
-/// is needed: without them the rest of retime works, so each is `ok`
-/// with the reason, or a warning when the bus is there but the name not.
+/// `doctor`'s desktop finding (docs/desktop.md): whether a session bus is
+/// here and who owns `dev.retime.Retime1` on it (the daemon). It is not
+/// needed: without it the rest of retime works, so it is `ok` with the
+/// reason, or a warning when the bus is there but the name not. Whether
+/// logind answers (sleep, lock and idle) is the "away time" finding
+/// (`PresenceHealth`).
 struct DesktopHealth: HealthInspector {
     let environment: [String: String]
 
     func inspect(repairing: Bool) async -> [HealthCheck] {
-        [sessionBus(), await logind()]
+        [sessionBus()]
     }
 
     private func sessionBus() -> HealthCheck {
@@ -33,13 +34,6 @@ struct DesktopHealth: HealthInspector {
                                detail: "reached, but nobody owns \(RetimeBusName.name): the daemon owns it while it runs ('retime daemon status')")
         }
         return HealthCheck(name: "session bus", status: .ok, detail: "the daemon owns \(RetimeBusName.name)")
-    }
-
-    private func logind() async -> HealthCheck {
-        switch await LogindPresenceSignals(environment: environment).availability() {
-        case .available(let source): HealthCheck(name: "logind", status: .ok, detail: "sleep, lock and idle heard from \(source)")
-        case .unavailable(let reason): HealthCheck(name: "logind", status: .ok, detail: "not available (\(reason)): no away time from sleep, lock or idle")
-        }
     }
 }
 #endif

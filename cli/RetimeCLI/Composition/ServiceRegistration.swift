@@ -67,6 +67,17 @@ public enum ServiceRegistration {
             guard let device = try? context.device() else { return DaemonLock(path: layout.legacyDaemonLock) }
             return DaemonLock(path: device.daemonLock, legacyPath: layout.legacyDaemonLock)
         }
+        // What the machine says about its user (away time): logind's sleep,
+        // lock and idle on the system bus, which the daemon follows and
+        // `doctor` asks after; the clocks tell of suspended time anyway.
+        #if os(Linux)
+        registry.register((any PresenceSignals).self, value: LogindPresenceSignals(environment: context.environment))
+        #else
+        registry.register((any PresenceSignals).self, value: UnavailablePresenceSignals(reason: "logind is Linux's"))
+        #endif
+        registry.register {
+            RecordPresenceUseCase(sessions: try $0.resolve(), clock: try $0.resolve())
+        }
         // The managers `daemon install` hands its definition to, by name.
         registry.register((any LoginServiceManager).self, name: ServiceManager.systemd.rawValue,
                           value: SystemdUserManager(environment: context.environment))
@@ -217,6 +228,9 @@ public enum ServiceRegistration {
         }
         registry.register {
             SetAllowanceUseCase(groups: try $0.resolve(), lock: try $0.resolve(), clock: try $0.resolve(), dataLock: try $0.resolve())
+        }
+        registry.register {
+            KeepAwayUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {
             NextPhaseUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve())

@@ -32,10 +32,6 @@ enum DaemonRoot {
         registry.register(Logger.self, lifetime: .singleton, teardown: { _ in log.close() }) { _ in
             Logger(label: "retime.daemon", handler: MultiplexLogHandler([stderr, file]))
         }
-        #if os(Linux)
-        // Sleep, lock and idle, from logind on the system bus (docs/desktop.md, "Away time").
-        registry.register((any PresenceSignals).self, value: LogindPresenceSignals(environment: context.environment))
-        #endif
         registry.register((any IntervalLedger).self, lifetime: .singleton) { StoreIntervalLedger(store: try $0.resolve()) }
         registry.register {
             RunDueEventsUseCase(schedules: try $0.resolve(), ledger: try $0.resolve(), calendar: try $0.resolve(),
@@ -45,7 +41,8 @@ enum DaemonRoot {
         }
         registry.register {
             DaemonWork(logger: try $0.resolve(), pass: try $0.resolve(), refresh: try $0.resolve(), clock: try $0.resolve(),
-                       calendar: try $0.resolve(), settings: try $0.resolve(), sync: try? $0.resolve(SyncStatusUseCase.self))
+                       calendar: try $0.resolve(), settings: try $0.resolve(), sync: try? $0.resolve(SyncStatusUseCase.self),
+                       presence: try $0.resolve((any PresenceSignals).self))
         }
         return registry
     }

@@ -7,7 +7,7 @@ import Glibc
 
 /// `retime daemon run`: the daemon's services, started in order (the
 /// single-instance lock, the services built from its root, the watchers of
-/// data and time zone, the scheduler) by a `ServiceGroup`, which catches
+/// data and time zone, the ear for presence, the scheduler) by a `ServiceGroup`, which catches
 /// TERM and INT (stop, in reverse order) and HUP (reload)
 /// (docs/architecture.md, "One lifecycle").
 struct DaemonRunner {
@@ -55,6 +55,7 @@ struct DaemonRunner {
                                              return try DaemonRoot.work(services.container())
                                          },
                                          configuration: configuration, forgetTimeZone: { SystemTimeZone.forget() })
-        return ServiceGroup(services: [lockService, services] + watchers + [scheduler], signals: signals)
+        let presence = PresenceService(services: services, interrupt: interrupt)
+        return ServiceGroup(services: [lockService, services] + watchers + [presence, scheduler], signals: signals)
     }
 }

@@ -20,4 +20,7 @@ struct DaemonWork: Sendable {
     /// devices current (`device.json`'s `seen`, at most once a minute),
     /// after each pass: a change synced in from another device wakes one.
     var sync: SyncStatusUseCase? = nil
+    /// What the machine says about its user, which `PresenceService`
+    /// follows: part of every build, so a reload builds what a start does.
+    var presence: (any PresenceSignals)? = nil
 }

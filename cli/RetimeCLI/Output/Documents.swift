@@ -54,6 +54,11 @@ enum Documents {
             "origin": .string(session.origin.description),
             "device": session.device.map { .object(["id": .string($0), "name": deviceName.map(JSONValue.string) ?? .null]) } ?? .null,
             "cycle": cycle(of: session),
+            "awaySeconds": .double(session.awayTime(at: now)),
+            "away": .array(session.awayStretches.map { stretch in
+                .object(["reason": .string(stretch.reason.rawValue), "start": time(stretch.start), "end": time(stretch.end),
+                         "kept": .bool(stretch.kept)])
+            }),
         ])
     }
 
@@ -81,6 +86,12 @@ enum Documents {
         members["elapsedSeconds"] = .double(status.elapsed)
         members["remainingSeconds"] = status.remaining.map(JSONValue.double) ?? .null
         if status.blockReleased { members["blockReleased"] = .bool(true) }
+        members["asleepSeconds"] = .double(status.asleep)
+        // What `status` tells on return, and `keep-away` would keep.
+        members["lastAway"] = status.lastAway.map { stretch in
+            .object(["reason": .string(stretch.reason.rawValue), "start": time(stretch.start), "end": time(stretch.end),
+                     "seconds": .double((stretch.end ?? status.at).timeIntervalSince(stretch.start))])
+        } ?? .null
         // A countdown to end the strict session early (`unlock delay:`).
         if let request = status.session.unlockRequest, let ends = status.unlockEndsAt {
             members["unlock"] = .object([

@@ -43,9 +43,12 @@ public struct SessionChanges: Hashable, Sendable {
     static func copy(_ field: Field, from source: Session, into session: Session) -> Session {
         var group = (session.groupId, session.groupName), times = (session.startedAt, session.plannedEnd, session.endedAt, session.breaks)
         var note = session.note, outcome = session.outcome, strict = session.strict, origin = session.origin
+        var away = session.away   // away time moves with the times, as breaks do
         switch field {
         case .group: group = (source.groupId, source.groupName)
-        case .times: times = (source.startedAt, source.plannedEnd, source.endedAt, source.breaks)
+        case .times:
+            times = (source.startedAt, source.plannedEnd, source.endedAt, source.breaks)
+            away = source.away
         case .note: note = source.note
         case .outcome: outcome = source.outcome
         case .strict: strict = source.strict
@@ -53,6 +56,6 @@ public struct SessionChanges: Hashable, Sendable {
         }
         return Session(id: session.id, groupId: group.0, startedAt: times.0, plannedEnd: times.1, endedAt: times.2, outcome: outcome,
                        strict: strict, breaks: times.3, tags: session.tags, note: note, origin: origin,
-                       bootDeadline: session.bootDeadline, shield: session.shield, groupName: group.1, cycle: session.cycle)
+                       bootDeadline: session.bootDeadline, shield: session.shield, groupName: group.1, cycle: session.cycle, away: away)
     }
 }

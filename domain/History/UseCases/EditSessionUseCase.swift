@@ -69,13 +69,24 @@ public struct EditSessionUseCase: Sendable {
             let start = max(pause.start, from), end = min(pause.end ?? to, to)
             return start < end ? Break(start: start, end: end) : nil
         }
+        // Away stretches likewise: an edit keeps what was away inside the new times.
+        let away = session.awayStretches.compactMap { stretch -> AwayStretch? in
+            var cut = stretch
+            cut.start = max(stretch.start, from)
+            cut.end = min(stretch.end ?? to, to)
+            guard cut.start < cut.end! else { return nil }
+            // A stretch that counted still counts for the part left of it.
+            if cut != stretch, let end = stretch.end, end.timeIntervalSince(stretch.start) >= stretch.threshold { cut.threshold = 0 }
+            return cut
+        }
         // The plan is the length asked for at the start (`--for 50m`); an
         // edit corrects when the session ran, not what was planned, so the
         // planned end moves with the start and `continue` plans as before.
         let plannedEnd = session.plannedEnd.map { from + $0.timeIntervalSince(session.startedAt) }
         let revised = Session(id: session.id, groupId: groupId, startedAt: from, plannedEnd: plannedEnd, endedAt: to,
                               outcome: session.outcome, strict: session.strict, breaks: breaks, tags: try plan.validatedTags(),
-                              note: try plan.validatedNote(), origin: session.origin, groupName: groupName, cycle: session.cycle)
+                              note: try plan.validatedNote(), origin: session.origin, groupName: groupName, cycle: session.cycle,
+                              away: away)
         guard revised != session else { return (session, false) }
         try await recorder.record(.edit, at: now, entries: [.init(before: session, after: revised)])
         // Only what changed: a concurrent edit of another field, on another

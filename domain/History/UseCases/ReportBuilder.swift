@@ -113,14 +113,15 @@ public struct ReportBuilder {
         grouping == .week ? LocalDays.weekLabel(bucket) : LocalDays.label(bucket)
     }
 
-    /// The session's time between its start and end, minus its breaks.
+    /// The session's time between its start and end, minus its breaks and
+    /// its away stretches.
     private func forEachFocusedStretch(of session: SessionSpan, endingAt end: Date, _ body: (Date, Date) -> Void) {
-        guard !session.breaks.isEmpty else {
+        guard !session.breaks.isEmpty || !session.away.isEmpty else {
             if end > session.startedAt { body(session.startedAt, end) }
             return
         }
         var cursor = session.startedAt
-        for pause in session.breaks.sorted(by: { $0.start < $1.start }) {
+        for pause in (session.breaks + session.away).sorted(by: { $0.start < $1.start }) {
             let pauseEnd = min(pause.end ?? end, end)
             if pause.start > cursor { body(cursor, min(pause.start, end)) }
             cursor = max(cursor, pauseEnd)

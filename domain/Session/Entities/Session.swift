@@ -46,11 +46,19 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// How long a day `retime allow` may lift this session's block, when it
     /// carries its own (a schedule's `--allowance`); nil: the group's.
     public internal(set) var dailyAllowance: TimeInterval?
+    /// The boot-time and awake clocks read as the session started: any
+    /// later reading in the same boot tells how long the machine slept
+    /// since (`noticingSuspend`). Nil where there is no boot-time clock,
+    /// for sessions recorded before retime kept it, and in history.
+    public let startReading: BootTimeReading?
+    /// Its away stretches (`Session+Away`); nil when it has none, as in
+    /// sessions recorded before retime kept them.
+    public internal(set) var away: [AwayStretch]?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
                 bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil, device: String? = nil,
-                cycle: Cycle? = nil) {
+                cycle: Cycle? = nil, startReading: BootTimeReading? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -67,6 +75,8 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.groupName = groupName
         self.device = device
         self.cycle = cycle
+        self.startReading = startReading
+        self.away = nil
     }
 
     /// Rebuilds a session exactly as it was stored, for adapters that read
@@ -74,7 +84,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     public init(id: SessionID, groupId: GroupID, startedAt: Date, plannedEnd: Date?, endedAt: Date?,
                 outcome: SessionOutcome, strict: Bool, breaks: [Break], tags: [String], note: String?,
                 origin: SessionOrigin, bootDeadline: BootTimeReading? = nil, shield: String? = nil, groupName: String? = nil,
-                device: String? = nil, cycle: Cycle? = nil) {
+                device: String? = nil, cycle: Cycle? = nil, startReading: BootTimeReading? = nil, away: [AwayStretch]? = nil) {
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -91,6 +101,8 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.groupName = groupName
         self.device = device
         self.cycle = cycle
+        self.startReading = startReading
+        self.away = away?.isEmpty == true ? nil : away
     }
 
     public var isActive: Bool { outcome == .active }
@@ -157,10 +169,11 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         return next
     }
 
-    /// The session ended at `instant` with `outcome`; an open break closes then too.
+    /// The session ended at `instant` with `outcome`; an open break, and an
+    /// open away stretch, close then too.
     public func ending(at instant: Date, outcome: SessionOutcome) -> Session {
-        var next = self
         let end = max(instant, startedAt)
+        var next = awayEnds(at: end)
         if next.isPaused {
             next.breaks[next.breaks.count - 1].end = max(end, next.breaks[next.breaks.count - 1].start)
         }
@@ -195,9 +208,10 @@ extension Session {
         }
     }
 
-    /// Focused time: elapsed time without breaks.
+    /// Focused time: elapsed time without breaks and away stretches
+    /// (`Session+Away`).
     public func focused(at now: Date) -> TimeInterval {
-        max(0, elapsed(at: now) - breakTime(at: now))
+        max(0, elapsed(at: now) - breakTime(at: now) - awayTime(at: now))
     }
 
     /// Time left until the planned end; nil for an open-ended session.

@@ -20,9 +20,13 @@ public struct SessionSpan: Sendable, Hashable {
     public var tags: [String]
     /// Whether it ran a focus cycle, whose rounds `report` counts (`completedRounds`).
     public var cycle: Bool
+    /// Its away stretches that counted (`Session+Away`), out of focused
+    /// time as breaks are.
+    public var away: [Break]
 
     public init(id: SessionID, groupId: GroupID, startedAt: Date, endedAt: Date, outcome: SessionOutcome, breaks: [Break],
-                groupName: String? = nil, openEnded: Bool = false, tags: [String] = [], cycle: Bool = false) {
+                groupName: String? = nil, openEnded: Bool = false, tags: [String] = [], cycle: Bool = false, away: [Break] = []) {
+        self.away = away
         self.id = id
         self.groupId = groupId
         self.startedAt = startedAt
@@ -52,6 +56,7 @@ public struct SessionSpan: Sendable, Hashable {
         guard let endedAt = session.endedAt else { return nil }
         self.init(id: session.id, groupId: session.groupId, startedAt: session.startedAt, endedAt: endedAt,
                   outcome: session.outcome, breaks: session.breaks, groupName: session.groupName, openEnded: session.plannedEnd == nil,
-                  tags: withTags ? session.tags : [], cycle: session.cycle != nil)
+                  tags: withTags ? session.tags : [], cycle: session.cycle != nil,
+                  away: session.countedAway(at: endedAt).map { Break(start: $0.start, end: $0.end) })
     }
 }

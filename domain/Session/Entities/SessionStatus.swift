@@ -47,6 +47,9 @@ public struct SessionStatus: Sendable, Hashable {
             instant = plannedEnd.addingTimeInterval(-end.timeIntervalSince(now))
             heldByBootClock = true
         }
+        // Sleep the clocks tell of is away time even before anything
+        // recorded it (no daemon ran): shown, not written.
+        let session = session.noticingSuspend(at: instant, boot: boot)
         self.session = session
         at = instant
         self.now = now
@@ -54,7 +57,18 @@ public struct SessionStatus: Sendable, Hashable {
         elapsed = session.elapsed(at: instant)
         focused = session.focused(at: instant)
         remaining = session.remaining(at: instant)
+        away = session.awayTime(at: instant)
+        asleep = session.asleepTime(at: instant)
+        lastAway = session.lastAway
     }
+
+    /// Time away so far that does not count as focused (`Session+Away`).
+    public var away: TimeInterval
+    /// Of `away`, the time the machine was suspended.
+    public var asleep: TimeInterval
+    /// The last away stretch that counts, once the user is back: what
+    /// `status` tells and `keep-away` keeps. Nil when none, or while away.
+    public var lastAway: AwayStretch?
 
     /// From 0 to 1 for a session with a planned end; nil otherwise.
     public var progress: Double? {

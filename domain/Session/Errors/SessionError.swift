@@ -56,6 +56,8 @@ public enum SessionError: RetimeError, Equatable {
     case noUnlockCountdown
     /// `next` on a session that runs no cycle.
     case noCycle
+    /// `keep-away` with no away stretch of the running session to keep.
+    case nothingAway
     /// `next` in a fixed cycle's last work phase: nothing follows it but the end.
     case lastRound(Date)
     /// A cycle's lengths, rounds or ratio out of range, or given with `--for`/`--until`.
@@ -94,6 +96,7 @@ public enum SessionError: RetimeError, Equatable {
         case .unlockMistyped: "unlock.mistyped"
         case .noUnlockCountdown: "unlock.noCountdown"
         case .noCycle: "session.noCycle"
+        case .nothingAway: "away.none"
         case .lastRound: "session.lastRound"
         case .invalidCycle: "session.invalidCycle"
         case .cycleTakesItsBreaks: "session.cycleTakesItsBreaks"
@@ -108,7 +111,7 @@ public enum SessionError: RetimeError, Equatable {
         case .strict, .unlockNever, .unlockCountdown, .unlockNeedsTyping, .unlockMistyped, .strictWorkPhase: .authorization
         case .shieldFailed, .shieldNotPermitted, .blockNotLifted, .historyNotWritten: .storage
         case .notActive, .alreadyActive, .groupNotFound, .alreadyPaused, .notPaused, .conflict, .sessionNotFound,
-             .ambiguousSession, .nothingToUndo, .noUnlockCountdown, .noCycle, .lastRound, .cycleTakesItsBreaks: .domain
+             .ambiguousSession, .nothingToUndo, .noUnlockCountdown, .noCycle, .nothingAway, .lastRound, .cycleTakesItsBreaks: .domain
         }
     }
 
@@ -149,6 +152,7 @@ public enum SessionError: RetimeError, Equatable {
         case .unlockMistyped: "the text typed back does not match: the session goes on"
         case .noUnlockCountdown: "no countdown to end the session early is running"
         case .noCycle: "the session runs no cycle: 'retime next' moves a session started with --cycle or --flow"
+        case .nothingAway: "the running session has no away time to keep"
         case .lastRound(let end): "this is the cycle's last work phase: it ends with the session at \(instant(end)) ('retime stop' ends it now)"
         case .invalidCycle(let reason): "invalid cycle: \(reason)"
         case .cycleTakesItsBreaks: "a cycle takes its breaks itself: 'retime next' ends the phase now"

@@ -106,6 +106,6 @@ extension Session {
     func renamed(_ name: String) -> Session {
         Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt, outcome: outcome,
                 strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, shield: shield,
-                groupName: name, device: device, cycle: cycle)
+                groupName: name, device: device, cycle: cycle, startReading: startReading, away: away)
     }
 }

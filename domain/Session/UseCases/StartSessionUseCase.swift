@@ -108,7 +108,7 @@ public struct StartSessionUseCase: Sendable {
         let device = try? devices?.thisDevice()
         var session = Session(id: plan.id ?? SessionID(), groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
-                              groupName: group.name, device: device, cycle: cycle)
+                              groupName: group.name, device: device, cycle: cycle, startReading: boot)
         session.dailyAllowance = plan.allowance
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()

@@ -38,7 +38,8 @@ public struct StopSessionUseCase: Sendable {
     /// The same, in a pass that has reconciled already (the daemon's).
     public func preempt(at instant: Date, after reconciled: ActiveSession.Reconciled) async throws -> Session? {
         guard let current = try await active.current(after: reconciled), current.isActive, !current.strict else { return nil }
-        let ended = current.ending(at: min(max(instant, current.startedAt), clock.now()), outcome: .stopped)
+        let end = min(max(instant, current.startedAt), clock.now())
+        let ended = current.noticingSuspend(at: clock.now(), boot: clock.bootTime(), endingAt: end).ending(at: end, outcome: .stopped)
         return try await archiver.archive(current, as: ended) ? ended : nil
     }
 
@@ -71,7 +72,10 @@ public struct StopSessionUseCase: Sendable {
                 throw SessionError.invalidTimes(current.breaks.isEmpty ? "the end comes before the session's start"
                                                 : "the end comes before the session's last break ended")
             }
-            let ended = current.ending(at: end, outcome: current.plannedEnd.map { end >= $0 } ?? true ? .completed : .stopped)
+            // The machine's sleep during the session, told by the clocks, is
+            // recorded as it ends: suspended time never counts as focused.
+            let ended = current.noticingSuspend(at: now, boot: boot, endingAt: end)
+                .ending(at: end, outcome: current.plannedEnd.map { end >= $0 } ?? true ? .completed : .stopped)
             return try await archiver.archive(current, as: ended, passcode: passcode, typed: typed) ? ended : nil
         }
         return SessionReceipt(session: ended, groupName: try await groups.groupName(id: ended.groupId))

@@ -27,9 +27,24 @@ public struct BootTimeReading: Sendable, Hashable, Codable {
     public var bootID: String
     /// Seconds since that boot, suspend included.
     public var seconds: Double
+    /// Seconds the machine was awake since that boot (Linux
+    /// `CLOCK_MONOTONIC`, which stops while suspended); nil where the
+    /// platform has no such clock, and in readings recorded before retime
+    /// kept it.
+    public var awakeSeconds: Double?
 
-    public init(bootID: String, seconds: Double) {
+    public init(bootID: String, seconds: Double, awakeSeconds: Double? = nil) {
         self.bootID = bootID
         self.seconds = seconds
+        self.awakeSeconds = awakeSeconds
+    }
+
+    /// How long the machine was suspended between `earlier` and this
+    /// reading: the boot-time clock's advance less the awake clock's
+    /// (Δboot − Δawake). Nil across a reboot or when either lacks the awake
+    /// clock, so no command ever guesses.
+    public func suspended(since earlier: BootTimeReading) -> TimeInterval? {
+        guard earlier.bootID == bootID, let awake = awakeSeconds, let before = earlier.awakeSeconds else { return nil }
+        return max(0, (seconds - earlier.seconds) - (awake - before))
     }
 }

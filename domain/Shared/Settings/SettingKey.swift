@@ -10,6 +10,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case logLevel = "log.level"
     case unlock
     case flowBreakRatio = "flow.breakRatio"
+    case awayThreshold = "away.threshold"
+
+    /// The bounds of `away.threshold`: shorter is a pause to read, longer
+    /// is a session away.
+    public static let awayThresholds: ClosedRange<TimeInterval> = 30...28_800
 
     /// Shields this build of retime can enforce.
     public static let shields = ["auto", "none", "hosts", "system"]
@@ -24,6 +29,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .logLevel: "log level: trace, debug, info, notice, warning, error, critical"
         case .unlock: "how a strict session may end early: passcode, delay:DURATION (a countdown), typing:N (type N random characters back), never"
         case .flowBreakRatio: "a --flow session's break as a share of the work before it, from 0.01 to 1"
+        case .awayThreshold: "idle or locked longer than this is away time, not focused (30s to 8h, like 5m)"
         }
     }
 
@@ -39,6 +45,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .logLevel: "warning"
         case .unlock: UnlockMethod.standard.description
         case .flowBreakRatio: "0.2"
+        case .awayThreshold: "5m"
         }
     }
 
@@ -78,6 +85,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 throw .invalidValue(key: rawValue, value: value, reason: "expected a number from 0.01 to 1")
             }
             return trimmed
+        case .awayThreshold:
+            guard let seconds = UnlockMethod.seconds(of: trimmed.lowercased()), Self.awayThresholds.contains(seconds) else {
+                throw .invalidValue(key: rawValue, value: value, reason: "expected a duration from 30s to 8h, like 5m or 90s")
+            }
+            return UnlockMethod.compact(seconds.rounded())
         case .shieldHostsFile, .hooksDir:
             guard trimmed.hasPrefix("/"), !trimmed.contains("\u{0}") else {
                 throw .invalidValue(key: rawValue, value: value, reason: "expected an absolute path")

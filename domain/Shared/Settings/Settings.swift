@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The settings in force, as one typed value: what is stored, else the
 /// default, decided here and nowhere else. Read once per command or daemon
 /// pass (the roots register one per container), so the shield, hooks,
@@ -38,10 +40,15 @@ public struct Settings: Sendable, Equatable {
     public var defaultGroup: String { self[.defaultGroup] }
     /// Whether desktop notifications are shown.
     public var notifies: Bool { self[.notify] == "on" }
-    /// The configured log level; nil when unset (or unreadable), so each
-    /// root applies its own default.
     /// How a strict session may end early; one that does not parse (a
     /// hand-edited file) counts as the default.
     public var unlock: UnlockMethod { (try? UnlockMethod(parsing: self[.unlock])) ?? .standard }
+    /// How long idle or locked lasts before it is away time (`away.threshold`);
+    /// one that does not parse (a hand-edited file) counts as the default.
+    public var awayThreshold: TimeInterval {
+        (try? SettingKey.awayThreshold.validate(self[.awayThreshold])).flatMap { UnlockMethod.seconds(of: $0.lowercased()) } ?? 300
+    }
+    /// The configured log level; nil when unset (or unreadable), so each
+    /// root applies its own default.
     public var logLevel: LogLevel? { stored[SettingKey.logLevel.rawValue].flatMap { LogLevel(rawValue: $0) } }
 }

@@ -59,7 +59,7 @@ public enum UnlockMethod: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// `1H30M15S` (or `PT...`) in seconds; units descending, each once.
-    private static func seconds(of text: String) -> TimeInterval? {
+    static func seconds(of text: String) -> TimeInterval? {
         let upper = text.uppercased()
         let body = upper.hasPrefix("PT") ? upper.dropFirst(2) : upper[...]
         guard !body.isEmpty else { return nil }
@@ -81,7 +81,7 @@ public enum UnlockMethod: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// `1h30m`, `45s`: whole seconds, no spaces, as `delay:` is written.
-    private static func compact(_ seconds: TimeInterval) -> String {
+    static func compact(_ seconds: TimeInterval) -> String {
         let total = Int(seconds.rounded())
         let hours = total / 3_600, minutes = total / 60 % 60, secs = total % 60
         let text = (hours > 0 ? "\(hours)h" : "") + (minutes > 0 ? "\(minutes)m" : "") + (secs > 0 ? "\(secs)s" : "")

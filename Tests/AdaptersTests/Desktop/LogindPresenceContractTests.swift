@@ -8,7 +8,7 @@ import Testing
 /// `LogindPresenceSignals` against a stand-in logind on a private
 /// system-like bus (never the machine's), and with nothing to reach.
 @Suite("PresenceSignals contract: logind", .enabled(if: PrivateBus.installed))
-struct PresenceSignalsContractTests {
+struct LogindPresenceContractTests {
     @Test(arguments: PresenceSignalsContract.checks)
     func logind(_ check: ContractCheck<PresenceSignalsContract.Factory>) async throws {
         let bus = try PrivateBus(type: "system")
