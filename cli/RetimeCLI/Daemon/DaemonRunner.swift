@@ -29,7 +29,9 @@ struct DaemonRunner {
                                      configuration: {
                                          // The shared settings and this machine's own.
                                          AnyHashable([runtime.store.stamp(of: StoreSettings.suite), runtime.store.stamp(of: StoreSettings.machineSuite)])
-                                     }).run()
+                                     },
+                                     // The pages of its start, given back before each sleep that follows a build.
+                                     settle: { _ = IdleMemory.release() }).run()
     }
 
     /// The daemon as a group of services; the same for a test, with its
@@ -37,7 +39,8 @@ struct DaemonRunner {
     /// on the manual clock.
     static func group(lock: DaemonLock, services: ContainerService, watchers: [any Service] = [], wake: any WakeSignals,
                       interrupt: @escaping @Sendable (WakeReason) -> Void, signals: any SignalSource,
-                      configuration: @escaping @Sendable () -> AnyHashable?) -> ServiceGroup {
+                      configuration: @escaping @Sendable () -> AnyHashable?,
+                      settle: @escaping @Sendable () -> Void = {}) -> ServiceGroup {
         let lockService = HoldingService(name: "lock") {
             let held = try lock.acquire()
             return { held.release() }
@@ -47,7 +50,8 @@ struct DaemonRunner {
                                              try await services.rebuild()
                                              return try DaemonRoot.work(services.container())
                                          },
-                                         configuration: configuration, forgetTimeZone: { SystemTimeZone.forget() })
+                                         configuration: configuration, forgetTimeZone: { SystemTimeZone.forget() },
+                                         settle: settle)
         return ServiceGroup(services: [lockService, services] + watchers + [scheduler], signals: signals)
     }
 }
