@@ -40,6 +40,12 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Values this process took from a snapshot, by the stamps of the logs
     /// it was checked against.
     private let served = Mutex<[String: (stamps: [String: POSIXFiles.FileStamp], snapshot: SuiteSnapshot)]>([:])
+    /// `devices/` and each device's `changes/`, listed once while unchanged.
+    private let listings = FolderListings()
+    /// Suites this process changed, whose snapshot it makes once it is
+    /// done with the store (`forgetParsedSuites`), so the next command
+    /// finds it current instead of merging every log and making it.
+    private let changedSuites = Mutex<Set<String>>([])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -170,6 +176,10 @@ public final class ReplicatedLogStore: KeyValueStore {
         // The next read merges the files again (their stamps moved), which
         // also takes in what other devices added meanwhile.
         _ = consume lock
+        // Large enough for a snapshot: made when this process is done.
+        if state.reader.files.values.reduce(lines.count, { $0 + $1.consumed }) >= Self.snapshotThreshold {
+            changedSuites.withLock { _ = $0.insert(suite) }
+        }
         notify(suite)
         return result
     }
@@ -332,9 +342,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// temporary file.
     func logFiles(of suite: String) -> [String] {
         var files: [String] = []
-        for device in POSIXFiles.names(in: directory).sorted() where HybridTimestamp.isDeviceID(device) {
+        for device in listings.names(in: directory).sorted() where HybridTimestamp.isDeviceID(device) {
             let folder = directory + "/" + device + "/changes"
-            for name in POSIXFiles.names(in: folder).sorted() where Self.holds(suite, name) { files.append(folder + "/" + name) }
+            for name in listings.names(in: folder).sorted() where Self.holds(suite, name) { files.append(folder + "/" + name) }
         }
         return files
     }
@@ -345,10 +355,19 @@ public final class ReplicatedLogStore: KeyValueStore {
             || (name.hasPrefix(suite + ".sync-conflict-") && name.hasSuffix(".jsonl") && !name.hasPrefix("."))
     }
 
-    /// Drops the merged suites it keeps: the next read merges the files again.
+    /// Drops the merged suites it keeps: the next read merges the files
+    /// again. First, the snapshot of each suite this process changed is
+    /// made from the logs as they are now (reading on from where this
+    /// process stopped: only its own last lines), so the next command, in
+    /// any process, is served from it; a command's teardown calls this.
     public func forgetParsedSuites() {
+        for suite in changedSuites.withLock({ changed in defer { changed.removeAll() }; return changed.sorted() }) {
+            guard let path = snapshotPath(of: suite), let state = try? merged(suite) else { continue }
+            saveSnapshot(of: state, to: path)
+        }
         cache.withLock { $0.removeAll() }
         served.withLock { $0.removeAll() }
+        listings.forget()
     }
 
     /// A fingerprint of every file of `suite`: it moves with any device's
