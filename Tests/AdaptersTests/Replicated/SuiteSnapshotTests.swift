@@ -222,4 +222,47 @@ import Testing
         guard case .object(let b)? = try reader.values(of: "groups")["b-group"] else { Issue.record("no b-group"); return }
         #expect(b["name"] == .string("in conflict"), "a conflict copy that appeared after the listing")
     }
+
+    /// Waits (polling, with a deadline) until every file and folder under
+    /// `folder` last changed longer ago than the kernel's file-time tick,
+    /// so a snapshot made now keeps its logs' stamps.
+    static func settle(_ folder: String) {
+        func settled() -> Bool {
+            let paths = [folder] + (FileManager.default.subpaths(atPath: folder) ?? []).map { folder + "/" + $0 }
+            return paths.allSatisfy { path in
+                var info = stat()
+                guard lstat(path, &info) == 0 else { return true }
+                return Date().timeIntervalSince1970 - (Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9) > 0.3
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !settled(), Date() < deadline { usleep(20_000) }
+    }
+
+    /// A snapshot made from logs that had settled keeps their stamps and
+    /// checks them instead of reading the logs; a change moves the change
+    /// time, which nothing can set back, so it is read.
+    @Test("a snapshot of settled logs is checked by their stamps, and a log rewritten to the same size with its old time is still read")
+    func settledStampsServeAndStillCatchARewrite() throws {
+        let (folder, bLog, snapshot) = try Self.folder()
+        try FileManager.default.removeItem(atPath: snapshot)
+        Self.settle(folder)
+        #expect(try Self.store(folder, Self.a).values(of: "groups").count == 41)
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        #expect(text.contains("\"changed\":"), "the sources' stamps are kept: \(text.prefix(300))")
+        // Served from the snapshot on the stamps.
+        try text.replacingOccurrences(of: "group number 7\"", with: "from the snapshot\"").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        guard case .object(let seven)? = try Self.store(folder, Self.a).values(of: "groups")["group-7"] else { Issue.record("no group-7"); return }
+        #expect(seven["name"] == .string("from the snapshot"))
+        // B's log rewritten in place to the same size, its time set back.
+        let before = Self.modified(bLog)
+        let old = try String(contentsOfFile: bLog, encoding: .utf8)
+        #expect(old.contains("\"aaaa\""))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: bLog))
+        try handle.write(contentsOf: Data(old.replacingOccurrences(of: "\"aaaa\"", with: "\"bbbb\"").utf8))
+        try handle.close()
+        Self.setModified(bLog, to: before.time)
+        #expect(Self.modified(bLog).inode == before.inode)
+        #expect(try Self.bName(folder) == .string("bbbb"))
+    }
 }

@@ -61,7 +61,7 @@ final class FolderListings: Sendable {
     }
 
     /// The wall clock, as the kernel stamps files with it.
-    private static func wallNanoseconds() -> Int64 {
+    static func wallNanoseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)

@@ -117,7 +117,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// that merging them costs more than writing one file.
     private func saveSnapshot(of state: Merged, to path: String) {
         let sources = state.reader.files.sorted { $0.key < $1.key }.map { path, progress in
-            SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash)
+            SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash,
+                                 stamp: progress.settledStamp)
         }
         guard sources.reduce(0, { $0 + $1.length }) >= Self.snapshotThreshold else { return }
         var unseen: [String: [JSONValue]] = [:], lastValues: [String: JSONValue] = [:], removedBy: [String: String] = [:]

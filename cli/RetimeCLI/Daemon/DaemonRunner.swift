@@ -30,7 +30,7 @@ struct DaemonRunner {
                                          // The shared settings and this machine's own.
                                          AnyHashable([runtime.store.stamp(of: StoreSettings.suite), runtime.store.stamp(of: StoreSettings.machineSuite)])
                                      },
-                                     // The pages of its start, given back before each sleep that follows a build.
+                                     // What a pass used, given back before each sleep.
                                      settle: { _ = IdleMemory.release() }).run()
     }
 

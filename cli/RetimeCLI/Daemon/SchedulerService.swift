@@ -29,9 +29,9 @@ struct SchedulerService: Service {
     var retryAfter: TimeInterval = 60
     /// Forgets the local time zone read so far (the system's changed).
     var forgetTimeZone: @Sendable () -> Void = {}
-    /// Gives back what a build and its first pass used and the sleep does
-    /// not need (the daemon's: `IdleMemory.release`); run after the first
-    /// pass of every build, before the sleep.
+    /// Gives back what a pass (and a build before it) used and the sleep
+    /// does not need (the daemon's: `IdleMemory.release`); run after every
+    /// pass, before the sleep: a wake maps back only the code it runs.
     var settle: @Sendable () -> Void = {}
 
     func run() async throws {
@@ -55,17 +55,14 @@ struct SchedulerService: Service {
         do { try await work.refresh.execute() } catch {
             work.logger.error("cannot bring the block in line with the session: \(error)")
         }
-        var built = true
         while true {
             let deadline = await pass(work)
-            if built { settle() }
-            built = false
+            settle()
             work.logger.debug("sleeping", metadata: ["until": "\(deadline.map { Timestamp.format($0) } ?? "nothing is due")"])
             switch await wake.wait(until: deadline) {
             case .signal(SIGHUP):
                 work.logger.notice("reloading the configuration")
                 try await rebuilt()
-                built = true
             case .signal(let number):
                 work.logger.notice("stopping", metadata: ["signal": "\(number)"])
                 return
@@ -77,11 +74,9 @@ struct SchedulerService: Service {
                 // every interval's instants) follows the new zone.
                 forgetTimeZone()
                 try await rebuilt()
-                built = true
                 work.logger.notice("the time zone changed; schedules follow it", metadata: ["zone": "\(work.calendar.timeZone.identifier)"])
             case .dataChanged where configuration() != configured:
                 try await rebuilt()
-                built = true
                 work.logger.notice("the configuration changed; services rebuilt")
             case .deadline, .dataChanged:
                 continue
