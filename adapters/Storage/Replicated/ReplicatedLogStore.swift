@@ -42,6 +42,10 @@ public final class ReplicatedLogStore: KeyValueStore {
     private let served = Mutex<[String: (stamps: [String: POSIXFiles.FileStamp], snapshot: SuiteSnapshot)]>([:])
     /// `devices/` and each device's `changes/`, listed once while unchanged.
     private let listings = FolderListings()
+    /// What `logFiles` made of the listings last time: the device folders'
+    /// paths, and per suite its files (by the listings they came from).
+    private let suiteFiles = Mutex<(folders: (devices: [String], paths: [String])?,
+                                    files: [String: (devices: [String], listed: [[String]], files: [String])])>((nil, [:]))
     /// Suites this process changed, whose snapshot it makes once it is
     /// done with the store (`forgetParsedSuites`), so the next command
     /// finds it current instead of merging every log and making it.
@@ -342,11 +346,22 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// conflict copies a sync tool made of it; never a sync tool's
     /// temporary file.
     func logFiles(of suite: String) -> [String] {
-        var files: [String] = []
-        for device in listings.names(in: directory).sorted() where HybridTimestamp.isDeviceID(device) {
-            let folder = directory + "/" + device + "/changes"
-            for name in listings.names(in: folder).sorted() where Self.holds(suite, name) { files.append(folder + "/" + name) }
+        let devices = listings.names(in: directory)
+        // The device folders' paths, made again only when `devices/` was listed again.
+        let folders = suiteFiles.withLock { kept in
+            if let made = kept.folders, made.devices == devices { return made.paths }
+            let paths = devices.sorted().filter(HybridTimestamp.isDeviceID).map { directory + "/" + $0 + "/changes" }
+            kept.folders = (devices, paths)
+            return paths
         }
+        let listed = folders.map { listings.names(in: $0) }
+        // The same listings as last time (arrays compare by identity first): the same files.
+        if let made = suiteFiles.withLock({ $0.files[suite] }), made.devices == devices, made.listed == listed { return made.files }
+        var files: [String] = []
+        for (folder, names) in zip(folders, listed) {
+            for name in names.sorted() where Self.holds(suite, name) { files.append(folder + "/" + name) }
+        }
+        suiteFiles.withLock { $0.files[suite] = (devices, listed, files) }
         return files
     }
 
@@ -369,6 +384,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         cache.withLock { $0.removeAll() }
         served.withLock { $0.removeAll() }
         listings.forget()
+        suiteFiles.withLock { $0 = (nil, [:]) }
     }
 
     /// A fingerprint of every file of `suite`: it moves with any device's
