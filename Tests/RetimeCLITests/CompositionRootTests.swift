@@ -2,6 +2,8 @@
 import Adapters
 import Domain
 import Foundation
+import Glibc
+import Synchronization
 import PortContracts
 import Testing
 
@@ -186,12 +188,59 @@ struct CompositionRootTests {
 
     /// The configured shield's access, on a fresh data directory (`auto`
     /// with no service: recorded, as configured). It repairs nothing.
-    @Test(arguments: HealthInspectorContract.checks)
-    func shieldAccessHealthContract(_ check: ContractCheck<HealthInspectorContract.Factory>) async throws {
+    /// The session slot of the CLI's store, counting its reads.
+    final class CountedSlot: SessionRepository {
+        let inner: any SessionRepository
+        private let count = Mutex(0)
+        var reads: Int { count.withLock { $0 } }
+
+        init(_ inner: any SessionRepository) { self.inner = inner }
+
+        func current() async throws -> Session? {
+            count.withLock { $0 += 1 }
+            return try await inner.current()
+        }
+
+        func replace(_ expected: Session?, with new: Session?) async throws -> Bool { try await inner.replace(expected, with: new) }
+    }
+
+    /// The CLI's own doctor, with the system service installed (a socket
+    /// bound where clients look for it, so the shield's access checks the
+    /// running session) and a session in the slot. Before, the shield's
+    /// access inspector read the slot itself: two reads.
+    @Test("the CLI's doctor reads the session slot once, the shield's access finding included")
+    func doctorReadsTheSessionOnce() async throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socketPath = directory + "/shield.sock"
+        let listener = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in socketPath.utf8.enumerated() { raw[index] = byte } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        let runtime = RuntimeContext(dataDirectory: directory, logLevel: .critical,
+                                     environment: ["HOME": directory, "RETIME_SHIELD_SOCKET": socketPath])
+        var registry = CLIRoot.registry(runtime)
+        let slot = CountedSlot(try Container(registry).resolve((any SessionRepository).self))
+        registry.register((any SessionRepository).self, value: slot)
+        let container = Container(registry)
+        #expect(try await slot.replace(nil, with: Fixtures.session(startingAt: Date().timeIntervalSince1970 - 60, length: 3_600)))
+        let before = slot.reads
+        let checks = await (try container.resolve(DoctorUseCase.self)).execute(repairing: false)
+        #expect(checks.contains { $0.name == "shield" }, "\(checks)")
+        #expect(slot.reads - before == 1, "\(slot.reads - before) reads: \(checks)")
+        await container.teardown()
+    }
+
+    @Test(arguments: SessionHealthInspectorContract.checks)
+    func shieldAccessHealthContract(_ check: ContractCheck<SessionHealthInspectorContract.Factory>) async throws {
         let runtime = runtime
-        try await check.run { _ in
-            let container = CLIRoot.container(runtime)
-            return ShieldAccessHealth(shields: try container.resolve(ConfiguredShields.self), sessions: try container.resolve())
+        try await check.run {
+            ShieldAccessHealth(shields: try CLIRoot.container(runtime).resolve(ConfiguredShields.self))
         }
     }
 

@@ -43,4 +43,41 @@ struct FileAccessTests {
         #expect(counts == ["\(changes)groups.jsonl": 1, "\(changes)session.jsonl": 2, "\(device)events.jsonl": 1,
                            "\(device)store/shield.json": 1, "\(device)store/machine.json": 1, "layout.json": 1])
     }
+
+    /// Before, every suite a command read listed `devices/` and each
+    /// device's `changes/` again (a `status` with a session: four times).
+    /// A folder changed within the kernel's file-time tick is listed again
+    /// (it may hide a change), so the test waits, polling, until the
+    /// folders are older than that.
+    @Test("status lists the devices folder once, however many suites it reads, with two devices' logs")
+    func devicesListedOnce() throws {
+        let retime = RetimeProcess()
+        var other = retime
+        other.environment["HOME"] = retime.dataDirectory + "-other-home"
+        try other.run("group", "create", "elsewhere")
+        try retime.run("group", "create", "work")
+        try retime.run("config", "set", "shield", "none")
+        try retime.run("start", "work", "--for", "25m")
+        let devices = retime.dataDirectory + "/devices"
+        let folders = [devices] + ((try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? []).map { devices + "/" + $0 + "/changes" }
+        func settled() -> Bool {
+            folders.allSatisfy { path in
+                var info = stat()
+                guard stat(path, &info) == 0 else { return true }
+                return Date().timeIntervalSince1970 - (Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9) > 0.3
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !settled(), Date() < deadline { usleep(20_000) }
+        let trace = retime.dataDirectory + "-trace-listings"
+        var traced = retime
+        traced.launcher = ["/usr/bin/strace", "-f", "-qq", "-e", "trace=openat", "-o", trace]
+        let status = try traced.run("status")
+        #expect(status.status == 0 && status.out.contains("work"), "\(status.out)\(status.err)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("O_DIRECTORY") }
+        #expect(folders.count == 3, "\(folders)")
+        for folder in folders {
+            #expect(lines.filter { $0.contains("\"" + folder + "\"") }.count == 1, "\(folder): \(lines.joined(separator: "\n"))")
+        }
+    }
 }

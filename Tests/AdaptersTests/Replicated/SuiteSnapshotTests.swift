@@ -162,4 +162,107 @@ import Testing
         #expect(try Self.store(folder, c).values(of: "groups").count == 41)
         #expect(!FileManager.default.fileExists(atPath: folder + "/" + c))
     }
+
+    /// Before, only a read made a snapshot: the command after every write
+    /// merged every device's log again.
+    @Test("the process that changed a suite leaves its snapshot current when it is done, so the next process is served from it")
+    func aWriterLeavesItsSnapshotCurrent() throws {
+        let (folder, _, snapshot) = try Self.folder()
+        let writer = Self.store(folder, Self.a)
+        try writer.update("groups") { $0["group-7"] = .object(["name": .string("renamed"), "targets": .array([])]) }
+        #expect(!(try String(contentsOfFile: snapshot, encoding: .utf8)).contains("\"renamed\""), "the old snapshot until the writer is done")
+        writer.forgetParsedSuites()
+        // Current for the next process: a value changed in the snapshot
+        // file (the logs untouched) is what it reads.
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        #expect(text.contains("\"renamed\""), "the snapshot holds the write")
+        try text.replacingOccurrences(of: "\"renamed\"", with: "\"from the snapshot\"").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        guard case .object(let seven)? = try Self.store(folder, Self.a).values(of: "groups")["group-7"] else { Issue.record("no group-7"); return }
+        #expect(seven["name"] == .string("from the snapshot"))
+    }
+
+    @Test("a snapshot written by the writer is never served once another device's log grows after it")
+    func aWritersSnapshotIsNotServedStale() throws {
+        let (folder, _, _) = try Self.folder()
+        let writer = Self.store(folder, Self.a)
+        try writer.update("groups") { $0["group-7"] = .object(["name": .string("renamed")]) }
+        writer.forgetParsedSuites()
+        try Self.store(folder, Self.b).update("groups") { $0["b-group"] = .object(["name": .string("after the snapshot")]) }
+        #expect(try Self.bName(folder) == .string("after the snapshot"))
+    }
+
+    /// The folders are listed once per process while unchanged (a `stat`
+    /// checks them at each read); one that changes is listed again.
+    @Test("a store that keeps its listings still reads a device that joins, and a conflict copy that appears, after them")
+    func keptListingsSeeNewLogs() throws {
+        let (folder, _, _) = try Self.folder()
+        let reader = Self.store(folder, Self.a)
+        // A listing is kept only once its folder is older than the kernel's
+        // file-time tick: wait (polling) until the folders are.
+        let deadline = Date().addingTimeInterval(10)
+        func settled() -> Bool {
+            [folder, folder + "/\(Self.a)/changes", folder + "/\(Self.b)/changes"].allSatisfy { path in
+                var info = stat()
+                guard stat(path, &info) == 0 else { return false }
+                return Date().timeIntervalSince1970 - (Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9) > 0.3
+            }
+        }
+        while !settled(), Date() < deadline { usleep(20_000) }
+        #expect(settled())
+        #expect(try reader.values(of: "groups").count == 41)
+        #expect(try reader.values(of: "groups").count == 41, "read again on the kept listings")
+        let c = "cccccccc-0000-4000-8000-000000000003"
+        try Self.store(folder, c).update("groups") { $0["c-group"] = .object(["name": .string("joined")]) }
+        #expect(try reader.values(of: "groups")["c-group"] != nil, "a device that joined after the listing")
+        // B's edit only in a conflict copy of its log (its log as before).
+        let log = folder + "/\(Self.b)/changes/groups.jsonl", before = try Data(contentsOf: URL(fileURLWithPath: log))
+        try Self.store(folder, Self.b).update("groups") { $0["b-group"] = .object(["name": .string("in conflict")]) }
+        try FileManager.default.copyItem(atPath: log, toPath: folder + "/\(Self.b)/changes/groups.sync-conflict-20261124-000000-ABCDEFG.jsonl")
+        try before.write(to: URL(fileURLWithPath: log))
+        guard case .object(let b)? = try reader.values(of: "groups")["b-group"] else { Issue.record("no b-group"); return }
+        #expect(b["name"] == .string("in conflict"), "a conflict copy that appeared after the listing")
+    }
+
+    /// Waits (polling, with a deadline) until every file and folder under
+    /// `folder` last changed longer ago than the kernel's file-time tick,
+    /// so a snapshot made now keeps its logs' stamps.
+    static func settle(_ folder: String) {
+        func settled() -> Bool {
+            let paths = [folder] + (FileManager.default.subpaths(atPath: folder) ?? []).map { folder + "/" + $0 }
+            return paths.allSatisfy { path in
+                var info = stat()
+                guard lstat(path, &info) == 0 else { return true }
+                return Date().timeIntervalSince1970 - (Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9) > 0.3
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !settled(), Date() < deadline { usleep(20_000) }
+    }
+
+    /// A snapshot made from logs that had settled keeps their stamps and
+    /// checks them instead of reading the logs; a change moves the change
+    /// time, which nothing can set back, so it is read.
+    @Test("a snapshot of settled logs is checked by their stamps, and a log rewritten to the same size with its old time is still read")
+    func settledStampsServeAndStillCatchARewrite() throws {
+        let (folder, bLog, snapshot) = try Self.folder()
+        try FileManager.default.removeItem(atPath: snapshot)
+        Self.settle(folder)
+        #expect(try Self.store(folder, Self.a).values(of: "groups").count == 41)
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        #expect(text.contains("\"changed\":"), "the sources' stamps are kept: \(text.prefix(300))")
+        // Served from the snapshot on the stamps.
+        try text.replacingOccurrences(of: "group number 7\"", with: "from the snapshot\"").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        guard case .object(let seven)? = try Self.store(folder, Self.a).values(of: "groups")["group-7"] else { Issue.record("no group-7"); return }
+        #expect(seven["name"] == .string("from the snapshot"))
+        // B's log rewritten in place to the same size, its time set back.
+        let before = Self.modified(bLog)
+        let old = try String(contentsOfFile: bLog, encoding: .utf8)
+        #expect(old.contains("\"aaaa\""))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: bLog))
+        try handle.write(contentsOf: Data(old.replacingOccurrences(of: "\"aaaa\"", with: "\"bbbb\"").utf8))
+        try handle.close()
+        Self.setModified(bLog, to: before.time)
+        #expect(Self.modified(bLog).inode == before.inode)
+        #expect(try Self.bName(folder) == .string("bbbb"))
+    }
 }

@@ -166,16 +166,50 @@ struct ActiveSessionCountTests {
         #expect(counts.asked == ["state": 1], "\(counts)")
     }
 
-    @Test("doctor reads the session once for its blocks check and its shield test, and asks the shield for the block once")
+    /// An inspector of the running session (as the shield's access is),
+    /// keeping what the doctor handed it.
+    final class HandedSession: SessionHealthInspector {
+        private let handed = Mutex<[Session?]>([])
+        var sessions: [Session?] { handed.withLock { $0 } }
+
+        func inspect(repairing: Bool, running: Session?) async -> [HealthCheck] {
+            handed.withLock { $0.append(running) }
+            return [HealthCheck(name: "session shield", status: .ok, detail: "handed")]
+        }
+    }
+
+    /// An inspector that needs nothing of the session.
+    struct Files: HealthInspector {
+        func inspect(repairing: Bool) async -> [HealthCheck] { [HealthCheck(name: "files", status: .ok, detail: "fine")] }
+    }
+
+    /// Before, the shield's access inspector read the slot itself: doctor
+    /// read it twice (`CompositionRootTests.doctorReadsTheSessionOnce`
+    /// counts the CLI's real doctor).
+    @Test("doctor reads the session once for its session inspectors, its blocks check and its shield test, and asks the shield for the block once")
     func doctorOnce() async throws {
+        let running = try await start.execute(SessionPlan(groupName: "work", length: .duration(600))).session
+        let inspectors = (HandedSession(), HandedSession())
+        let doctor = DoctorUseCase(inspections: [.inspector(Files()), .session(inspectors.0), .inspector(Files()), .session(inspectors.1)],
+                                   daemon: NoDaemon(), blocks: CheckBlocksUseCase(groups: lookup, shields: FixedShieldDirectory(shield)),
+                                   test: test, sessions: sessions)
+        var checks: [HealthCheck] = []
+        let counts = try await measure { checks = await doctor.execute(repairing: false) }
+        #expect(checks.map(\.name) == ["files", "session shield", "files", "session shield", "daemon", "blocks", "shield test"], "\(checks)")
+        #expect(counts.reads == 1, "\(counts)")
+        #expect(counts.asked == ["state": 1], "\(counts)")
+        #expect(inspectors.0.sessions.map { $0?.id } == [running.id] && inspectors.1.sessions.map { $0?.id } == [running.id])
+    }
+
+    @Test("doctor with no session inspector still reads the session once")
+    func doctorOnceWithoutSessionInspectors() async throws {
         _ = try await start.execute(SessionPlan(groupName: "work", length: .duration(600)))
-        let doctor = DoctorUseCase(inspectors: [], daemon: NoDaemon(), blocks: CheckBlocksUseCase(groups: lookup, shields: FixedShieldDirectory(shield)),
+        let doctor = DoctorUseCase(inspections: [], daemon: NoDaemon(), blocks: CheckBlocksUseCase(groups: lookup, shields: FixedShieldDirectory(shield)),
                                    test: test, sessions: sessions)
         var checks: [HealthCheck] = []
         let counts = try await measure { checks = await doctor.execute(repairing: false) }
         #expect(checks.map(\.name) == ["daemon", "blocks", "shield test"], "\(checks)")
         #expect(counts.reads == 1, "\(counts)")
-        #expect(counts.asked == ["state": 1], "\(counts)")
     }
 
     @Test("shield test, without targets, reads the session once")

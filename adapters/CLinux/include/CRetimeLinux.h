@@ -75,4 +75,5 @@ void *retime_memmem(const void *haystack, size_t length, const void *needle, siz
 #include "CRetimeChild.h"
 #include "CRetimeNet.h"
 #include "CRetimeEpoll.h"
+#include "CRetimeMemory.h"
 #endif

@@ -22,6 +22,16 @@ struct ChangeLogReader {
         var lastLine: [UInt8] = []
         /// `ContentHash` of the `consumed` bytes (a snapshot's source).
         var hash = ContentHash.start
+        /// The wall clock just before `stamp` was taken (ns).
+        var stampedAt: Int64 = 0
+
+        /// `stamp`, when a later change of the file is sure to move it: the
+        /// file last changed well before the stamp was taken (file times
+        /// move in coarse clock ticks; see `FolderListings`). A snapshot
+        /// whose source's stamp is still this one needs no hash of it.
+        var settledStamp: POSIXFiles.FileStamp? {
+            max(stamp.modifiedNanoseconds, stamp.changedNanoseconds) < stampedAt - FolderListings.settled ? stamp : nil
+        }
     }
 
     /// The file at a path is no longer the one read: read everything again.
@@ -87,6 +97,7 @@ struct ChangeLogReader {
         }
         defer { close(fd) }
         var info = stat()
+        let stampedAt = FolderListings.wallNanoseconds()
         guard fstat(fd, &info) == 0 else { throw StoreError.unreadable(path: path, reason: POSIXFiles.reason()) }
         try POSIXFiles.requireRegular(info, path: path)
         let size = Int(info.st_size)
@@ -139,6 +150,7 @@ struct ChangeLogReader {
             lastLine = Array(bytes[lineStart..<whole])
         }
         let hash = bytes.withUnsafeBufferPointer { ContentHash.of(UnsafeBufferPointer(rebasing: $0[..<whole]), continuing: progress?.hash ?? ContentHash.start) }
-        return Progress(stamp: POSIXFiles.FileStamp(info), consumed: start + whole, lines: number, lastLine: lastLine, hash: hash)
+        return Progress(stamp: POSIXFiles.FileStamp(info), consumed: start + whole, lines: number, lastLine: lastLine, hash: hash,
+                        stampedAt: stampedAt)
     }
 }

@@ -40,6 +40,16 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Values this process took from a snapshot, by the stamps of the logs
     /// it was checked against.
     private let served = Mutex<[String: (stamps: [String: POSIXFiles.FileStamp], snapshot: SuiteSnapshot)]>([:])
+    /// `devices/` and each device's `changes/`, listed once while unchanged.
+    private let listings = FolderListings()
+    /// What `logFiles` made of the listings last time: the device folders'
+    /// paths, and per suite its files (by the listings they came from).
+    private let suiteFiles = Mutex<(folders: (devices: [String], paths: [String])?,
+                                    files: [String: (devices: [String], listed: [[String]], files: [String])])>((nil, [:]))
+    /// Suites this process changed, whose snapshot it makes once it is
+    /// done with the store (`forgetParsedSuites`), so the next command
+    /// finds it current instead of merging every log and making it.
+    private let changedSuites = Mutex<Set<String>>([])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -111,7 +121,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// that merging them costs more than writing one file.
     private func saveSnapshot(of state: Merged, to path: String) {
         let sources = state.reader.files.sorted { $0.key < $1.key }.map { path, progress in
-            SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash)
+            SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash,
+                                 stamp: progress.settledStamp)
         }
         guard sources.reduce(0, { $0 + $1.length }) >= Self.snapshotThreshold else { return }
         var unseen: [String: [JSONValue]] = [:], lastValues: [String: JSONValue] = [:], removedBy: [String: String] = [:]
@@ -170,6 +181,10 @@ public final class ReplicatedLogStore: KeyValueStore {
         // The next read merges the files again (their stamps moved), which
         // also takes in what other devices added meanwhile.
         _ = consume lock
+        // Large enough for a snapshot: made when this process is done.
+        if state.reader.files.values.reduce(lines.count, { $0 + $1.consumed }) >= Self.snapshotThreshold {
+            changedSuites.withLock { _ = $0.insert(suite) }
+        }
         notify(suite)
         return result
     }
@@ -331,11 +346,22 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// conflict copies a sync tool made of it; never a sync tool's
     /// temporary file.
     func logFiles(of suite: String) -> [String] {
-        var files: [String] = []
-        for device in POSIXFiles.names(in: directory).sorted() where HybridTimestamp.isDeviceID(device) {
-            let folder = directory + "/" + device + "/changes"
-            for name in POSIXFiles.names(in: folder).sorted() where Self.holds(suite, name) { files.append(folder + "/" + name) }
+        let devices = listings.names(in: directory)
+        // The device folders' paths, made again only when `devices/` was listed again.
+        let folders = suiteFiles.withLock { kept in
+            if let made = kept.folders, made.devices == devices { return made.paths }
+            let paths = devices.sorted().filter(HybridTimestamp.isDeviceID).map { directory + "/" + $0 + "/changes" }
+            kept.folders = (devices, paths)
+            return paths
         }
+        let listed = folders.map { listings.names(in: $0) }
+        // The same listings as last time (arrays compare by identity first): the same files.
+        if let made = suiteFiles.withLock({ $0.files[suite] }), made.devices == devices, made.listed == listed { return made.files }
+        var files: [String] = []
+        for (folder, names) in zip(folders, listed) {
+            for name in names.sorted() where Self.holds(suite, name) { files.append(folder + "/" + name) }
+        }
+        suiteFiles.withLock { $0.files[suite] = (devices, listed, files) }
         return files
     }
 
@@ -345,10 +371,20 @@ public final class ReplicatedLogStore: KeyValueStore {
             || (name.hasPrefix(suite + ".sync-conflict-") && name.hasSuffix(".jsonl") && !name.hasPrefix("."))
     }
 
-    /// Drops the merged suites it keeps: the next read merges the files again.
+    /// Drops the merged suites it keeps: the next read merges the files
+    /// again. First, the snapshot of each suite this process changed is
+    /// made from the logs as they are now (reading on from where this
+    /// process stopped: only its own last lines), so the next command, in
+    /// any process, is served from it; a command's teardown calls this.
     public func forgetParsedSuites() {
+        for suite in changedSuites.withLock({ changed in defer { changed.removeAll() }; return changed.sorted() }) {
+            guard let path = snapshotPath(of: suite), let state = try? merged(suite) else { continue }
+            saveSnapshot(of: state, to: path)
+        }
         cache.withLock { $0.removeAll() }
         served.withLock { $0.removeAll() }
+        listings.forget()
+        suiteFiles.withLock { $0 = (nil, [:]) }
     }
 
     /// A fingerprint of every file of `suite`: it moves with any device's

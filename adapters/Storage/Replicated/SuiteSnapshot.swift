@@ -17,7 +17,12 @@ import JSONDocument
 ///   exactly the whole lines it hashed (contents, not sizes, inodes or
 ///   times: a log rewritten to the same size, or a new file on a reused
 ///   inode with its old time, is another log). Anything else, and anything
-///   unreadable or damaged, sends the read to the logs, as before.
+///   unreadable or damaged, sends the read to the logs, as before. A log
+///   whose stamp (device, inode, size, modification and change times) is
+///   still the one it had when read is not read again: its change time
+///   moves with any change (a sync tool can set the modification time back,
+///   never the change time), once the file had last changed well before it
+///   was read (`ChangeLogReader.Progress.settledStamp`).
 /// - A log whose text after its last line is damage, or that has no whole
 ///   line, is never served from here: the full read reports it.
 /// - It is written without `fsync` (a lost or torn one is simply not used)
@@ -30,6 +35,10 @@ struct SuiteSnapshot: Equatable {
         /// Bytes of whole lines (up to its last newline).
         var length: Int
         var hash: UInt64
+        /// Its stamp when read, if a later change is sure to move it
+        /// (`ChangeLogReader.Progress.settledStamp`): while the file's
+        /// stamp is still this one, its bytes are those hashed.
+        var stamp: POSIXFiles.FileStamp? = nil
     }
 
     var sources: [Source]
@@ -68,7 +77,15 @@ struct SuiteSnapshot: Equatable {
         for case .object(let source) in listed {
             guard case .string(let name)? = source["name"], case .int(let length)? = source["length"],
                   case .string(let hex)? = source["hash"], let hash = UInt64(hex, radix: 16) else { return nil }
-            sources.append(Source(name: name, length: Int(length), hash: hash))
+            var stamp: POSIXFiles.FileStamp?
+            if case .int(let device)? = source["device"], case .int(let inode)? = source["inode"], case .int(let size)? = source["size"],
+               case .int(let modified)? = source["modified"], case .int(let changed)? = source["changed"] {
+                var read = POSIXFiles.FileStamp()
+                (read.device, read.inode, read.size) = (UInt64(bitPattern: device), UInt64(bitPattern: inode), size)
+                (read.modifiedNanoseconds, read.changedNanoseconds) = (modified, changed)
+                stamp = read
+            }
+            sources.append(Source(name: name, length: Int(length), hash: hash, stamp: stamp))
         }
         guard sources.count == listed.count else { return nil }
         return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues, removedBy: removedBy)
@@ -80,8 +97,11 @@ struct SuiteSnapshot: Equatable {
         guard files.count == sources.count else { return false }
         let listed = files.sorted()
         for (path, source) in zip(listed, sources.sorted(by: { $0.name < $1.name })) {
-            guard path == directory + "/" + source.name, let now = Self.wholeLines(of: path), now.length == source.length,
-                  now.hash == source.hash else { return false }
+            guard path == directory + "/" + source.name else { return false }
+            // The file as it was read (its stamp could not stay the same
+            // through a change): its bytes need no reading.
+            if let stamp = source.stamp, (try? POSIXFiles.FileStamp.current(path)) == stamp { continue }
+            guard let now = Self.wholeLines(of: path), now.length == source.length, now.hash == source.hash else { return false }
         }
         return true
     }
@@ -95,8 +115,17 @@ struct SuiteSnapshot: Equatable {
             "format": .string(Self.format), "version": .int(Self.version), "values": .object(values),
             "unseen": .object(unseen.mapValues { .array($0) }), "lastValues": .object(lastValues),
             "removedBy": .object(removedBy.mapValues { .string($0) }),
-            "sources": .array(sources.map {
-                .object(["name": .string($0.name), "length": .int(Int64($0.length)), "hash": .string(String($0.hash, radix: 16))])
+            "sources": .array(sources.map { source in
+                var members: [String: JSONValue] = ["name": .string(source.name), "length": .int(Int64(source.length)),
+                                                    "hash": .string(String(source.hash, radix: 16))]
+                if let stamp = source.stamp {
+                    members["device"] = .int(Int64(bitPattern: stamp.device))
+                    members["inode"] = .int(Int64(bitPattern: stamp.inode))
+                    members["size"] = .int(stamp.size)
+                    members["modified"] = .int(stamp.modifiedNanoseconds)
+                    members["changed"] = .int(stamp.changedNanoseconds)
+                }
+                return .object(members)
             }),
         ])
         guard let bytes = try? JSONTextWriter.write(document, layout: .compact) else { return }

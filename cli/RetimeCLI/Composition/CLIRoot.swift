@@ -35,19 +35,21 @@ enum CLIRoot {
             // report on damaged settings, not fail on them. Each inspector
             // is handed what it reads, never the resolver.
             let settings = Result { try resolver.resolve(Settings.self) }
-            var inspectors: [any HealthInspector] = [
-                files, CompositionHealth(runtime: context),
-                ShieldAccessHealth(shields: try resolver.resolve(), sessions: try resolver.resolve()),
-                NotificationHealth(settings: try? settings.get(), environment: context.environment),
-                TimeZoneHealth(environment: context.environment),
-                PresenceHealth(presence: try resolver.resolve(), clock: try resolver.resolve(), threshold: try? settings.get().awayThreshold),
-                SettingsHealth(read: { try settings.get() }),
-                SyncHealth(status: { [sync = try resolver.resolve(SyncStatusUseCase.self)] in try sync.execute(recording: false) }),
+            // The shield's finding is handed the session the doctor reads
+            // once for all its checks.
+            var inspections: [DoctorUseCase.Inspection] = [
+                .inspector(files), .inspector(CompositionHealth(runtime: context)),
+                .session(ShieldAccessHealth(shields: try resolver.resolve())),
+                .inspector(NotificationHealth(settings: try? settings.get(), environment: context.environment)),
+                .inspector(TimeZoneHealth(environment: context.environment)),
+                .inspector(PresenceHealth(presence: try resolver.resolve(), clock: try resolver.resolve(), threshold: try? settings.get().awayThreshold)),
+                .inspector(SettingsHealth(read: { try settings.get() })),
+                .inspector(SyncHealth(status: { [sync = try resolver.resolve(SyncStatusUseCase.self)] in try sync.execute(recording: false) })),
             ]
             #if os(Linux)
-            inspectors.append(DesktopHealth(environment: context.environment))
+            inspections.append(.inspector(DesktopHealth(environment: context.environment)))
             #endif
-            return DoctorUseCase(inspectors: inspectors,
+            return DoctorUseCase(inspections: inspections,
                                  daemon: try resolver.resolve(),
                                  blocks: try resolver.resolve(), test: try? resolver.resolve(TestShieldUseCase.self), sessions: try resolver.resolve())
         }

@@ -7,19 +7,19 @@ import Domain
 /// the system shield needs its service to answer; `none`, and `auto`
 /// without a service, record blocks and enforce none, as configured. And
 /// whether the running session blocks nothing although the service is
-/// installed (started before it was, or with the `none` shield).
-struct ShieldAccessHealth: HealthInspector {
+/// installed (started before it was, or with the `none` shield): of the
+/// session `doctor` read once for all its checks.
+struct ShieldAccessHealth: SessionHealthInspector {
     let shields: ConfiguredShields
-    let sessions: any SessionRepository
 
-    func inspect(repairing: Bool) async -> [HealthCheck] {
-        await access() + unenforcedSession()
+    func inspect(repairing: Bool, running: Session?) async -> [HealthCheck] {
+        await access() + unenforcedSession(running)
     }
 
     /// A running session recorded with the `none` shield while the service
     /// is installed: nothing of it is blocked, which the user may not know.
-    private func unenforcedSession() async -> [HealthCheck] {
-        guard shields.serviceInstalled, let session = try? await sessions.current(), session.isActive,
+    private func unenforcedSession(_ running: Session?) -> [HealthCheck] {
+        guard shields.serviceInstalled, let session = running, session.isActive,
               session.shield == RecordingShield.identity else { return [] }
         let chosen = (try? shields.configuredName()) == "none"
         let what = "the running \(session.strict ? "strict " : "")session blocks nothing (it started with the 'none' shield)"

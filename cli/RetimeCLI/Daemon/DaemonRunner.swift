@@ -36,7 +36,9 @@ struct DaemonRunner {
                                      configuration: {
                                          // The shared settings and this machine's own.
                                          AnyHashable([runtime.store.stamp(of: StoreSettings.suite), runtime.store.stamp(of: StoreSettings.machineSuite)])
-                                     }).run()
+                                     },
+                                     // What a pass used, given back before each sleep.
+                                     settle: { _ = IdleMemory.release() }).run()
     }
 
     /// The daemon as a group of services; the same for a test, with its
@@ -44,7 +46,8 @@ struct DaemonRunner {
     /// on the manual clock.
     static func group(lock: DaemonLock, services: ContainerService, watchers: [any Service] = [], wake: any WakeSignals,
                       interrupt: @escaping @Sendable (WakeReason) -> Void, signals: any SignalSource,
-                      configuration: @escaping @Sendable () -> AnyHashable?) -> ServiceGroup {
+                      configuration: @escaping @Sendable () -> AnyHashable?,
+                      settle: @escaping @Sendable () -> Void = {}) -> ServiceGroup {
         let lockService = HoldingService(name: "lock") {
             let held = try lock.acquire()
             return { held.release() }
@@ -54,7 +57,8 @@ struct DaemonRunner {
                                              try await services.rebuild()
                                              return try DaemonRoot.work(services.container())
                                          },
-                                         configuration: configuration, forgetTimeZone: { SystemTimeZone.forget() })
+                                         configuration: configuration, forgetTimeZone: { SystemTimeZone.forget() },
+                                         settle: settle)
         let presence = PresenceService(services: services, interrupt: interrupt)
         return ServiceGroup(services: [lockService, services] + watchers + [presence, scheduler], signals: signals)
     }

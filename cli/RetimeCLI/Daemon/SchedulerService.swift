@@ -29,6 +29,10 @@ struct SchedulerService: Service {
     var retryAfter: TimeInterval = 60
     /// Forgets the local time zone read so far (the system's changed).
     var forgetTimeZone: @Sendable () -> Void = {}
+    /// Gives back what a pass (and a build before it) used and the sleep
+    /// does not need (the daemon's: `IdleMemory.release`); run after every
+    /// pass, before the sleep: a wake maps back only the code it runs.
+    var settle: @Sendable () -> Void = {}
 
     func run() async throws {
         let interrupt = interrupt
@@ -53,6 +57,7 @@ struct SchedulerService: Service {
         }
         while true {
             let deadline = await pass(work)
+            settle()
             work.logger.debug("sleeping", metadata: ["until": "\(deadline.map { Timestamp.format($0) } ?? "nothing is due")"])
             switch await wake.wait(until: deadline) {
             case .signal(SIGHUP):

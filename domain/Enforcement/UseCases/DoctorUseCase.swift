@@ -5,9 +5,19 @@ import RetimeShared
 /// services' wiring), whether the daemon runs, whether the block agrees
 /// with the session, and whether the running session's block holds for the
 /// user (`shield test` over its first targets). With `repairing`, each part
-/// repairs what it safely can.
+/// repairs what it safely can. The session slot is read once, for every
+/// part that asks about the running session.
 public struct DoctorUseCase: Sendable {
-    private let inspectors: [any HealthInspector]
+    /// One part of the findings, in the order they are reported.
+    public enum Inspection: Sendable {
+        /// Checks that need nothing of the session (the data directory's
+        /// files: repaired before the slot is read).
+        case inspector(any HealthInspector)
+        /// Checks of the running session: handed the slot as read once.
+        case session(any SessionHealthInspector)
+    }
+
+    private let inspections: [Inspection]
     private let daemon: any DaemonPresence
     private let blocks: CheckBlocksUseCase
     private let test: TestShieldUseCase?
@@ -18,9 +28,9 @@ public struct DoctorUseCase: Sendable {
 
     /// `test` is nil when the configured shield cannot be built (its
     /// settings are damaged): doctor still reports everything else.
-    public init(inspectors: [any HealthInspector], daemon: any DaemonPresence, blocks: CheckBlocksUseCase, test: TestShieldUseCase?,
+    public init(inspections: [Inspection], daemon: any DaemonPresence, blocks: CheckBlocksUseCase, test: TestShieldUseCase?,
                 sessions: any SessionRepository) {
-        self.inspectors = inspectors
+        self.inspections = inspections
         self.daemon = daemon
         self.blocks = blocks
         self.test = test
@@ -29,13 +39,27 @@ public struct DoctorUseCase: Sendable {
 
     public func execute(repairing: Bool) async -> [HealthCheck] {
         var checks: [HealthCheck] = []
-        for inspector in inspectors { checks += await inspector.inspect(repairing: repairing) }
+        // The slot is read once, when a part first asks (after the files'
+        // inspector has repaired what it may), for that part, the blocks
+        // and the shield test.
+        var read: Result<Session?, any Error>?
+        func slot() async -> Result<Session?, any Error> {
+            if let read { return read }
+            let result: Result<Session?, any Error>
+            do { result = .success(try await sessions.current()) } catch { result = .failure(error) }
+            read = result
+            return result
+        }
+        for inspection in inspections {
+            switch inspection {
+            case .inspector(let inspector): checks += await inspector.inspect(repairing: repairing)
+            case .session(let inspector): checks += await inspector.inspect(repairing: repairing, running: try? await slot().get())
+            }
+        }
         let running = daemon.running()
         checks.append(HealthCheck(name: "daemon", status: running == nil ? .warning : .ok,
                                   detail: running.map { "running (pid \($0.pid))" } ?? "not running; sessions end when a command next runs"))
-        // The slot is read once, for the blocks and the shield test.
-        let current: Result<Session?, any Error>
-        do { current = .success(try await sessions.current()) } catch { current = .failure(error) }
+        let current = await slot()
         checks.append(await blocks.execute(current, repairing: repairing))
         if let shieldTest = await shieldTest(try? current.get()) { checks.append(shieldTest) }
         return checks
