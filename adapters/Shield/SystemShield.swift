@@ -56,7 +56,8 @@ public struct SystemShield: Shield {
         let length = session.plannedEnd.map { $0.timeIntervalSince(session.startedAt) }
         _ = try send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,
                            plannedEnd: session.plannedEnd, length: length,
-                           unlock: session.strict ? unlock.map(\.description) : nil))
+                           unlock: session.strict ? unlock.map(\.description) : nil, group: session.groupId.description,
+                           allowance: session.dailyAllowance))
     }
 
     /// A block with no session's terms: open-ended, not strict.
@@ -87,6 +88,12 @@ public struct SystemShield: Shield {
         _ = try send(.init(op: .withdrawUnlock, session: session))
     }
 
+    /// The service counts the allowance by its own ledger, lowers the
+    /// block and raises it again at the end itself.
+    public func allow(for session: SessionID, length: TimeInterval, daily: TimeInterval?) async throws -> Date? {
+        try send(.init(op: .allow, session: session, length: length, allowance: daily)).until
+    }
+
     /// Whether the service's app layer is on (it terminates blocked apps).
     public func blocksApps() -> Bool {
         layers().contains { $0.report.name == "apps" && $0.report.active }
@@ -96,7 +103,8 @@ public struct SystemShield: Shield {
     /// stands as the session's (released, enforced by nothing), so no
     /// command raises it again.
     public func state() async throws -> ShieldState? {
-        let blocks = try send(.init(op: .status)).blocks ?? []
+        // A block down for an allowance the service counts is down.
+        let blocks = (try send(.init(op: .status)).blocks ?? []).filter { $0.allowanceUntil == nil }
         guard let block = blocks.first(where: { $0.released != true }) ?? blocks.first else { return nil }
         return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) },
                            released: block.released == true)

@@ -48,7 +48,7 @@ public struct ShieldRequestHandler: Sendable {
         var changed = false
         do {
             let request = try ShieldProtocol.decode(ShieldProtocol.Request.self, from: line)
-            changed = [.raise, .lower, .release].contains(request.op)
+            changed = [.raise, .lower, .release, .allow].contains(request.op)
             answer = try await handle(request, from: uid)
         } catch let error as any RetimeError {
             answer = .failure(error)
@@ -78,8 +78,13 @@ public struct ShieldRequestHandler: Sendable {
             do { unlock = try request.unlock.map(UnlockMethod.init(parsing:)) } catch {
                 throw HeldBlockError.badRequest("unlock: \(error.reason)")
             }
+            let group = try request.group.map { text in
+                guard let id = GroupID(text) else { throw HeldBlockError.badRequest("group is a group's id") }
+                return id
+            }
             try await blocks.raise(.init(session: session, targets: targets, strict: strict,
-                                         plannedEnd: request.plannedEnd, length: request.length, unlock: unlock), for: uid)
+                                         plannedEnd: request.plannedEnd, length: request.length, unlock: unlock,
+                                         group: group, dailyAllowance: try Self.daily(request.allowance)), for: uid)
         case .lower:
             guard let session = request.session else { throw HeldBlockError.badRequest("lower needs a session") }
             if let typed = request.typed, !UnlockMethod.typingLengths.contains(typed) {
@@ -96,6 +101,13 @@ public struct ShieldRequestHandler: Sendable {
             guard let session = request.session else { throw HeldBlockError.badRequest("requestUnlock needs a session") }
             var answer = ShieldProtocol.Answer(ok: true)
             answer.until = try await blocks.requestUnlock(session, for: uid)
+            return answer
+        case .allow:
+            guard let session = request.session else { throw HeldBlockError.badRequest("allow needs a session") }
+            let grant = try await blocks.allow(session, for: uid, length: request.length, daily: try Self.daily(request.allowance))
+            var answer = ShieldProtocol.Answer(ok: true)
+            answer.until = grant.until
+            answer.left = grant.left
             return answer
         case .withdrawUnlock:
             guard let session = request.session else { throw HeldBlockError.badRequest("withdrawUnlock needs a session") }
@@ -148,6 +160,13 @@ public struct ShieldRequestHandler: Sendable {
         return try (request.targets ?? []).map { text in
             do { return try Target(parsing: text) } catch { throw HeldBlockError.badRequest("\(error)") }
         }
+    }
+
+    /// A daily allowance as a request gives it: from 1 second to a day.
+    private static func daily(_ seconds: Double?) throws -> TimeInterval? {
+        guard let seconds else { return nil }
+        guard seconds.isFinite, seconds >= 1, seconds <= 86_400 else { throw HeldBlockError.badRequest("an allowance is from 1 second to 24 hours a day") }
+        return seconds
     }
 
     private static func required(_ passcode: String?) throws -> String {

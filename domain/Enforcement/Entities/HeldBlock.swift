@@ -33,6 +33,16 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     public internal(set) var unlock: UnlockMethod?
     /// The countdown to lower it early (`unlock delay:`), once asked for.
     public internal(set) var countdown: UnlockCountdown?
+    /// The group whose targets it blocks, as the session named it when it
+    /// was first raised: what its allowance is spent of.
+    public internal(set) var group: GroupID?
+    /// The group's daily allowance as it was when the block was raised
+    /// (or, for a block that is not strict, as its user set it since): the
+    /// service counts `allow` against it, not against the user's files.
+    public internal(set) var dailyAllowance: TimeInterval?
+    /// The allowance running now, counted by the service: while it runs no
+    /// layer enforces the block, and the service raises it at its end.
+    public internal(set) var allowance: RunningAllowance?
 
     public init(uid: UInt32, session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?,
                 at boot: BootTimeReading?, unlock: UnlockMethod? = nil) {
@@ -49,6 +59,9 @@ public struct HeldBlock: Codable, Hashable, Sendable {
 
     /// Whether root released it: a record of that decision, not a block.
     public var isReleased: Bool { releasedAt != nil }
+
+    /// Whether a layer enforces it now: not released, and no allowance running.
+    public var isEnforced: Bool { !isReleased && allowance == nil }
 
     /// The same block, released by root at `date`.
     public func released(at date: Date) -> HeldBlock {

@@ -35,6 +35,13 @@ public protocol Shield: Sendable {
     func requestUnlock(for session: SessionID) async throws -> Date?
     /// Cancels that countdown; by default there is none.
     func withdrawUnlock(for session: SessionID) async throws
+    /// Lifts the block of `session` for an allowance of `length` seconds
+    /// of a group whose daily allowance is `daily`. A shield that counts
+    /// allowances itself (the system service) decides, keeps what was
+    /// spent, raises the block at the end on its own, and returns that
+    /// end; by default the block is lowered and nil returned (the caller
+    /// counts, and raises it again).
+    func allow(for session: SessionID, length: TimeInterval, daily: TimeInterval?) async throws -> Date?
     /// What is blocked now, and for whom; nil when nothing is.
     func state() async throws -> ShieldState?
     /// What this shield can block, so that a session says what it really
@@ -115,4 +122,9 @@ extension Shield {
     public func requestUnlock(for session: SessionID) async throws -> Date? { nil }
 
     public func withdrawUnlock(for session: SessionID) async throws {}
+
+    public func allow(for session: SessionID, length: TimeInterval, daily: TimeInterval?) async throws -> Date? {
+        try await lower(for: session)
+        return nil
+    }
 }

@@ -109,7 +109,10 @@ public struct StartSessionUseCase: Sendable {
         var session = Session(id: plan.id ?? SessionID(), groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
                               groupName: group.name, device: device, cycle: cycle)
-        session.dailyAllowance = plan.allowance
+        // A strict session keeps its group's allowance as it starts: it
+        // cannot be raised during the session, and the system service
+        // keeps it with the block (semantics.md, "Cycles and allowances").
+        session.dailyAllowance = plan.allowance ?? (plan.strict ? group.allowance : nil)
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)
