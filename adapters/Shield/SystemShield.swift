@@ -57,7 +57,8 @@ public struct SystemShield: Shield {
         _ = try send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,
                            plannedEnd: session.plannedEnd, length: length,
                            unlock: session.strict ? unlock.map(\.description) : nil, group: session.groupId.description,
-                           allowance: session.dailyAllowance))
+                           allowance: session.dailyAllowance, cycle: session.strict ? session.cycle : nil,
+                           startedAt: session.strict ? session.startedAt : nil))
     }
 
     /// A block with no session's terms: open-ended, not strict.
@@ -103,8 +104,9 @@ public struct SystemShield: Shield {
     /// stands as the session's (released, enforced by nothing), so no
     /// command raises it again.
     public func state() async throws -> ShieldState? {
-        // A block down for an allowance the service counts is down.
-        let blocks = (try send(.init(op: .status)).blocks ?? []).filter { $0.allowanceUntil == nil }
+        // A block down for an allowance the service counts, or for a break
+        // of the cycle it keeps, is down.
+        let blocks = (try send(.init(op: .status)).blocks ?? []).filter { $0.allowanceUntil == nil && $0.breakUntil == nil }
         guard let block = blocks.first(where: { $0.released != true }) ?? blocks.first else { return nil }
         return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) },
                            released: block.released == true)

@@ -60,11 +60,17 @@ public enum ShieldProtocol {
         /// `raise` and `allow`: the group's daily allowance in seconds, as
         /// its user has it (a strict block keeps the one it was raised with).
         public var allowance: Double?
+        /// `raise` of a strict block: its session's fixed focus cycle and
+        /// start, which the service keeps to lower the block at each break.
+        public var cycle: Cycle?
+        public var startedAt: Date?
 
         public init(op: Operation, session: SessionID? = nil, targets: [String]? = nil, strict: Bool? = nil,
                     plannedEnd: Date? = nil, length: Double? = nil, uid: UInt32? = nil, all: Bool? = nil,
                     passcode: String? = nil, newPasscode: String? = nil, unlock: String? = nil, typed: Int? = nil,
-                    group: String? = nil, allowance: Double? = nil) {
+                    group: String? = nil, allowance: Double? = nil, cycle: Cycle? = nil, startedAt: Date? = nil) {
+            self.cycle = cycle
+            self.startedAt = startedAt
             self.group = group
             self.allowance = allowance
             self.unlock = unlock
@@ -97,6 +103,9 @@ public enum ShieldProtocol {
         /// An allowance the service counts runs until then: the block is
         /// down, and the service raises it again at that instant.
         public var allowanceUntil: Date?
+        /// A break of the strict block's cycle runs until then: the block
+        /// is down, and the service raises it again at that instant.
+        public var breakUntil: Date?
     }
 
     public struct Failure: Codable, Sendable, Equatable {
@@ -184,6 +193,7 @@ public enum ShieldProtocol {
               plannedEnd: block.plannedEnd,
               endsAfterSeconds: block.isReleased ? 0 : block.end(at: now).map { max(0, $0.timeIntervalSince(now)) },
               released: block.isReleased ? true : nil,
-              allowanceUntil: block.allowance.map { $0.end(at: now, boot: nil) })
+              allowanceUntil: block.allowance.map { $0.end(at: now, boot: nil) },
+              breakUntil: block.breakNow(at: now)?.end)
     }
 }

@@ -84,7 +84,8 @@ public struct ShieldRequestHandler: Sendable {
             }
             try await blocks.raise(.init(session: session, targets: targets, strict: strict,
                                          plannedEnd: request.plannedEnd, length: request.length, unlock: unlock,
-                                         group: group, dailyAllowance: try Self.daily(request.allowance)), for: uid)
+                                         group: group, dailyAllowance: try Self.daily(request.allowance),
+                                         cycle: try Self.cycle(request.cycle), startedAt: request.startedAt), for: uid)
         case .lower:
             guard let session = request.session else { throw HeldBlockError.badRequest("lower needs a session") }
             if let typed = request.typed, !UnlockMethod.typingLengths.contains(typed) {
@@ -160,6 +161,11 @@ public struct ShieldRequestHandler: Sendable {
         return try (request.targets ?? []).map { text in
             do { return try Target(parsing: text) } catch { throw HeldBlockError.badRequest("\(error)") }
         }
+    }
+
+    /// A focus cycle as a request gives it, checked as `start --cycle` checks it.
+    private static func cycle(_ cycle: Cycle?) throws -> Cycle? {
+        do { return try cycle?.validated() } catch { throw HeldBlockError.badRequest("cycle: \(error)") }
     }
 
     /// A daily allowance as a request gives it: from 1 second to a day.

@@ -60,8 +60,20 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     /// Whether root released it: a record of that decision, not a block.
     public var isReleased: Bool { releasedAt != nil }
 
-    /// Whether a layer enforces it now: not released, and no allowance running.
-    public var isEnforced: Bool { !isReleased && allowance == nil }
+    /// The plan of its strict session's fixed cycle, as first raised: the
+    /// service lowers the block at each break and raises it at its end.
+    public internal(set) var cycle: HeldCycle?
+
+    /// Whether a layer enforces it at `now` (after `advance`): not
+    /// released, no allowance running, and not in one of its cycle's breaks.
+    public func isEnforced(at now: Date) -> Bool {
+        !isReleased && allowance == nil && breakNow(at: now) == nil
+    }
+
+    /// The break of its cycle the plan has at `now` (after `advance`).
+    public func breakNow(at now: Date) -> (round: Int, end: Date)? {
+        cycle?.breakNow(at: now, served: served, boot: checkpoint)
+    }
 
     /// The same block, released by root at `date`.
     public func released(at date: Date) -> HeldBlock {

@@ -50,9 +50,16 @@ public struct HeldBlocks: Sendable {
         /// starts (kept with a strict block as first raised).
         public var group: GroupID?
         public var dailyAllowance: TimeInterval?
+        /// A strict session's fixed focus cycle and the session's start:
+        /// the service lowers the block at its breaks itself.
+        public var cycle: Cycle?
+        public var startedAt: Date?
 
         public init(session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?,
-                    unlock: UnlockMethod? = nil, group: GroupID? = nil, dailyAllowance: TimeInterval? = nil) {
+                    unlock: UnlockMethod? = nil, group: GroupID? = nil, dailyAllowance: TimeInterval? = nil,
+                    cycle: Cycle? = nil, startedAt: Date? = nil) {
+            self.cycle = cycle
+            self.startedAt = startedAt
             self.unlock = unlock
             self.group = group
             self.dailyAllowance = dailyAllowance
@@ -85,6 +92,12 @@ public struct HeldBlocks: Sendable {
                 // Raising is always allowed: a running allowance ends now
                 // (`allow --cancel`, or its end seen first by the user's daemon).
                 if kept.allowance != nil { ended.append(kept); kept.allowance = nil }
+                // Raising in a break of the cycle is `next` into work: the
+                // break ends now (shortening a break is always allowed).
+                if var cycle = kept.cycle, cycle.endBreak(at: now, served: kept.served, boot: kept.checkpoint) {
+                    kept.cycle = cycle
+                    logger.info("a break ended early; raised", metadata: ["uid": "\(uid)", "session": "\(request.session)"])
+                }
                 // A strict block keeps the allowance it was raised with.
                 if !kept.strict, let daily = request.dailyAllowance { kept.dailyAllowance = daily }
                 if kept.group == nil { kept.group = request.group }
@@ -101,6 +114,12 @@ public struct HeldBlocks: Sendable {
                                   unlock: request.strict ? request.unlock : nil)
             block.group = request.group
             block.dailyAllowance = request.dailyAllowance
+            // Only a strict session's fixed cycle: the user's own commands
+            // lower and raise any other block at its breaks (a flow's work
+            // has no planned end: docs/cycles.md).
+            if request.strict, let cycle = request.cycle, !cycle.isFlow, let startedAt = request.startedAt {
+                block.cycle = HeldCycle(cycle: cycle, startedAt: startedAt, raisedAt: now, boot: boot)
+            }
             blocks.append(block)
             return (block, blocks)
         }
@@ -126,6 +145,9 @@ public struct HeldBlocks: Sendable {
             // and a resume must not raise what root lifted.
             guard !block.isReleased else { return (false, blocks) }
             if block.strict, !block.isOver(at: now) {
+                // In a break of its cycle the block is down already, and
+                // comes back at the break's end: kept, nothing to refuse.
+                if block.breakNow(at: now) != nil, !overridden, typed == nil { return (false, blocks) }
                 try Self.admitEarly(block, overridden: overridden, typed: typed, at: now)
             }
             if block.allowance != nil { ended.append(block) }
@@ -311,6 +333,7 @@ public struct HeldBlocks: Sendable {
             logger.info("allowance ended; raised", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"])
         }
         let ends = left.compactMap { $0.end(at: now) } + left.compactMap { $0.allowance?.end(at: now, boot: boot) }
+            + left.compactMap { $0.cycle?.nextEdge(at: now, served: $0.served, boot: $0.checkpoint) }
         let checkpoint = left.contains(where: { $0.strict && !$0.isReleased }) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
         return (ends + checkpoint + [again].compactMap { $0 }).min()
     }
@@ -392,7 +415,8 @@ public struct HeldBlocks: Sendable {
     /// within `LayerHealth.retryDelay`; the others enforce all the same.
     @discardableResult
     private func enforce(_ blocks: [HeldBlock]) async -> Date? {
-        let enforced = blocks.filter(\.isEnforced)
+        let now = clock.now()
+        let enforced = blocks.filter { $0.isEnforced(at: now) }
         var again: Date?
         for layer in layers {
             do {
