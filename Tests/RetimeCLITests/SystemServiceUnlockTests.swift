@@ -71,6 +71,11 @@ struct SystemServiceUnlockTests {
         let user = try Self.strictSession(system, unlock: "delay:1h")
 
         try Self.editConfig(user, "unlock", "passcode")
+        // The session records the rule it started under: edited too.
+        let session = try user.changeLog("session")
+        let edited = try String(contentsOfFile: session, encoding: .utf8)
+            .replacingOccurrences(of: #""unlock":"delay:1h""#, with: #""unlock":"passcode""#)
+        try edited.write(toFile: session, atomically: false, encoding: .utf8)
         let cheat = try user.run(["stop", "--passcode-stdin"], input: "right-one\n")
         #expect(cheat.status != 0, "\(cheat.out) \(cheat.err)")
         #expect(system.blocked == ["example.com"])

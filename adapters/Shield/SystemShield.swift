@@ -56,7 +56,7 @@ public struct SystemShield: Shield {
         let length = session.plannedEnd.map { $0.timeIntervalSince(session.startedAt) }
         _ = try send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,
                            plannedEnd: session.plannedEnd, length: length,
-                           unlock: session.strict ? unlock.map(\.description) : nil, group: session.groupId.description,
+                           unlock: session.strict ? (session.unlock ?? unlock).map(\.description) : nil, group: session.groupId.description,
                            allowance: session.dailyAllowance, cycle: session.strict ? session.cycle : nil,
                            startedAt: session.strict ? session.startedAt : nil))
     }
@@ -106,7 +106,7 @@ public struct SystemShield: Shield {
     public func state() async throws -> ShieldState? {
         // A block down for an allowance the service counts, or for a break
         // of the cycle it keeps, is down.
-        let blocks = (try send(.init(op: .status)).blocks ?? []).filter { $0.allowanceUntil == nil && $0.breakUntil == nil }
+        let blocks = (try send(.init(op: .status)).blocks ?? []).filter { $0.allowanceUntil == nil && $0.breakUntil == nil && $0.lowered != true }
         guard let block = blocks.first(where: { $0.released != true }) ?? blocks.first else { return nil }
         return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) },
                            released: block.released == true)

@@ -106,6 +106,9 @@ public enum ShieldProtocol {
         /// A break of the strict block's cycle runs until then: the block
         /// is down, and the service raises it again at that instant.
         public var breakUntil: Date?
+        /// Its user lowered this strict block early (a pause or a stop):
+        /// enforced by nothing, kept so a resume raises it under its rule.
+        public var lowered: Bool?
     }
 
     public struct Failure: Codable, Sendable, Equatable {
@@ -194,6 +197,6 @@ public enum ShieldProtocol {
               endsAfterSeconds: block.isReleased ? 0 : block.end(at: now).map { max(0, $0.timeIntervalSince(now)) },
               released: block.isReleased ? true : nil,
               allowanceUntil: block.allowance.map { $0.end(at: now, boot: nil) },
-              breakUntil: block.breakNow(at: now)?.end)
+              breakUntil: block.breakNow(at: now)?.end, lowered: block.loweredAt == nil ? nil : true)
     }
 }

@@ -60,6 +60,17 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     /// Whether root released it: a record of that decision, not a block.
     public var isReleased: Bool { releasedAt != nil }
 
+    /// When its user lowered this strict block early, by the unlock rule it
+    /// was raised with (a pause or a stop): no layer enforces it, and the
+    /// record is kept to the planned end so that a resume of its session
+    /// raises it again under that rule, not the user's files' rule by then.
+    /// A new session replaces it.
+    public internal(set) var loweredAt: Date?
+
+    /// Whether it holds its user now as a strict block: strict, neither
+    /// released by root nor lowered early by its user.
+    public var holdsStrictly: Bool { strict && !isReleased && loweredAt == nil }
+
     /// The plan of its strict session's fixed cycle, as first raised: the
     /// service lowers the block at each break and raises it at its end.
     public internal(set) var cycle: HeldCycle?
@@ -67,7 +78,7 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     /// Whether a layer enforces it at `now` (after `advance`): not
     /// released, no allowance running, and not in one of its cycle's breaks.
     public func isEnforced(at now: Date) -> Bool {
-        !isReleased && allowance == nil && breakNow(at: now) == nil
+        !isReleased && loweredAt == nil && allowance == nil && breakNow(at: now) == nil
     }
 
     /// The break of its cycle the plan has at `now` (after `advance`).

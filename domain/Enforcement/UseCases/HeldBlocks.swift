@@ -98,13 +98,19 @@ public struct HeldBlocks: Sendable {
                     kept.cycle = cycle
                     logger.info("a break ended early; raised", metadata: ["uid": "\(uid)", "session": "\(request.session)"])
                 }
+                // A resume after an early pause: raised again under the
+                // rule it was raised with; a new countdown for a new pause.
+                if kept.loweredAt != nil {
+                    kept.loweredAt = nil
+                    kept.countdown = nil
+                }
                 // A strict block keeps the allowance it was raised with.
                 if !kept.strict, let daily = request.dailyAllowance { kept.dailyAllowance = daily }
                 if kept.group == nil { kept.group = request.group }
                 blocks[index] = kept
                 return (kept, blocks)
             }
-            if let held = blocks.first(where: { $0.uid == uid && $0.strict && !$0.isReleased }) {
+            if let held = blocks.first(where: { $0.uid == uid && $0.holdsStrictly }) {
                 throw HeldBlockError.anotherStrictBlock(until: held.end(at: now))
             }
             try Self.checkSize(request.targets)
@@ -144,11 +150,20 @@ public struct HeldBlocks: Sendable {
             // Root's release stays on record to the session's end: a pause
             // and a resume must not raise what root lifted.
             guard !block.isReleased else { return (false, blocks) }
+            // Lowered early already (a pause): nothing more to lower.
+            guard block.loweredAt == nil else { return (false, blocks) }
             if block.strict, !block.isOver(at: now) {
                 // In a break of its cycle the block is down already, and
                 // comes back at the break's end: kept, nothing to refuse.
                 if block.breakNow(at: now) != nil, !overridden, typed == nil { return (false, blocks) }
                 try Self.admitEarly(block, overridden: overridden, typed: typed, at: now)
+                // Kept, lowered: a resume raises it under the same rule.
+                if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session }) {
+                    if block.allowance != nil { ended.append(block) }
+                    blocks[index].loweredAt = now
+                    blocks[index].allowance = nil
+                    return (true, blocks)
+                }
             }
             if block.allowance != nil { ended.append(block) }
             blocks.removeAll { $0.uid == uid && $0.session == session }
@@ -190,7 +205,7 @@ public struct HeldBlocks: Sendable {
         let now = clock.now(), boot = clock.bootTime()
         let end = try await store.update { blocks -> Date? in
             expire(&blocks, now: now, boot: boot)
-            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.strict && !$0.isReleased }),
+            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.holdsStrictly }),
                   case .delay(let delay)? = blocks[index].unlock else { return nil }
             if blocks[index].countdown == nil {
                 blocks[index].countdown = UnlockCountdown(startedAt: now, delay: delay, servedAtStart: blocks[index].served)
@@ -236,7 +251,7 @@ public struct HeldBlocks: Sendable {
         let now = clock.now(), boot = clock.bootTime()
         let held = try await store.update { blocks -> HeldBlock? in
             expire(&blocks, now: now, boot: boot)
-            return blocks.first { $0.uid == uid && $0.session == session && !$0.isReleased }
+            return blocks.first { $0.uid == uid && $0.session == session && !$0.isReleased && $0.loweredAt == nil }
         }
         guard let held else { throw HeldBlockError.badRequest("no block of this session is held") }
         if let running = held.allowance { throw HeldBlockError.allowanceRunning(until: running.end(at: now, boot: boot)) }
@@ -253,7 +268,7 @@ public struct HeldBlocks: Sendable {
         // the user minutes, never gives them free ones.
         try await ledger.spend(running.length, of: group, by: Self.ledgerDevice, on: day, at: now, boot: boot)
         let all = try await store.update { blocks -> [HeldBlock]? in
-            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && !$0.isReleased }),
+            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && !$0.isReleased && $0.loweredAt == nil }),
                   blocks[index].allowance == nil else { return nil }
             if !blocks[index].strict { blocks[index].dailyAllowance = allowance }
             blocks[index].allowance = running
@@ -334,7 +349,7 @@ public struct HeldBlocks: Sendable {
         }
         let ends = left.compactMap { $0.end(at: now) } + left.compactMap { $0.allowance?.end(at: now, boot: boot) }
             + left.compactMap { $0.cycle?.nextEdge(at: now, served: $0.served, boot: $0.checkpoint) }
-        let checkpoint = left.contains(where: { $0.strict && !$0.isReleased }) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
+        let checkpoint = left.contains(where: \.holdsStrictly) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
         return (ends + checkpoint + [again].compactMap { $0 }).min()
     }
 

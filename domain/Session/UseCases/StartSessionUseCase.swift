@@ -113,6 +113,9 @@ public struct StartSessionUseCase: Sendable {
         // cannot be raised during the session, and the system service
         // keeps it with the block (semantics.md, "Cycles and allowances").
         session.dailyAllowance = plan.allowance ?? (plan.strict ? group.allowance : nil)
+        // The unlock rule holds for the session's whole life (pauses too).
+        // (Without settings, as in tests of other things, none is recorded.)
+        if plan.strict, let settings { session.unlock = try await StrictUnlock.configured(in: settings, logger: nil) }
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)
