@@ -89,6 +89,15 @@ public struct SystemShield: Shield {
         _ = try send(.init(op: .withdrawUnlock, session: session))
     }
 
+    /// The service issues the text and checks it itself.
+    public func typingChallenge(for session: SessionID) async throws -> String? {
+        try send(.init(op: .typingChallenge, session: session)).challenge
+    }
+
+    public func typedBack(_ text: String, for session: SessionID) async throws {
+        _ = try send(.init(op: .typedBack, session: session, typedText: text))
+    }
+
     /// The service counts the allowance by its own ledger, lowers the
     /// block and raises it again at the end itself.
     public func allow(for session: SessionID, length: TimeInterval, daily: TimeInterval?) async throws -> Date? {

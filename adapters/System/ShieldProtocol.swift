@@ -33,6 +33,13 @@ public enum ShieldProtocol {
         /// left today; the answer's `until` says when it is raised again,
         /// `left` what is left today.
         case allow
+        /// `unlock typing:N`: the service issues random text for the
+        /// caller's strict block of `session` (the answer's `challenge`),
+        /// one at a time per user, expiring; it keeps it to check.
+        case typingChallenge
+        /// The text typed back for that challenge (`typedText`): when it
+        /// matches, the next early `lower` within a minute is admitted.
+        case typedBack
     }
 
     public struct Request: Codable, Sendable, Equatable {
@@ -64,11 +71,15 @@ public enum ShieldProtocol {
         /// start, which the service keeps to lower the block at each break.
         public var cycle: Cycle?
         public var startedAt: Date?
+        /// `typedBack`: the text typed back.
+        public var typedText: String?
 
         public init(op: Operation, session: SessionID? = nil, targets: [String]? = nil, strict: Bool? = nil,
                     plannedEnd: Date? = nil, length: Double? = nil, uid: UInt32? = nil, all: Bool? = nil,
                     passcode: String? = nil, newPasscode: String? = nil, unlock: String? = nil, typed: Int? = nil,
-                    group: String? = nil, allowance: Double? = nil, cycle: Cycle? = nil, startedAt: Date? = nil) {
+                    group: String? = nil, allowance: Double? = nil, cycle: Cycle? = nil, startedAt: Date? = nil,
+                    typedText: String? = nil) {
+            self.typedText = typedText
             self.cycle = cycle
             self.startedAt = startedAt
             self.group = group
@@ -136,6 +147,8 @@ public enum ShieldProtocol {
         public var until: Date?
         /// `allow`: the seconds of today's allowance left after it.
         public var left: Double?
+        /// `typingChallenge`: the text to type back.
+        public var challenge: String?
 
         public init(ok: Bool, blocks: [Block]? = nil, layers: [LayerReport]? = nil, checks: [[LayerCheck]]? = nil,
                     error: Failure? = nil, passcodeSet: Bool? = nil) {

@@ -1,5 +1,6 @@
 import Domain
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,8 @@ public struct ShieldRequestHandler: Sendable {
     /// Each user's share of passcode work (each request may hash once or
     /// twice): enough for a person, too little to hold the service.
     private let hashing: PerUserBudget
+    /// The texts issued for `unlock typing:N`, one per user.
+    private let challenges = TypingChallenges()
 
     public init(blocks: HeldBlocks, clock: any RetimeShared.Clock,
                 passcodes: @escaping @Sendable (UInt32) throws -> ServicePasscodeBook,
@@ -110,6 +113,20 @@ public struct ShieldRequestHandler: Sendable {
             answer.until = grant.until
             answer.left = grant.left
             return answer
+        case .typingChallenge:
+            guard let session = request.session else { throw HeldBlockError.badRequest("typingChallenge needs a session") }
+            guard let count = try await blocks.typingCount(session, for: uid) else {
+                throw HeldBlockError.badRequest("no strict block of this session is lowered by typing")
+            }
+            var answer = ShieldProtocol.Answer(ok: true)
+            answer.challenge = challenges.issue(count: count, session: session, for: uid, at: clock.now())
+            return answer
+        case .typedBack:
+            guard let session = request.session, let text = request.typedText else { throw HeldBlockError.badRequest("typedBack needs a session and typedText") }
+            guard challenges.check(text, session: session, for: uid, at: clock.now()) else {
+                throw HeldBlockError.refused(code: "unlock.mistyped", message: "the text typed back is not the text the system service showed")
+            }
+            try await blocks.proveTyping(session, for: uid)
         case .withdrawUnlock:
             guard let session = request.session else { throw HeldBlockError.badRequest("withdrawUnlock needs a session") }
             try await blocks.withdrawUnlock(session, for: uid)
@@ -178,5 +195,37 @@ public struct ShieldRequestHandler: Sendable {
     private static func required(_ passcode: String?) throws -> String {
         guard let passcode else { throw HeldBlockError.badRequest("a passcode is needed") }
         return passcode
+    }
+}
+
+/// The texts the service issued for `unlock typing:N`: one per user at a
+/// time (a new one replaces it), each good for one answer within
+/// `lifetime`. Kept in memory: a restart only asks for a new one.
+final class TypingChallenges: Sendable {
+    struct Challenge {
+        let session: SessionID
+        let text: String
+        let expires: Date
+    }
+
+    /// How long an issued text may be typed back.
+    static let lifetime: TimeInterval = 300
+    /// The characters it is drawn from (as the CLI's own).
+    static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    private let issued = Mutex<[UInt32: Challenge]>([:])
+
+    /// New random text of `count` characters for `uid`'s block of `session`.
+    func issue(count: Int, session: SessionID, for uid: UInt32, at now: Date) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let text = String((0..<count).map { _ in Self.alphabet.randomElement(using: &generator)! })
+        issued.withLock { $0[uid] = Challenge(session: session, text: text, expires: now.addingTimeInterval(Self.lifetime)) }
+        return text
+    }
+
+    /// Whether `text` is `uid`'s issued text for `session`, in time. The
+    /// challenge is used up either way: one guess per text.
+    func check(_ text: String, session: SessionID, for uid: UInt32, at now: Date) -> Bool {
+        guard let challenge = issued.withLock({ $0.removeValue(forKey: uid) }) else { return false }
+        return challenge.session == session && now <= challenge.expires && challenge.text == text
     }
 }

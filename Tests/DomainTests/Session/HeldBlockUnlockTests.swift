@@ -64,9 +64,16 @@ struct HeldBlockUnlockTests {
 
         let typing = try await raise(.typing(32))
         await #expect(throws: HeldBlockError.self) { try await blocks.lower(typing, for: 1_000, overridden: true) }
-        await #expect(throws: HeldBlockError.self) { try await blocks.lower(typing, for: 1_000, typed: 16) }
-        try await blocks.lower(typing, for: 1_000, typed: 32)
-        #expect(try await !held)
+        await #expect(throws: HeldBlockError.self) { try await blocks.lower(typing, for: 1_000, typed: 32) }
+        #expect(try await held, "a count the client claims is no proof")
+        #expect(try await blocks.typingCount(typing, for: 1_000) == 32)
+        try await blocks.proveTyping(typing, for: 1_000)
+        clock.advance(by: HeldBlocks.typingProofLife + 1)
+        await #expect(throws: HeldBlockError.self) { try await blocks.lower(typing, for: 1_000, typed: 32) }
+        #expect(try await held, "the proof is good for a minute")
+        try await blocks.proveTyping(typing, for: 1_000)
+        try await blocks.lower(typing, for: 1_000)
+        #expect(try await !held, "the text checked by the service admits it")
     }
 
     @Test("a re-raise of the same session cannot change the rule it was raised with")
@@ -84,6 +91,7 @@ struct HeldBlockUnlockTests {
     @Test("the pause gap: a strict block lowered early (a pause) stays on record; the resume's raise restores it under the rule it was raised with, whatever the new raise says")
     func pauseKeepsTheRule() async throws {
         let session = try await raise(.typing(32))
+        try await blocks.proveTyping(session, for: 1_000)
         try await blocks.lower(session, for: 1_000, typed: 32)
         #expect(try await !held)
         #expect(try await blocks.status(of: 1_000).map { $0.loweredAt != nil } == [true], "kept for a resume")
@@ -93,6 +101,7 @@ struct HeldBlockUnlockTests {
         await #expect(throws: HeldBlockError.self) { try await blocks.lower(session, for: 1_000, overridden: true) }
         #expect(try await blocks.status(of: 1_000).first?.unlock == .typing(32))
         // A new session replaces the record of a stopped one.
+        try await blocks.proveTyping(session, for: 1_000)
         try await blocks.lower(session, for: 1_000, typed: 32)
         let next = SessionID()
         try await blocks.raise(.init(session: next, targets: [try Target(parsing: "example.com")], strict: true,

@@ -33,6 +33,10 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     public internal(set) var unlock: UnlockMethod?
     /// The countdown to lower it early (`unlock delay:`), once asked for.
     public internal(set) var countdown: UnlockCountdown?
+    /// When its user typed back the text the service showed them
+    /// (`unlock typing:N`, checked by the service itself): one early
+    /// lowering within `HeldBlocks.typingProofLife` of it is admitted.
+    public internal(set) var typedAt: Date?
     /// The group whose targets it blocks, as the session named it when it
     /// was first raised: what its allowance is spent of.
     public internal(set) var group: GroupID?

@@ -103,6 +103,7 @@ public struct HeldBlocks: Sendable {
                 if kept.loweredAt != nil {
                     kept.loweredAt = nil
                     kept.countdown = nil
+                    kept.typedAt = nil
                 }
                 // A strict block keeps the allowance it was raised with.
                 if !kept.strict, let daily = request.dailyAllowance { kept.dailyAllowance = daily }
@@ -162,6 +163,7 @@ public struct HeldBlocks: Sendable {
                     if block.allowance != nil { ended.append(block) }
                     blocks[index].loweredAt = now
                     blocks[index].allowance = nil
+                    blocks[index].typedAt = nil
                     return (true, blocks)
                 }
             }
@@ -189,8 +191,12 @@ public struct HeldBlocks: Sendable {
             guard overridden else { throw .strict(until: block.end(at: now)) }
         case .never:
             throw .strict(until: block.end(at: now))
-        case .typing(let count):
-            guard let typed, typed >= count else { throw .strict(until: block.end(at: now)) }
+        case .typing:
+            // The service's own check of the text typed back (`proveTyping`),
+            // not a count the client claims.
+            guard let proved = block.typedAt, now >= proved, now.timeIntervalSince(proved) <= typingProofLife else {
+                throw .strict(until: block.end(at: now))
+            }
         case .delay:
             guard let countdown = block.countdown else { throw .strict(until: block.end(at: now)) }
             guard countdown.isOver(for: block, at: now) else { throw .countdown(until: countdown.end(for: block, at: now)) }
@@ -214,6 +220,34 @@ public struct HeldBlocks: Sendable {
             return blocks[index].countdown?.end(for: blocks[index], at: now)
         }
         return end
+    }
+
+    /// How long the text typed back admits an early lowering: the time for
+    /// the command that asked to carry it out.
+    public static let typingProofLife: TimeInterval = 60
+
+    /// The text `uid` typed back for `unlock typing:N` matched the text the
+    /// service showed (the caller, an adapter, checked it): the next early
+    /// lowering of the strict block of `session` within `typingProofLife`
+    /// is admitted. Returns the characters the rule asks for; throws when
+    /// the block has no such rule.
+    public func proveTyping(_ session: SessionID, for uid: UInt32) async throws {
+        let now = clock.now(), boot = clock.bootTime()
+        try await store.update { blocks -> Void in
+            expire(&blocks, now: now, boot: boot)
+            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.holdsStrictly }),
+                  case .typing? = blocks[index].unlock else { throw HeldBlockError.badRequest("no strict block of this session is lowered by typing") }
+            blocks[index].typedAt = now
+        }
+        logger.info("text typed back", metadata: ["uid": "\(uid)", "session": "\(session)"])
+    }
+
+    /// How many characters `uid`'s strict block of `session` asks to be
+    /// typed back; nil when its rule is not `typing:N`.
+    public func typingCount(_ session: SessionID, for uid: UInt32) async throws -> Int? {
+        let block = try await store.blocks().first { $0.uid == uid && $0.session == session && $0.holdsStrictly }
+        guard case .typing(let count)? = block?.unlock else { return nil }
+        return count
     }
 
     /// Cancels that countdown (`stop --withdraw`); nothing to cancel is not an error.

@@ -35,6 +35,14 @@ public protocol Shield: Sendable {
     func requestUnlock(for session: SessionID) async throws -> Date?
     /// Cancels that countdown; by default there is none.
     func withdrawUnlock(for session: SessionID) async throws
+    /// For `unlock typing:N`, a shield that checks the text typed back
+    /// itself (the system service) issues it: the text to show for an early
+    /// end of `session`'s strict block; nil (by default) when the caller
+    /// makes its own.
+    func typingChallenge(for session: SessionID) async throws -> String?
+    /// Hands that shield the text typed back for its challenge; it refuses
+    /// a mismatch. By default there is nothing to hand.
+    func typedBack(_ text: String, for session: SessionID) async throws
     /// Lifts the block of `session` for an allowance of `length` seconds
     /// of a group whose daily allowance is `daily`. A shield that counts
     /// allowances itself (the system service) decides, keeps what was
@@ -122,6 +130,10 @@ extension Shield {
     public func requestUnlock(for session: SessionID) async throws -> Date? { nil }
 
     public func withdrawUnlock(for session: SessionID) async throws {}
+
+    public func typingChallenge(for session: SessionID) async throws -> String? { nil }
+
+    public func typedBack(_ text: String, for session: SessionID) async throws {}
 
     public func allow(for session: SessionID, length: TimeInterval, daily: TimeInterval?) async throws -> Date? {
         try await lower(for: session)

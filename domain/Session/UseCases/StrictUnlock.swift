@@ -108,6 +108,20 @@ public struct StrictUnlock: Sendable {
         throw SessionError.unlockCountdown(request.action, until: request.end(at: clock.now(), boot: clock.bootTime()), started: true)
     }
 
+    /// The text to type back for the running session's early end under
+    /// `typing:N`, when its shield issues it (the system service, which
+    /// checks it too); nil: the caller makes its own.
+    public func typingChallenge() async throws -> String? {
+        guard let current = try await sessions.current() else { return nil }
+        return try await shields.shield(of: current).typingChallenge(for: current.id)
+    }
+
+    /// Hands the text typed back to the shield that issued the challenge.
+    public func typedBack(_ text: String) async throws {
+        guard let current = try await sessions.current() else { return }
+        try await shields.shield(of: current).typedBack(text, for: current.id)
+    }
+
     /// Cancels the running countdown (`stop --withdraw`); returns the
     /// session as it goes on.
     public func withdraw() async throws -> Session {
