@@ -65,4 +65,23 @@ struct SystemServiceCycleTests {
         _ = try user.run("stop")
         #expect(system.blocked == ["example.com"], "the data folder removed")
     }
+
+    @Test("next from a strict cycle's break into work reaches the service: the block is raised at once, and the next work phase holds")
+    func nextEndsTheBreak() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        #expect(try user.run("start", "work", "--cycle", "2s/30s", "--rounds", "2", "--strict").status == 0)
+        #expect(eventually(within: 10) { system.blocked.isEmpty }, "the break, by the service")
+        // Past the break's first second (a raise then is taken for the
+        // user's daemon reaching the edge late, not for next).
+        Thread.sleep(forTimeInterval: 1.5)
+        let next = try user.run("next")
+        #expect(next.status == 0, "\(next.out) \(next.err)")
+        #expect(system.blocked == ["example.com"], "raised at once")
+        #expect(try user.run("stop").status != 0)
+        #expect(system.blocked == ["example.com"], "the last work phase holds")
+    }
 }
