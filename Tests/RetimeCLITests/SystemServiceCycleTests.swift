@@ -39,7 +39,7 @@ struct SystemServiceCycleTests {
         #expect(lateness.allSatisfy { $0 < 1 }, "each edge on the second: \(lateness)")
     }
 
-    @Test("in a strict cycle's work phase, every edit of the user's data folder and next, pause, stop lower nothing; in its break, next raises it")
+    @Test("in a strict cycle's work phase, every edit of the user's data folder and next, pause, stop lower nothing (a guard: it held before too)")
     func workPhaseHolds() throws {
         let system = try SystemServiceHarness()
         let service = try system.start()
