@@ -48,6 +48,18 @@ public enum ShieldContract {
             try await shield.lower(for: session)
             try require(try await shield.state() == nil, "state")
         },
+        ContractCheck("allow lowers the block of its session and returns no end, or a shield that counts allowances itself refuses one it knows none of and keeps the block up") { make in
+            let shield = try await make()
+            let session = SessionID()
+            try await shield.raise(targets, for: session)
+            do {
+                let until = try await shield.allow(for: session, length: 60, daily: 600)
+                try require(until == nil, "a shield that counts nothing returns no end")
+                try require(try await shield.state() == nil, "state after allow")
+            } catch {
+                try requireEqual(try await shield.state()?.session, session, "the block after a refused allow")
+            }
+        },
         ContractCheck("an unlock countdown of a block that is not strict is none, its withdrawal harmless, and lower with text typed back lowers") { make in
             let shield = try await make()
             let session = SessionID()

@@ -71,6 +71,11 @@ struct SystemServiceUnlockTests {
         let user = try Self.strictSession(system, unlock: "delay:1h")
 
         try Self.editConfig(user, "unlock", "passcode")
+        // The session records the rule it started under: edited too.
+        let session = try user.changeLog("session")
+        let edited = try String(contentsOfFile: session, encoding: .utf8)
+            .replacingOccurrences(of: #""unlock":"delay:1h""#, with: #""unlock":"passcode""#)
+        try edited.write(toFile: session, atomically: false, encoding: .utf8)
         let cheat = try user.run(["stop", "--passcode-stdin"], input: "right-one\n")
         #expect(cheat.status != 0, "\(cheat.out) \(cheat.err)")
         #expect(system.blocked == ["example.com"])
@@ -93,6 +98,55 @@ struct SystemServiceUnlockTests {
         user.launcher += ["/usr/bin/python3", UnlockEndToEndTests.driver, "Type it: ={shown:Text: }\\r", "--"]
         let typed = try user.run("stop")
         #expect(typed.status == 0 && typed.out.contains("Stopped"), "\(typed.out) \(typed.err)")
+        #expect(system.blocked.isEmpty)
+    }
+
+    @Test("typing: the service issues the text and checks it; a forged request with the right count but the wrong text lowers nothing",
+          .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3")))
+    func forgedTyping() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let user = try Self.strictSession(system, unlock: "typing:16", passcode: false)
+        let session = try #require((try user.run("system", "status", "--json").json["blocks"] as? [[String: Any]])?.first?["session"] as? String)
+        // The user's own client, speaking the protocol as the user (nobody).
+        let forger = Process()
+        forger.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        forger.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", """
+            import json, socket, sys
+            def ask(request):
+                s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+                request["version"] = 1; request["session"] = sys.argv[2]
+                s.sendall(json.dumps(request).encode() + b"\\n")
+                data = b""
+                while not data.endswith(b"\\n"):
+                    chunk = s.recv(65536)
+                    if not chunk: break
+                    data += chunk
+                return json.loads(data)
+            said = {}
+            said["countOnly"] = ask({"op": "lower", "typed": 16})["ok"]
+            text = ask({"op": "typingChallenge"})["challenge"]
+            said["length"] = len(text)
+            wrong = ("x" if text[0] != "x" else "y") + text[1:]
+            said["wrongText"] = ask({"op": "typedBack", "typedText": wrong})["ok"]
+            said["afterWrong"] = ask({"op": "lower", "typed": 16})["ok"]
+            said["reused"] = ask({"op": "typedBack", "typedText": text})["ok"]
+            text = ask({"op": "typingChallenge"})["challenge"]
+            said["rightText"] = ask({"op": "typedBack", "typedText": text})["ok"]
+            said["lower"] = ask({"op": "lower"})["ok"]
+            print(json.dumps(said))
+            """, system.socket, session]
+        let answer = Pipe()
+        forger.standardOutput = answer
+        try forger.run()
+        forger.waitUntilExit()
+        let said = try JSONSerialization.jsonObject(with: answer.fileHandleForReading.readDataToEndOfFile()) as? [String: Any] ?? [:]
+        #expect(said["countOnly"] as? Bool == false, "a count alone: \(said)")
+        #expect(said["length"] as? Int == 16)
+        #expect(said["wrongText"] as? Bool == false && said["afterWrong"] as? Bool == false, "the wrong text: \(said)")
+        #expect(said["reused"] as? Bool == false, "a challenge answered once is gone: \(said)")
+        #expect(said["rightText"] as? Bool == true && said["lower"] as? Bool == true, "the right text: \(said)")
         #expect(system.blocked.isEmpty)
     }
 }

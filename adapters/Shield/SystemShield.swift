@@ -56,7 +56,9 @@ public struct SystemShield: Shield {
         let length = session.plannedEnd.map { $0.timeIntervalSince(session.startedAt) }
         _ = try send(.init(op: .raise, session: session.id, targets: targets.map(\.description), strict: session.strict,
                            plannedEnd: session.plannedEnd, length: length,
-                           unlock: session.strict ? unlock.map(\.description) : nil))
+                           unlock: session.strict ? (session.unlock ?? unlock).map(\.description) : nil, group: session.groupId.description,
+                           allowance: session.dailyAllowance, cycle: session.strict ? session.cycle : nil,
+                           startedAt: session.strict ? session.startedAt : nil))
     }
 
     /// A block with no session's terms: open-ended, not strict.
@@ -87,6 +89,21 @@ public struct SystemShield: Shield {
         _ = try send(.init(op: .withdrawUnlock, session: session))
     }
 
+    /// The service issues the text and checks it itself.
+    public func typingChallenge(for session: SessionID) async throws -> String? {
+        try send(.init(op: .typingChallenge, session: session)).challenge
+    }
+
+    public func typedBack(_ text: String, for session: SessionID) async throws {
+        _ = try send(.init(op: .typedBack, session: session, typedText: text))
+    }
+
+    /// The service counts the allowance by its own ledger, lowers the
+    /// block and raises it again at the end itself.
+    public func allow(for session: SessionID, length: TimeInterval, daily: TimeInterval?) async throws -> Date? {
+        try send(.init(op: .allow, session: session, length: length, allowance: daily)).until
+    }
+
     /// Whether the service's app layer is on (it terminates blocked apps).
     public func blocksApps() -> Bool {
         layers().contains { $0.report.name == "apps" && $0.report.active }
@@ -96,7 +113,9 @@ public struct SystemShield: Shield {
     /// stands as the session's (released, enforced by nothing), so no
     /// command raises it again.
     public func state() async throws -> ShieldState? {
-        let blocks = try send(.init(op: .status)).blocks ?? []
+        // A block down for an allowance the service counts, or for a break
+        // of the cycle it keeps, is down.
+        let blocks = (try send(.init(op: .status)).blocks ?? []).filter { $0.allowanceUntil == nil && $0.breakUntil == nil && $0.lowered != true }
         guard let block = blocks.first(where: { $0.released != true }) ?? blocks.first else { return nil }
         return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) },
                            released: block.released == true)

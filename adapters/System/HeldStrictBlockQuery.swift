@@ -20,7 +20,7 @@ public struct HeldStrictBlockQuery: StrictSessionQuery {
 
     public func strictUntil() async throws -> Date? {
         let now = clock.now(), boot = clock.bootTime()
-        return try await store.blocks().lazy.filter { $0.uid == self.uid && $0.strict && !$0.isReleased }.compactMap { held -> Date? in
+        return try await store.blocks().lazy.filter { $0.uid == self.uid && $0.holdsStrictly }.compactMap { held -> Date? in
             var block = held
             block.advance(to: boot)
             return block.isOver(at: now) ? nil : block.end(at: now)

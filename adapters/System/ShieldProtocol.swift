@@ -28,6 +28,18 @@ public enum ShieldProtocol {
         case requestUnlock
         /// Cancels it (`stop --withdraw`).
         case withdrawUnlock
+        /// Lowers the caller's block of `session` for an allowance the
+        /// service counts (`retime allow`): `length` seconds, or what is
+        /// left today; the answer's `until` says when it is raised again,
+        /// `left` what is left today.
+        case allow
+        /// `unlock typing:N`: the service issues random text for the
+        /// caller's strict block of `session` (the answer's `challenge`),
+        /// one at a time per user, expiring; it keeps it to check.
+        case typingChallenge
+        /// The text typed back for that challenge (`typedText`): when it
+        /// matches, the next early `lower` within a minute is admitted.
+        case typedBack
     }
 
     public struct Request: Codable, Sendable, Equatable {
@@ -50,10 +62,28 @@ public enum ShieldProtocol {
         public var unlock: String?
         /// `lower`: how many characters were typed back (`unlock typing:N`).
         public var typed: Int?
+        /// `raise`: the session's group (what an allowance is spent of).
+        public var group: String?
+        /// `raise` and `allow`: the group's daily allowance in seconds, as
+        /// its user has it (a strict block keeps the one it was raised with).
+        public var allowance: Double?
+        /// `raise` of a strict block: its session's fixed focus cycle and
+        /// start, which the service keeps to lower the block at each break.
+        public var cycle: Cycle?
+        public var startedAt: Date?
+        /// `typedBack`: the text typed back.
+        public var typedText: String?
 
         public init(op: Operation, session: SessionID? = nil, targets: [String]? = nil, strict: Bool? = nil,
                     plannedEnd: Date? = nil, length: Double? = nil, uid: UInt32? = nil, all: Bool? = nil,
-                    passcode: String? = nil, newPasscode: String? = nil, unlock: String? = nil, typed: Int? = nil) {
+                    passcode: String? = nil, newPasscode: String? = nil, unlock: String? = nil, typed: Int? = nil,
+                    group: String? = nil, allowance: Double? = nil, cycle: Cycle? = nil, startedAt: Date? = nil,
+                    typedText: String? = nil) {
+            self.typedText = typedText
+            self.cycle = cycle
+            self.startedAt = startedAt
+            self.group = group
+            self.allowance = allowance
             self.unlock = unlock
             self.typed = typed
             self.version = ShieldProtocol.version
@@ -81,6 +111,15 @@ public enum ShieldProtocol {
         /// Root released it: enforced by nothing, kept so its session is
         /// not raised again (absent from services before releases were kept).
         public var released: Bool?
+        /// An allowance the service counts runs until then: the block is
+        /// down, and the service raises it again at that instant.
+        public var allowanceUntil: Date?
+        /// A break of the strict block's cycle runs until then: the block
+        /// is down, and the service raises it again at that instant.
+        public var breakUntil: Date?
+        /// Its user lowered this strict block early (a pause or a stop):
+        /// enforced by nothing, kept so a resume raises it under its rule.
+        public var lowered: Bool?
     }
 
     public struct Failure: Codable, Sendable, Equatable {
@@ -106,6 +145,10 @@ public enum ShieldProtocol {
         /// `requestUnlock`: when the countdown runs out; absent when the
         /// block has no countdown rule.
         public var until: Date?
+        /// `allow`: the seconds of today's allowance left after it.
+        public var left: Double?
+        /// `typingChallenge`: the text to type back.
+        public var challenge: String?
 
         public init(ok: Bool, blocks: [Block]? = nil, layers: [LayerReport]? = nil, checks: [[LayerCheck]]? = nil,
                     error: Failure? = nil, passcodeSet: Bool? = nil) {
@@ -122,7 +165,7 @@ public enum ShieldProtocol {
             var until: Date?
             switch error as? HeldBlockError {
             case .strict(let end)?, .anotherStrictBlock(let end)?: until = end
-            case .countdown(let end)?: until = end
+            case .countdown(let end)?, .allowanceRunning(let end)?: until = end
             default: break
             }
             return Answer(ok: false, error: Failure(code: error.code, message: error.description, until: until))
@@ -165,6 +208,8 @@ public enum ShieldProtocol {
         Block(uid: block.uid, session: block.session, targets: block.targets.map(\.description), strict: block.strict,
               plannedEnd: block.plannedEnd,
               endsAfterSeconds: block.isReleased ? 0 : block.end(at: now).map { max(0, $0.timeIntervalSince(now)) },
-              released: block.isReleased ? true : nil)
+              released: block.isReleased ? true : nil,
+              allowanceUntil: block.allowance.map { $0.end(at: now, boot: nil) },
+              breakUntil: block.breakNow(at: now)?.end, lowered: block.loweredAt == nil ? nil : true)
     }
 }

@@ -1,5 +1,6 @@
 import Domain
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,8 @@ public struct ShieldRequestHandler: Sendable {
     /// Each user's share of passcode work (each request may hash once or
     /// twice): enough for a person, too little to hold the service.
     private let hashing: PerUserBudget
+    /// The texts issued for `unlock typing:N`, one per user.
+    private let challenges = TypingChallenges()
 
     public init(blocks: HeldBlocks, clock: any RetimeShared.Clock,
                 passcodes: @escaping @Sendable (UInt32) throws -> ServicePasscodeBook,
@@ -48,7 +51,7 @@ public struct ShieldRequestHandler: Sendable {
         var changed = false
         do {
             let request = try ShieldProtocol.decode(ShieldProtocol.Request.self, from: line)
-            changed = [.raise, .lower, .release].contains(request.op)
+            changed = [.raise, .lower, .release, .allow].contains(request.op)
             answer = try await handle(request, from: uid)
         } catch let error as any RetimeError {
             answer = .failure(error)
@@ -78,8 +81,14 @@ public struct ShieldRequestHandler: Sendable {
             do { unlock = try request.unlock.map(UnlockMethod.init(parsing:)) } catch {
                 throw HeldBlockError.badRequest("unlock: \(error.reason)")
             }
+            let group = try request.group.map { text in
+                guard let id = GroupID(text) else { throw HeldBlockError.badRequest("group is a group's id") }
+                return id
+            }
             try await blocks.raise(.init(session: session, targets: targets, strict: strict,
-                                         plannedEnd: request.plannedEnd, length: request.length, unlock: unlock), for: uid)
+                                         plannedEnd: request.plannedEnd, length: request.length, unlock: unlock,
+                                         group: group, dailyAllowance: try Self.daily(request.allowance),
+                                         cycle: try Self.cycle(request.cycle), startedAt: request.startedAt), for: uid)
         case .lower:
             guard let session = request.session else { throw HeldBlockError.badRequest("lower needs a session") }
             if let typed = request.typed, !UnlockMethod.typingLengths.contains(typed) {
@@ -97,6 +106,27 @@ public struct ShieldRequestHandler: Sendable {
             var answer = ShieldProtocol.Answer(ok: true)
             answer.until = try await blocks.requestUnlock(session, for: uid)
             return answer
+        case .allow:
+            guard let session = request.session else { throw HeldBlockError.badRequest("allow needs a session") }
+            let grant = try await blocks.allow(session, for: uid, length: request.length, daily: try Self.daily(request.allowance))
+            var answer = ShieldProtocol.Answer(ok: true)
+            answer.until = grant.until
+            answer.left = grant.left
+            return answer
+        case .typingChallenge:
+            guard let session = request.session else { throw HeldBlockError.badRequest("typingChallenge needs a session") }
+            guard let count = try await blocks.typingCount(session, for: uid) else {
+                throw HeldBlockError.badRequest("no strict block of this session is lowered by typing")
+            }
+            var answer = ShieldProtocol.Answer(ok: true)
+            answer.challenge = challenges.issue(count: count, session: session, for: uid, at: clock.now())
+            return answer
+        case .typedBack:
+            guard let session = request.session, let text = request.typedText else { throw HeldBlockError.badRequest("typedBack needs a session and typedText") }
+            guard challenges.check(text, session: session, for: uid, at: clock.now()) else {
+                throw HeldBlockError.refused(code: "unlock.mistyped", message: "the text typed back is not the text the system service showed")
+            }
+            try await blocks.proveTyping(session, for: uid)
         case .withdrawUnlock:
             guard let session = request.session else { throw HeldBlockError.badRequest("withdrawUnlock needs a session") }
             try await blocks.withdrawUnlock(session, for: uid)
@@ -150,8 +180,52 @@ public struct ShieldRequestHandler: Sendable {
         }
     }
 
+    /// A focus cycle as a request gives it, checked as `start --cycle` checks it.
+    private static func cycle(_ cycle: Cycle?) throws -> Cycle? {
+        do { return try cycle?.validated() } catch { throw HeldBlockError.badRequest("cycle: \(error)") }
+    }
+
+    /// A daily allowance as a request gives it: from 1 second to a day.
+    private static func daily(_ seconds: Double?) throws -> TimeInterval? {
+        guard let seconds else { return nil }
+        guard seconds.isFinite, seconds >= 1, seconds <= 86_400 else { throw HeldBlockError.badRequest("an allowance is from 1 second to 24 hours a day") }
+        return seconds
+    }
+
     private static func required(_ passcode: String?) throws -> String {
         guard let passcode else { throw HeldBlockError.badRequest("a passcode is needed") }
         return passcode
+    }
+}
+
+/// The texts the service issued for `unlock typing:N`: one per user at a
+/// time (a new one replaces it), each good for one answer within
+/// `lifetime`. Kept in memory: a restart only asks for a new one.
+final class TypingChallenges: Sendable {
+    struct Challenge {
+        let session: SessionID
+        let text: String
+        let expires: Date
+    }
+
+    /// How long an issued text may be typed back.
+    static let lifetime: TimeInterval = 300
+    /// The characters it is drawn from (as the CLI's own).
+    static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    private let issued = Mutex<[UInt32: Challenge]>([:])
+
+    /// New random text of `count` characters for `uid`'s block of `session`.
+    func issue(count: Int, session: SessionID, for uid: UInt32, at now: Date) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let text = String((0..<count).map { _ in Self.alphabet.randomElement(using: &generator)! })
+        issued.withLock { $0[uid] = Challenge(session: session, text: text, expires: now.addingTimeInterval(Self.lifetime)) }
+        return text
+    }
+
+    /// Whether `text` is `uid`'s issued text for `session`, in time. The
+    /// challenge is used up either way: one guess per text.
+    func check(_ text: String, session: SessionID, for uid: UInt32, at now: Date) -> Bool {
+        guard let challenge = issued.withLock({ $0.removeValue(forKey: uid) }) else { return false }
+        return challenge.session == session && now <= challenge.expires && challenge.text == text
     }
 }

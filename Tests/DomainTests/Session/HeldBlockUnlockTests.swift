@@ -20,7 +20,9 @@ struct HeldBlockUnlockTests {
         return session
     }
 
-    var held: Bool { get async throws { try await !store.blocks().isEmpty } }
+    /// Whether the block is enforced: one lowered early stays on record
+    /// (a resume raises it under its rule), enforced by nothing.
+    var held: Bool { get async throws { try await store.blocks().contains { $0.loweredAt == nil } } }
 
     @Test("delay: an early lower waits for the service's own countdown, which a moved clock does not shorten and asking again does not restart")
     func delay() async throws {
@@ -62,9 +64,16 @@ struct HeldBlockUnlockTests {
 
         let typing = try await raise(.typing(32))
         await #expect(throws: HeldBlockError.self) { try await blocks.lower(typing, for: 1_000, overridden: true) }
-        await #expect(throws: HeldBlockError.self) { try await blocks.lower(typing, for: 1_000, typed: 16) }
-        try await blocks.lower(typing, for: 1_000, typed: 32)
-        #expect(try await !held)
+        await #expect(throws: HeldBlockError.self) { try await blocks.lower(typing, for: 1_000, typed: 32) }
+        #expect(try await held, "a count the client claims is no proof")
+        #expect(try await blocks.typingCount(typing, for: 1_000) == 32)
+        try await blocks.proveTyping(typing, for: 1_000)
+        clock.advance(by: HeldBlocks.typingProofLife + 1)
+        await #expect(throws: HeldBlockError.self) { try await blocks.lower(typing, for: 1_000, typed: 32) }
+        #expect(try await held, "the proof is good for a minute")
+        try await blocks.proveTyping(typing, for: 1_000)
+        try await blocks.lower(typing, for: 1_000)
+        #expect(try await !held, "the text checked by the service admits it")
     }
 
     @Test("a re-raise of the same session cannot change the rule it was raised with")
@@ -77,5 +86,26 @@ struct HeldBlockUnlockTests {
         let stored = try await store.blocks()
         let again = try JSONDecoder().decode([HeldBlock].self, from: JSONEncoder().encode(stored))
         #expect(again.first?.unlock == .never)
+    }
+
+    @Test("the pause gap: a strict block lowered early (a pause) stays on record; the resume's raise restores it under the rule it was raised with, whatever the new raise says")
+    func pauseKeepsTheRule() async throws {
+        let session = try await raise(.typing(32))
+        try await blocks.proveTyping(session, for: 1_000)
+        try await blocks.lower(session, for: 1_000, typed: 32)
+        #expect(try await !held)
+        #expect(try await blocks.status(of: 1_000).map { $0.loweredAt != nil } == [true], "kept for a resume")
+        try await blocks.raise(.init(session: session, targets: [try Target(parsing: "example.com")], strict: true,
+                                     plannedEnd: clock.now() + 1_800, length: 1_800, unlock: .passcode), for: 1_000)
+        #expect(try await held)
+        await #expect(throws: HeldBlockError.self) { try await blocks.lower(session, for: 1_000, overridden: true) }
+        #expect(try await blocks.status(of: 1_000).first?.unlock == .typing(32))
+        // A new session replaces the record of a stopped one.
+        try await blocks.proveTyping(session, for: 1_000)
+        try await blocks.lower(session, for: 1_000, typed: 32)
+        let next = SessionID()
+        try await blocks.raise(.init(session: next, targets: [try Target(parsing: "example.com")], strict: true,
+                                     plannedEnd: clock.now() + 600, length: 600, unlock: .passcode), for: 1_000)
+        #expect(try await blocks.status(of: 1_000).map(\.session) == [next])
     }
 }

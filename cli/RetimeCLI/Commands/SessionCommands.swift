@@ -184,7 +184,7 @@ enum SessionCommands {
             let stopped: SessionReceipt
             do {
                 stopped = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime stop") { passcode in
-                    try await UnlockInput.typingBack(command: "retime stop") { try await services.stop.execute(passcode: passcode, at: at, typed: $0) }
+                    try await UnlockInput.typingBack(command: "retime stop", unlock: services.unlock) { try await services.stop.execute(passcode: passcode, at: at, typed: $0) }
                 }
             } catch SessionError.unlockCountdown(let action, let until, let started) {
                 return SessionCommands.countdown(action, until: until, started: started)
@@ -216,12 +216,13 @@ enum SessionCommands {
         init(_ parsed: ParsedCommand, values: DateValue) { passcodeFromStdin = parsed.flag("passcode-stdin") }
         struct Services: CommandServices {
             @Resolved var pause: PauseSessionUseCase
+            @Resolved var unlock: StrictUnlock
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let paused: SessionReceipt
             do {
                 paused = try await PasscodeInput.withOverride(passcodeFromStdin, command: "retime pause") { passcode in
-                    try await UnlockInput.typingBack(command: "retime pause") { try await services.pause.execute(passcode: passcode, typed: $0) }
+                    try await UnlockInput.typingBack(command: "retime pause", unlock: services.unlock) { try await services.pause.execute(passcode: passcode, typed: $0) }
                 }
             } catch SessionError.unlockCountdown(let action, let until, let started) {
                 return SessionCommands.countdown(action, until: until, started: started)

@@ -101,7 +101,8 @@ enum SystemCommands {
         .object(["session": .string(block.session.description), "uid": .int(Int64(block.uid)),
                  "targets": .array(block.targets.map(JSONValue.string)), "strict": .bool(block.strict),
                  "plannedEnd": Documents.time(block.plannedEnd), "endsAfterSeconds": block.endsAfterSeconds.map(JSONValue.double) ?? .null,
-                 "released": .bool(block.released)])
+                 "released": .bool(block.released), "allowanceUntil": Documents.time(block.allowanceUntil),
+                 "breakUntil": Documents.time(block.breakUntil), "lowered": .bool(block.lowered)])
     }
 
     static func document(_ layer: LayerReport) -> JSONValue {
@@ -112,6 +113,9 @@ enum SystemCommands {
     static func line(_ block: SystemServiceConsole.Block) -> String {
         let end = block.plannedEnd.map { " until \(LocalTime.dateTime($0))" } ?? " (open-ended)"
         if block.released { return "  \(block.session) (uid \(block.uid)): released by root; nothing of it is blocked" }
+        if block.lowered { return "  \(block.session) (uid \(block.uid)): lowered early by its user; raised again if its session resumes" }
+        if let until = block.allowanceUntil { return "  \(block.session) (uid \(block.uid)): down for an allowance until \(LocalTime.dateTime(until))" }
+        if let until = block.breakUntil { return "  \(block.session) (uid \(block.uid)): down for a break until \(LocalTime.dateTime(until))" }
         return "  \(block.session) (uid \(block.uid)): \(block.targets.count) target(s)\(block.strict ? ", strict" : "")\(end)"
     }
 }

@@ -25,21 +25,30 @@ enum UnlockInput {
     /// Runs `attempt`; when the unlock method asks for text typed back, shows
     /// it, reads it, and runs `attempt` again with how many characters were
     /// typed back exactly. A mismatch refuses (`unlockMistyped`).
-    static func typingBack<T>(command: String, _ attempt: (Int?) async throws -> T) async throws -> T {
+    /// With `unlock`, a shield that issues the text and checks it itself
+    /// (the system service) is asked for it and handed what was typed: its
+    /// check, not this process's, then admits the end.
+    static func typingBack<T>(command: String, unlock: StrictUnlock? = nil, _ attempt: (Int?) async throws -> T) async throws -> T {
         do {
             return try await attempt(nil)
         } catch SessionError.unlockNeedsTyping(let count) {
             guard isatty(STDIN_FILENO) == 1 else { throw NeedsTerminal(count: count) }
+            if let unlock, let issued = try await unlock.typingChallenge() {
+                let typed = try readBack(issued, command: command)
+                try await unlock.typedBack(typed)
+                guard typed == issued else { throw SessionError.unlockMistyped }
+                return try await attempt(count)
+            }
             var generator = SystemRandomNumberGenerator()
             let text = String((0..<count).map { _ in alphabet.randomElement(using: &generator)! })
-            guard try typedBack(text, command: command) else { throw SessionError.unlockMistyped }
+            guard try readBack(text, command: command) == text else { throw SessionError.unlockMistyped }
             return try await attempt(count)
         }
     }
 
     /// Shows `text` and reads one line from the terminal on stdin, echoed as
-    /// typed; true when it is `text` exactly.
-    private static func typedBack(_ text: String, command: String) throws -> Bool {
+    /// typed; returns the line read (empty when longer than any text).
+    private static func readBack(_ text: String, command: String) throws -> String {
         // Where the text is shown: the terminal itself, even with stdout or
         // stderr redirected; stderr when there is no controlling terminal.
         let tty = open("/dev/tty", O_WRONLY | O_CLOEXEC | O_NOCTTY)
@@ -56,8 +65,8 @@ enum UnlockInput {
             if byte == 0x0A || byte == 0x0D { break }
             bytes.append(byte)
             // Longer than the text is wrong already; read no further than a line.
-            guard bytes.count <= PasscodeInput.maximumBytes else { return false }
+            guard bytes.count <= PasscodeInput.maximumBytes else { return "" }
         }
-        return bytes == Array(text.utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -58,8 +58,12 @@ enum SystemRoot {
         // its answers alike.
         registry.register(LayerHealth.self, value: LayerHealth())
         registry.register {
+            // Each user's allowance spending in the service's own state
+            // (`users/UID/`), beside the passcode it keeps for them.
             HeldBlocks(store: try $0.resolve(), layers: try $0.resolve(), clock: try $0.resolve(), logger: try $0.resolve(),
-                       health: try $0.resolve())
+                       health: try $0.resolve(),
+                       allowances: { uid in StoreAllowanceLedger(store: JSONFileStore(directory: options.stateDirectory + "/users/\(uid)")) },
+                       zone: { SystemTimeZone.current(context.environment).rules })
         }
         registry.register(ShieldRequestHandler.self) { resolver in
             let clock = try resolver.resolve((any RetimeShared.Clock).self)

@@ -19,6 +19,12 @@ struct SystemServiceConsole: Sendable {
         var endsAfterSeconds: Double?
         /// Root released it: enforced by nothing, kept so it is not raised again.
         var released = false
+        /// Down until then for an allowance the service counts.
+        var allowanceUntil: Date? = nil
+        /// Down until then for a break of the strict cycle the service keeps.
+        var breakUntil: Date? = nil
+        /// Lowered early by its user (a pause or a stop), kept for a resume.
+        var lowered = false
     }
 
     /// The service's answer to `status`.
@@ -46,7 +52,7 @@ struct SystemServiceConsole: Sendable {
         let clock = SystemClock(), now = clock.now()
         var held = try await StoreHeldBlockStore(store: JSONFileStore(directory: stateDirectory)).blocks()
         for index in held.indices { held[index].advance(to: clock.bootTime()) }
-        return held.first { $0.strict && !$0.isReleased && !$0.isOver(at: now) }
+        return held.first { $0.holdsStrictly && !$0.isOver(at: now) }
     }
 
     /// Where the service's own copy of retime is installed, root's alone.
@@ -93,6 +99,7 @@ struct SystemServiceConsole: Sendable {
 
     private static func block(_ block: ShieldProtocol.Block) -> Block {
         Block(uid: block.uid, session: block.session, targets: block.targets, strict: block.strict, plannedEnd: block.plannedEnd,
-              endsAfterSeconds: block.endsAfterSeconds, released: block.released == true)
+              endsAfterSeconds: block.endsAfterSeconds, released: block.released == true, allowanceUntil: block.allowanceUntil,
+              breakUntil: block.breakUntil, lowered: block.lowered == true)
     }
 }

@@ -33,6 +33,20 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     public internal(set) var unlock: UnlockMethod?
     /// The countdown to lower it early (`unlock delay:`), once asked for.
     public internal(set) var countdown: UnlockCountdown?
+    /// When its user typed back the text the service showed them
+    /// (`unlock typing:N`, checked by the service itself): one early
+    /// lowering within `HeldBlocks.typingProofLife` of it is admitted.
+    public internal(set) var typedAt: Date?
+    /// The group whose targets it blocks, as the session named it when it
+    /// was first raised: what its allowance is spent of.
+    public internal(set) var group: GroupID?
+    /// The group's daily allowance as it was when the block was raised
+    /// (or, for a block that is not strict, as its user set it since): the
+    /// service counts `allow` against it, not against the user's files.
+    public internal(set) var dailyAllowance: TimeInterval?
+    /// The allowance running now, counted by the service: while it runs no
+    /// layer enforces the block, and the service raises it at its end.
+    public internal(set) var allowance: RunningAllowance?
 
     public init(uid: UInt32, session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?,
                 at boot: BootTimeReading?, unlock: UnlockMethod? = nil) {
@@ -49,6 +63,32 @@ public struct HeldBlock: Codable, Hashable, Sendable {
 
     /// Whether root released it: a record of that decision, not a block.
     public var isReleased: Bool { releasedAt != nil }
+
+    /// When its user lowered this strict block early, by the unlock rule it
+    /// was raised with (a pause or a stop): no layer enforces it, and the
+    /// record is kept to the planned end so that a resume of its session
+    /// raises it again under that rule, not the user's files' rule by then.
+    /// A new session replaces it.
+    public internal(set) var loweredAt: Date?
+
+    /// Whether it holds its user now as a strict block: strict, neither
+    /// released by root nor lowered early by its user.
+    public var holdsStrictly: Bool { strict && !isReleased && loweredAt == nil }
+
+    /// The plan of its strict session's fixed cycle, as first raised: the
+    /// service lowers the block at each break and raises it at its end.
+    public internal(set) var cycle: HeldCycle?
+
+    /// Whether a layer enforces it at `now` (after `advance`): not
+    /// released, no allowance running, and not in one of its cycle's breaks.
+    public func isEnforced(at now: Date) -> Bool {
+        !isReleased && loweredAt == nil && allowance == nil && breakNow(at: now) == nil
+    }
+
+    /// The break of its cycle the plan has at `now` (after `advance`).
+    public func breakNow(at now: Date) -> (round: Int, end: Date)? {
+        cycle?.breakNow(at: now, served: served, boot: checkpoint)
+    }
 
     /// The same block, released by root at `date`.
     public func released(at date: Date) -> HeldBlock {

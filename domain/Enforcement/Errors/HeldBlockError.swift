@@ -21,6 +21,12 @@ public enum HeldBlockError: RetimeError, Equatable {
     /// The service refused for a reason of another context (a wrong
     /// passcode, a lockout), passed on with its code.
     case refused(code: String, message: String)
+    /// The block carries no daily allowance the service knows of.
+    case noAllowance
+    /// Today's allowance of the block's group is spent, by the service's count.
+    case allowanceSpent
+    /// An allowance runs already, until `until`.
+    case allowanceRunning(until: Date)
     /// The caller's user asked for more slow work (passcode hashing) than
     /// its share; it may ask again after `retryAfter` seconds.
     case slowDown(retryAfter: TimeInterval)
@@ -36,6 +42,9 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .unreachable: "system.unreachable"
         case .refused(let code, _): code
         case .slowDown: "system.slowDown"
+        case .noAllowance: "system.noAllowance"
+        case .allowanceSpent: "system.allowanceSpent"
+        case .allowanceRunning: "system.allowanceRunning"
         }
     }
 
@@ -46,6 +55,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .unreachable: .storage
         case .refused(let code, _): code.hasPrefix("auth.") ? .authorization : .domain
         case .slowDown: .domain
+        case .noAllowance, .allowanceSpent, .allowanceRunning: .domain
         }
     }
 
@@ -63,6 +73,9 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .badRequest(let reason): "the system service refused the request: \(reason)"
         case .unreachable(let reason): "the system service cannot be reached: \(reason)"
         case .refused(_, let message): "the system service refused: \(message)"
+        case .noAllowance: "the system service knows no daily allowance for this block's group"
+        case .allowanceSpent: "today's allowance of this block's group is spent, by the system service's count"
+        case .allowanceRunning(let until): "an allowance runs already, until \(instant(until))"
         case .slowDown(let seconds):
             "your user asked the system service for too many passcode checks at once; try again in \(Int(seconds.rounded(.up))) s"
         }

@@ -17,9 +17,18 @@ public struct HeldBlocks: Sendable {
     private let clock: any Clock
     private let logger: Logger
     private let health: LayerHealth
+    /// Where the service counts what each user spent of each group's
+    /// allowance (its own state, not the user's files); nil: it keeps no
+    /// allowances.
+    private let allowances: (@Sendable (UInt32) -> any AllowanceLedger)?
+    /// The machine's time zone: the local day an allowance is spent on.
+    private let zone: @Sendable () -> TimeZoneRules
 
     public init(store: any HeldBlockStore, layers: [any BlockLayer], clock: any Clock, logger: Logger,
-                health: LayerHealth = LayerHealth()) {
+                health: LayerHealth = LayerHealth(), allowances: (@Sendable (UInt32) -> any AllowanceLedger)? = nil,
+                zone: @escaping @Sendable () -> TimeZoneRules = { .utc }) {
+        self.allowances = allowances
+        self.zone = zone
         self.store = store
         self.layers = layers
         self.clock = clock
@@ -37,10 +46,23 @@ public struct HeldBlocks: Sendable {
         /// How a strict block may be lowered early (the user's `unlock`
         /// when the session started); kept with the block when it is first raised.
         public var unlock: UnlockMethod?
+        /// The session's group, and its daily allowance as the session
+        /// starts (kept with a strict block as first raised).
+        public var group: GroupID?
+        public var dailyAllowance: TimeInterval?
+        /// A strict session's fixed focus cycle and the session's start:
+        /// the service lowers the block at its breaks itself.
+        public var cycle: Cycle?
+        public var startedAt: Date?
 
         public init(session: SessionID, targets: [Target], strict: Bool, plannedEnd: Date?, length: TimeInterval?,
-                    unlock: UnlockMethod? = nil) {
+                    unlock: UnlockMethod? = nil, group: GroupID? = nil, dailyAllowance: TimeInterval? = nil,
+                    cycle: Cycle? = nil, startedAt: Date? = nil) {
+            self.cycle = cycle
+            self.startedAt = startedAt
             self.unlock = unlock
+            self.group = group
+            self.dailyAllowance = dailyAllowance
             self.session = session
             self.targets = targets
             self.strict = strict
@@ -58,28 +80,57 @@ public struct HeldBlocks: Sendable {
     @discardableResult
     public func raise(_ request: Request, for uid: UInt32) async throws -> HeldBlock {
         let now = clock.now(), boot = clock.bootTime()
+        var ended: [HeldBlock] = []
         let (block, all) = try await store.update { blocks -> (HeldBlock, [HeldBlock]) in
-            expire(&blocks, now: now, boot: boot)
+            ended = expire(&blocks, now: now, boot: boot).allowancesEnded
             if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == request.session }) {
                 guard !blocks[index].isReleased else { throw HeldBlockError.released }
                 var kept = blocks[index]
                 let had = Set(kept.targets)
                 kept.targets = kept.strict ? kept.targets + request.targets.filter { !had.contains($0) } : request.targets
                 try Self.checkSize(kept.targets)
+                // Raising is always allowed: a running allowance ends now
+                // (`allow --cancel`, or its end seen first by the user's daemon).
+                if kept.allowance != nil { ended.append(kept); kept.allowance = nil }
+                // Raising in a break of the cycle is `next` into work: the
+                // break ends now (shortening a break is always allowed).
+                if var cycle = kept.cycle, cycle.endBreak(at: now, served: kept.served, boot: kept.checkpoint) {
+                    kept.cycle = cycle
+                    logger.info("a break ended early; raised", metadata: ["uid": "\(uid)", "session": "\(request.session)"])
+                }
+                // A resume after an early pause: raised again under the
+                // rule it was raised with; a new countdown for a new pause.
+                if kept.loweredAt != nil {
+                    kept.loweredAt = nil
+                    kept.countdown = nil
+                    kept.typedAt = nil
+                }
+                // A strict block keeps the allowance it was raised with.
+                if !kept.strict, let daily = request.dailyAllowance { kept.dailyAllowance = daily }
+                if kept.group == nil { kept.group = request.group }
                 blocks[index] = kept
                 return (kept, blocks)
             }
-            if let held = blocks.first(where: { $0.uid == uid && $0.strict && !$0.isReleased }) {
+            if let held = blocks.first(where: { $0.uid == uid && $0.holdsStrictly }) {
                 throw HeldBlockError.anotherStrictBlock(until: held.end(at: now))
             }
             try Self.checkSize(request.targets)
             blocks.removeAll { $0.uid == uid }
-            let block = HeldBlock(uid: uid, session: request.session, targets: request.targets, strict: request.strict,
+            var block = HeldBlock(uid: uid, session: request.session, targets: request.targets, strict: request.strict,
                                   plannedEnd: request.plannedEnd, length: request.length, at: boot,
                                   unlock: request.strict ? request.unlock : nil)
+            block.group = request.group
+            block.dailyAllowance = request.dailyAllowance
+            // Only a strict session's fixed cycle: the user's own commands
+            // lower and raise any other block at its breaks (a flow's work
+            // has no planned end: docs/cycles.md).
+            if request.strict, let cycle = request.cycle, !cycle.isFlow, let startedAt = request.startedAt {
+                block.cycle = HeldCycle(cycle: cycle, startedAt: startedAt, raisedAt: now, boot: boot)
+            }
             blocks.append(block)
             return (block, blocks)
         }
+        await giveBack(ended, at: now, boot: boot)
         await enforce(all)
         logger.info("raised", metadata: ["uid": "\(uid)", "session": "\(request.session)", "targets": "\(block.targets.count)",
                                          "strict": "\(block.strict)"])
@@ -92,16 +143,31 @@ public struct HeldBlocks: Sendable {
     public func lower(_ session: SessionID, for uid: UInt32, overridden: Bool = false, typed: Int? = nil) async throws {
         let now = clock.now(), boot = clock.bootTime()
         let (changed, all): (Bool, [HeldBlock])
+        var ended: [HeldBlock] = []
         do {
             (changed, all) = try await store.update { blocks -> (Bool, [HeldBlock]) in
-            expire(&blocks, now: now, boot: boot)
+            ended = expire(&blocks, now: now, boot: boot).allowancesEnded
             guard let block = blocks.first(where: { $0.uid == uid && $0.session == session }) else { return (false, blocks) }
             // Root's release stays on record to the session's end: a pause
             // and a resume must not raise what root lifted.
             guard !block.isReleased else { return (false, blocks) }
+            // Lowered early already (a pause): nothing more to lower.
+            guard block.loweredAt == nil else { return (false, blocks) }
             if block.strict, !block.isOver(at: now) {
+                // In a break of its cycle the block is down already, and
+                // comes back at the break's end: kept, nothing to refuse.
+                if block.breakNow(at: now) != nil, !overridden, typed == nil { return (false, blocks) }
                 try Self.admitEarly(block, overridden: overridden, typed: typed, at: now)
+                // Kept, lowered: a resume raises it under the same rule.
+                if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session }) {
+                    if block.allowance != nil { ended.append(block) }
+                    blocks[index].loweredAt = now
+                    blocks[index].allowance = nil
+                    blocks[index].typedAt = nil
+                    return (true, blocks)
+                }
             }
+            if block.allowance != nil { ended.append(block) }
             blocks.removeAll { $0.uid == uid && $0.session == session }
             return (true, blocks)
             }
@@ -110,6 +176,7 @@ public struct HeldBlocks: Sendable {
             logger.notice("refused to lower a strict block early", metadata: ["uid": "\(uid)", "session": "\(session)"])
             throw refusal
         }
+        await giveBack(ended, at: now, boot: boot)
         await enforce(all)
         if changed { logger.info("lowered", metadata: ["uid": "\(uid)", "session": "\(session)", "overridden": "\(overridden)"]) }
     }
@@ -124,8 +191,12 @@ public struct HeldBlocks: Sendable {
             guard overridden else { throw .strict(until: block.end(at: now)) }
         case .never:
             throw .strict(until: block.end(at: now))
-        case .typing(let count):
-            guard let typed, typed >= count else { throw .strict(until: block.end(at: now)) }
+        case .typing:
+            // The service's own check of the text typed back (`proveTyping`),
+            // not a count the client claims.
+            guard let proved = block.typedAt, now >= proved, now.timeIntervalSince(proved) <= typingProofLife else {
+                throw .strict(until: block.end(at: now))
+            }
         case .delay:
             guard let countdown = block.countdown else { throw .strict(until: block.end(at: now)) }
             guard countdown.isOver(for: block, at: now) else { throw .countdown(until: countdown.end(for: block, at: now)) }
@@ -140,7 +211,7 @@ public struct HeldBlocks: Sendable {
         let now = clock.now(), boot = clock.bootTime()
         let end = try await store.update { blocks -> Date? in
             expire(&blocks, now: now, boot: boot)
-            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.strict && !$0.isReleased }),
+            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.holdsStrictly }),
                   case .delay(let delay)? = blocks[index].unlock else { return nil }
             if blocks[index].countdown == nil {
                 blocks[index].countdown = UnlockCountdown(startedAt: now, delay: delay, servedAtStart: blocks[index].served)
@@ -151,6 +222,34 @@ public struct HeldBlocks: Sendable {
         return end
     }
 
+    /// How long the text typed back admits an early lowering: the time for
+    /// the command that asked to carry it out.
+    public static let typingProofLife: TimeInterval = 60
+
+    /// The text `uid` typed back for `unlock typing:N` matched the text the
+    /// service showed (the caller, an adapter, checked it): the next early
+    /// lowering of the strict block of `session` within `typingProofLife`
+    /// is admitted. Returns the characters the rule asks for; throws when
+    /// the block has no such rule.
+    public func proveTyping(_ session: SessionID, for uid: UInt32) async throws {
+        let now = clock.now(), boot = clock.bootTime()
+        try await store.update { blocks -> Void in
+            expire(&blocks, now: now, boot: boot)
+            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.holdsStrictly }),
+                  case .typing? = blocks[index].unlock else { throw HeldBlockError.badRequest("no strict block of this session is lowered by typing") }
+            blocks[index].typedAt = now
+        }
+        logger.info("text typed back", metadata: ["uid": "\(uid)", "session": "\(session)"])
+    }
+
+    /// How many characters `uid`'s strict block of `session` asks to be
+    /// typed back; nil when its rule is not `typing:N`.
+    public func typingCount(_ session: SessionID, for uid: UInt32) async throws -> Int? {
+        let block = try await store.blocks().first { $0.uid == uid && $0.session == session && $0.holdsStrictly }
+        guard case .typing(let count)? = block?.unlock else { return nil }
+        return count
+    }
+
     /// Cancels that countdown (`stop --withdraw`); nothing to cancel is not an error.
     public func withdrawUnlock(_ session: SessionID, for uid: UInt32) async throws {
         let now = clock.now(), boot = clock.bootTime()
@@ -159,6 +258,78 @@ public struct HeldBlocks: Sendable {
             guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session }), blocks[index].countdown != nil else { return }
             blocks[index].countdown = nil
             logger.info("unlock countdown withdrawn", metadata: ["uid": "\(uid)", "session": "\(session)"])
+        }
+    }
+
+    /// What `allow` granted: the block is down until `until`; `left` is what
+    /// is left of the day's allowance after it.
+    public struct AllowanceGrant: Sendable, Equatable {
+        public let until: Date
+        public let length: TimeInterval
+        public let left: TimeInterval
+    }
+
+    /// The device name the service's spending is kept under, in its own ledger.
+    static let ledgerDevice = "system-service"
+
+    /// Lowers `uid`'s block of `session` for an allowance the service
+    /// counts itself (strict or not): `length`, or what is left today,
+    /// whichever is less, of the daily allowance the block was raised with
+    /// (a block that is not strict takes `daily`, its user's as set now).
+    /// What was spent is counted per user, group and local day of the
+    /// machine, in the service's state: the user's files change nothing.
+    /// The service raises the block again at the allowance's end.
+    public func allow(_ session: SessionID, for uid: UInt32, length: TimeInterval?, daily: TimeInterval?) async throws -> AllowanceGrant {
+        guard let allowances else { throw HeldBlockError.noAllowance }
+        if let length, !(length >= 1 && length <= 86_400) { throw HeldBlockError.badRequest("an allowance lasts from 1 second to 24 hours") }
+        let now = clock.now(), boot = clock.bootTime()
+        let held = try await store.update { blocks -> HeldBlock? in
+            expire(&blocks, now: now, boot: boot)
+            return blocks.first { $0.uid == uid && $0.session == session && !$0.isReleased && $0.loweredAt == nil }
+        }
+        guard let held else { throw HeldBlockError.badRequest("no block of this session is held") }
+        if let running = held.allowance { throw HeldBlockError.allowanceRunning(until: running.end(at: now, boot: boot)) }
+        let allowance = held.strict ? held.dailyAllowance : (daily ?? held.dailyAllowance)
+        guard let allowance, let group = held.group else { throw HeldBlockError.noAllowance }
+        let ledger = allowances(uid)
+        let spending = try await ledger.spending(of: group)
+        let last = spending.filter { $0.device == Self.ledgerDevice }.max { $0.at < $1.at }
+        let day = AllowanceDay.today(at: now, boot: boot, lastSpending: last, in: zone())
+        let left = max(0, allowance - spending.spent(on: day))
+        guard left >= 1 else { throw HeldBlockError.allowanceSpent }
+        let running = RunningAllowance(at: now, boot: boot, length: min(length ?? left, left), day: day, device: Self.ledgerDevice)
+        // Spent before the block comes down: a crash between the two costs
+        // the user minutes, never gives them free ones.
+        try await ledger.spend(running.length, of: group, by: Self.ledgerDevice, on: day, at: now, boot: boot)
+        let all = try await store.update { blocks -> [HeldBlock]? in
+            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && !$0.isReleased && $0.loweredAt == nil }),
+                  blocks[index].allowance == nil else { return nil }
+            if !blocks[index].strict { blocks[index].dailyAllowance = allowance }
+            blocks[index].allowance = running
+            return blocks
+        }
+        guard let all else {
+            try await ledger.spend(-running.length, of: group, by: Self.ledgerDevice, on: day, at: now, boot: boot)
+            throw HeldBlockError.badRequest("the block changed meanwhile; ask again")
+        }
+        await enforce(all)
+        logger.info("allowance started", metadata: ["uid": "\(uid)", "session": "\(session)", "seconds": "\(running.length)"])
+        return AllowanceGrant(until: running.end(at: now, boot: boot), length: running.length, left: left - running.length)
+    }
+
+    /// Gives back what the allowances of `ended` blocks did not use (ended
+    /// early, by a raise or a lowering); one that ran out used it all.
+    private func giveBack(_ ended: [HeldBlock], at now: Date, boot: BootTimeReading?) async {
+        guard let allowances else { return }
+        for block in ended {
+            guard let running = block.allowance, let group = block.group else { continue }
+            let unused = running.length - running.used(at: now, boot: boot)
+            guard unused > 0 else { continue }
+            do {
+                try await allowances(block.uid).spend(-unused, of: group, by: Self.ledgerDevice, on: running.day, at: now, boot: boot)
+            } catch {
+                logger.error("an allowance's unused time could not be given back", metadata: ["uid": "\(block.uid)", "error": "\(error)"])
+            }
         }
     }
 
@@ -194,19 +365,25 @@ public struct HeldBlocks: Sendable {
     @discardableResult
     public func pass() async throws -> Date? {
         let now = clock.now(), boot = clock.bootTime()
-        let (lifted, left) = try await store.update { blocks -> ([HeldBlock], [HeldBlock]) in
+        let (expired, left) = try await store.update { blocks -> (Expired, [HeldBlock]) in
             var advanced = blocks
-            let lifted = expire(&advanced, now: now, boot: boot)
+            let expired = expire(&advanced, now: now, boot: boot)
             // Served time is written when a block ends, after a reboot, and
             // once its checkpoint is old enough; not at every pass (a durable
             // write after every request). The answer uses it all the same.
-            if !lifted.isEmpty || blocks.contains(where: { Self.checkpointDue($0, at: boot) }) { blocks = advanced }
-            return (lifted, advanced)
+            if !expired.lifted.isEmpty || !expired.allowancesEnded.isEmpty || blocks.contains(where: { Self.checkpointDue($0, at: boot) }) {
+                blocks = advanced
+            }
+            return (expired, advanced)
         }
         let again = await enforce(left)
-        for block in lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
-        let ends = left.compactMap { $0.end(at: now) }
-        let checkpoint = left.contains(where: { $0.strict && !$0.isReleased }) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
+        for block in expired.lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
+        for block in expired.allowancesEnded {
+            logger.info("allowance ended; raised", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"])
+        }
+        let ends = left.compactMap { $0.end(at: now) } + left.compactMap { $0.allowance?.end(at: now, boot: boot) }
+            + left.compactMap { $0.cycle?.nextEdge(at: now, served: $0.served, boot: $0.checkpoint) }
+        let checkpoint = left.contains(where: \.holdsStrictly) ? [now.addingTimeInterval(Self.checkpointInterval)] : []
         return (ends + checkpoint + [again].compactMap { $0 }).min()
     }
 
@@ -231,14 +408,28 @@ public struct HeldBlocks: Sendable {
     /// How often a strict block's served time is written while it is held.
     public static let checkpointInterval: TimeInterval = 60
 
-    /// Brings the blocks' served time up to `boot` and removes those whose
-    /// time is up at `now`; returns those.
+    /// What `expire` found: the blocks whose time is up (removed), and
+    /// those whose allowance ran out (raised again), as they were.
+    struct Expired: Sendable {
+        var lifted: [HeldBlock] = []
+        var allowancesEnded: [HeldBlock] = []
+    }
+
+    /// Brings the blocks' served time up to `boot`, removes those whose
+    /// time is up at `now` and ends the allowances that ran out; returns those.
     @discardableResult
-    private func expire(_ blocks: inout [HeldBlock], now: Date, boot: BootTimeReading?) -> [HeldBlock] {
-        for index in blocks.indices { blocks[index].advance(to: boot) }
-        let over = blocks.filter { $0.isOver(at: now) }
+    private func expire(_ blocks: inout [HeldBlock], now: Date, boot: BootTimeReading?) -> Expired {
+        var expired = Expired()
+        for index in blocks.indices {
+            blocks[index].advance(to: boot)
+            if let running = blocks[index].allowance, running.isOver(at: now, boot: boot) {
+                expired.allowancesEnded.append(blocks[index])
+                blocks[index].allowance = nil
+            }
+        }
+        expired.lifted = blocks.filter { $0.isOver(at: now) }
         blocks.removeAll { $0.isOver(at: now) }
-        return over
+        return expired
     }
 
     /// What each layer does on this machine (`system status`), with the
@@ -273,7 +464,8 @@ public struct HeldBlocks: Sendable {
     /// within `LayerHealth.retryDelay`; the others enforce all the same.
     @discardableResult
     private func enforce(_ blocks: [HeldBlock]) async -> Date? {
-        let enforced = blocks.filter { !$0.isReleased }
+        let now = clock.now()
+        let enforced = blocks.filter { $0.isEnforced(at: now) }
         var again: Date?
         for layer in layers {
             do {

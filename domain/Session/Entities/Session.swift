@@ -54,6 +54,12 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// Its away stretches (`Session+Away`); nil when it has none, as in
     /// sessions recorded before retime kept them.
     public internal(set) var away: [AwayStretch]?
+    /// How a strict session may end or pause early, as config `unlock`
+    /// said when it started: the rule for its whole life, pauses included,
+    /// whatever the config says later. Nil for sessions that are not
+    /// strict, and for those recorded before sessions kept it (the config
+    /// decides then).
+    public internal(set) var unlock: UnlockMethod?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,

@@ -35,6 +35,21 @@ public protocol Shield: Sendable {
     func requestUnlock(for session: SessionID) async throws -> Date?
     /// Cancels that countdown; by default there is none.
     func withdrawUnlock(for session: SessionID) async throws
+    /// For `unlock typing:N`, a shield that checks the text typed back
+    /// itself (the system service) issues it: the text to show for an early
+    /// end of `session`'s strict block; nil (by default) when the caller
+    /// makes its own.
+    func typingChallenge(for session: SessionID) async throws -> String?
+    /// Hands that shield the text typed back for its challenge; it refuses
+    /// a mismatch. By default there is nothing to hand.
+    func typedBack(_ text: String, for session: SessionID) async throws
+    /// Lifts the block of `session` for an allowance of `length` seconds
+    /// of a group whose daily allowance is `daily`. A shield that counts
+    /// allowances itself (the system service) decides, keeps what was
+    /// spent, raises the block at the end on its own, and returns that
+    /// end; by default the block is lowered and nil returned (the caller
+    /// counts, and raises it again).
+    func allow(for session: SessionID, length: TimeInterval, daily: TimeInterval?) async throws -> Date?
     /// What is blocked now, and for whom; nil when nothing is.
     func state() async throws -> ShieldState?
     /// What this shield can block, so that a session says what it really
@@ -115,4 +130,13 @@ extension Shield {
     public func requestUnlock(for session: SessionID) async throws -> Date? { nil }
 
     public func withdrawUnlock(for session: SessionID) async throws {}
+
+    public func typingChallenge(for session: SessionID) async throws -> String? { nil }
+
+    public func typedBack(_ text: String, for session: SessionID) async throws {}
+
+    public func allow(for session: SessionID, length: TimeInterval, daily: TimeInterval?) async throws -> Date? {
+        try await lower(for: session)
+        return nil
+    }
 }

@@ -65,7 +65,10 @@ public struct AllowUseCase: Sendable {
         }
         do {
             let shield = try active.shields.shield(of: after)
-            try await shield.guarded { try await $0.lower(for: after.id) }
+            // A shield that counts allowances itself (the system service)
+            // decides by its own count, and raises the block at the end.
+            let daily = after.dailyAllowance ?? group.allowance
+            try await shield.guarded { _ = try await $0.allow(for: after.id, length: running.length, daily: daily) }
         } catch {
             // A block that stays up is no allowance: withdraw it and give it back.
             if try await sessions.replace(after, with: before) { try? await book.spend(-running.length, of: group.groupId, on: running.day) }

@@ -109,7 +109,13 @@ public struct StartSessionUseCase: Sendable {
         var session = Session(id: plan.id ?? SessionID(), groupId: group.groupId, startedAt: startedAt, plannedEnd: plannedEnd, strict: plan.strict,
                               tags: tags, note: note, origin: plan.origin, bootDeadline: bootDeadline, shield: shield.identity,
                               groupName: group.name, device: device, cycle: cycle, startReading: boot)
-        session.dailyAllowance = plan.allowance
+        // A strict session keeps its group's allowance as it starts: it
+        // cannot be raised during the session, and the system service
+        // keeps it with the block (semantics.md, "Cycles and allowances").
+        session.dailyAllowance = plan.allowance ?? (plan.strict ? group.allowance : nil)
+        // The unlock rule holds for the session's whole life (pauses too).
+        // (Without settings, as in tests of other things, none is recorded.)
+        if plan.strict, let settings { session.unlock = try await StrictUnlock.configured(in: settings, logger: nil) }
         guard try await sessions.replace(nil, with: session) else {
             let current = try await sessions.current()
             throw SessionError.alreadyActive(current?.id ?? session.id, until: current?.plannedEnd)

@@ -36,12 +36,25 @@ public struct StrictUnlock: Sendable {
         case countdown(Session)
     }
 
-    /// The method in force. A value that does not parse (a hand-edited
-    /// file) counts as the default, and is logged.
+    /// The method the config sets now. A value that does not parse (a
+    /// hand-edited file) counts as the default, and is logged.
     public func method() async throws -> UnlockMethod {
-        guard let text = try await settings.value(for: SettingKey.unlock.rawValue) else { return .standard }
+        try await Self.configured(in: settings, logger: logger)
+    }
+
+    /// The method in force for `session`: the one it recorded as it started
+    /// (the pause gap: a rule edited during a pause does not hold when it
+    /// resumes), else the config's.
+    public func method(for session: Session) async throws -> UnlockMethod {
+        if let recorded = session.unlock { return recorded }
+        return try await method()
+    }
+
+    /// The method `settings` sets (the default when unset or unreadable).
+    static func configured(in settings: (any SettingsStore)?, logger: Logger?) async throws -> UnlockMethod {
+        guard let text = try await settings?.value(for: SettingKey.unlock.rawValue) else { return .standard }
         do { return try UnlockMethod(parsing: text) } catch {
-            logger.warning("the unlock setting is not an unlock method; the passcode rule applies", metadata: ["value": "\(text)"])
+            logger?.warning("the unlock setting is not an unlock method; the passcode rule applies", metadata: ["value": "\(text)"])
             return .standard
         }
     }
@@ -53,7 +66,7 @@ public struct StrictUnlock: Sendable {
                       until: Date) async throws -> Verdict {
         let now = clock.now(), boot = clock.bootTime()
         if current.dueUnlock(at: now, boot: boot) != nil { return .proceed }
-        switch try await method() {
+        switch try await method(for: current) {
         case .passcode:
             try await override.authorize(action.rawValue, passcode: passcode, otherwise: SessionError.strict(until: until))
             return .proceed
@@ -79,7 +92,7 @@ public struct StrictUnlock: Sendable {
     /// early end is `stop`'s (a countdown, text typed back) or none, and
     /// `cancel` is no way around them.
     public func admitCancel(_ current: Session, passcode: Passcode?, until: Date) async throws {
-        switch try await method() {
+        switch try await method(for: current) {
         case .passcode: try await override.authorize("cancel", passcode: passcode, otherwise: SessionError.strict(until: until))
         case .never: throw SessionError.unlockNever(until: until)
         case .delay, .typing: throw SessionError.strict(until: until)
@@ -93,6 +106,20 @@ public struct StrictUnlock: Sendable {
         guard let request = counting.unlockRequest, try await sessions.replace(current, with: counting) else { return }
         await events.session(.unlockRequested, counting, at: request.requestedAt)
         throw SessionError.unlockCountdown(request.action, until: request.end(at: clock.now(), boot: clock.bootTime()), started: true)
+    }
+
+    /// The text to type back for the running session's early end under
+    /// `typing:N`, when its shield issues it (the system service, which
+    /// checks it too); nil: the caller makes its own.
+    public func typingChallenge() async throws -> String? {
+        guard let current = try await sessions.current() else { return nil }
+        return try await shields.shield(of: current).typingChallenge(for: current.id)
+    }
+
+    /// Hands the text typed back to the shield that issued the challenge.
+    public func typedBack(_ text: String) async throws {
+        guard let current = try await sessions.current() else { return }
+        try await shields.shield(of: current).typedBack(text, for: current.id)
     }
 
     /// Cancels the running countdown (`stop --withdraw`); returns the
