@@ -92,11 +92,15 @@ struct UnlockEndToEndTests {
                 "the unlock-requested hook ran")
     }
 
-    @Test("delay: stop --withdraw cancels the countdown (exit 0); with none running it says so (exit 1)")
+    @Test("delay: on a terminal, stop starts the countdown without a prompt; stop --withdraw cancels it (exit 0); with none running it says so (exit 1)",
+          .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3")))
     func withdraw() throws {
         #expect(try retime.run("config", "set", "unlock", "delay:1h").status == 0)
-        #expect(try retime.run("start", "--for", "10m", "--strict", "--create").status == 0)
-        #expect(try retime.run("stop").status == 0)
+        let start = try retime.run("start", "--for", "10m", "--strict", "--create")
+        #expect(start.status == 0 && start.out.contains("ending it early takes a 1h countdown"), "\(start.out)")
+        // A person at a terminal is told of the countdown, never asked for a passcode.
+        let stop = try onTerminal([], "stop")
+        #expect(stop.status == 0 && stop.out.contains("Countdown started") && !stop.out.contains("asscode"), "\(stop.out)")
         let withdrawn = try retime.run("stop", "--withdraw")
         #expect(withdrawn.status == 0 && withdrawn.out.contains("Withdrawn"), "\(withdrawn.err)")
         #expect(!events(named: "unlock-withdrawn").isEmpty)

@@ -67,9 +67,17 @@ enum SessionCommands {
             let length = session.cycle.map { Self.describe($0, of: session, group: io.style.bold(name)) } ?? session.plannedEnd.map {
                 "a \(DurationValue.format($0.timeIntervalSince(session.startedAt))) session on \(io.style.bold(name)) until \(LocalTime.moment($0, now: session.startedAt))"
             } ?? "an open-ended session on \(io.style.bold(name))"
-            let withPasscode = session.strict ? ((try? await services.auth.execute())?.passcodeSet ?? false) : false
-            let strict = !session.strict ? "" : withPasscode ? " It is strict: only your passcode ends it early."
-                : " It is strict: it cannot be stopped before it ends."
+            let strict: String
+            switch session.strict ? session.unlock ?? .passcode : nil {
+            case nil: strict = ""
+            // The rule it keeps for its whole life (config `unlock` as it started).
+            case .delay(let seconds)?: strict = " It is strict: ending it early takes a \(DurationValue.format(seconds)) countdown ('retime stop')."
+            case .typing(let count)?: strict = " It is strict: ending it early means typing back \(count) random characters."
+            case .never?: strict = " It is strict: nothing ends it early."
+            case .passcode?:
+                let withPasscode = (try? await services.auth.execute())?.passcodeSet ?? false
+                strict = withPasscode ? " It is strict: only your passcode ends it early." : " It is strict: it cannot be stopped before it ends."
+            }
             let reach = started.reach ?? .recordsOnly
             var json = document(started, at: session.startedAt)
             if case .object(var members) = json, !reach.failing.isEmpty {
