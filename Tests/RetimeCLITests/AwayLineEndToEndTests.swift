@@ -47,4 +47,27 @@ struct AwayLineEndToEndTests {
         #expect(after["awaySeconds"] as? Double == 0)
         #expect(try retime.run("keep-away", "--json").errorCode == "away.none")
     }
+
+    @Test("cycle.waitForActivity: status says 'work waits for you' (JSON phase waiting) while the user is away past the break; at the return, work")
+    func workWaitsInStatus() async throws {
+        #expect(try retime.run("config", "set", "cycle.waitForActivity", "maybe", "--json").errorCode == "config.invalidValue")
+        #expect(try retime.run("config", "set", "cycle.waitForActivity", "on").status == 0)
+        try retime.run("group", "create", "work")
+        // 25/5: the first break ran from 7 to 2 minutes ago.
+        #expect(try retime.run("start", "work", "--cycle", "25m/5m", "--at", "32m ago").status == 0)
+        let clock = ManualClock(now: Date())
+        let presence = try container(clock).resolve(RecordPresenceUseCase.self)
+        try await presence.execute(PresenceChange(state: .locked, since: clock.now() - 480), threshold: 300)
+
+        let waiting = try retime.run("status")
+        #expect(waiting.out.contains("work waits for you (not blocked) · round 2/4"), "\(waiting.out)")
+        let cycle = try #require((try retime.run("status", "--json").json["session"] as? [String: Any])?["cycle"] as? [String: Any])
+        #expect(cycle["phase"] as? String == "waiting" && cycle["waitForActivity"] as? Bool == true, "\(cycle)")
+
+        try await presence.execute(PresenceChange(state: .present, since: clock.now()), threshold: 300)
+        let back = try #require((try retime.run("status", "--json").json["session"] as? [String: Any]))
+        let phase = try #require(back["cycle"] as? [String: Any])
+        #expect(phase["phase"] as? String == "work" && phase["round"] as? Int == 2, "\(phase)")
+        #expect(abs((phase["waitedSeconds"] as? Double ?? 0) - 120) < 5, "\(phase)")
+    }
 }

@@ -158,4 +158,12 @@ struct CycleWaitTests {
         #expect(moved.plannedEnd == session.plannedEnd.map { $0 + 100 })
         #expect(try await world.shieldState != nil)
     }
+
+    @Test("cycle.waitForActivity takes on or off (any case), defaults to off")
+    func setting() throws {
+        #expect(try SettingKey.cycleWaitForActivity.validate(" ON ") == "on")
+        #expect(throws: SettingError.self) { try SettingKey.cycleWaitForActivity.validate("yes") }
+        #expect(!Settings(stored: [:], dataDirectory: "/d").cycleWaitsForActivity)
+        #expect(Settings(stored: ["cycle.waitForActivity": "on"], dataDirectory: "/d").cycleWaitsForActivity)
+    }
 }
