@@ -134,7 +134,7 @@ struct StatusCommand: RetimeCommand {
             // elapsed and left tick together and always add up to its length.
             let started = status.session.startedAt
             let next = started.addingTimeInterval(clock.now().timeIntervalSince(started).rounded(.down) + 1)
-            try await clock.sleep(until: min(next, status.session.plannedEnd ?? next))
+            try await clock.sleep(until: min(next, status.plannedEnd ?? next))
         }
         return (io.console.isTerminal ? "\n" : "") + "The session has ended."
     }
