@@ -31,7 +31,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .unlock: "how a strict session may end early: passcode, delay:DURATION (a countdown), typing:N (type N random characters back), never"
         case .flowBreakRatio: "a --flow session's break as a share of the work before it, from 0.01 to 1"
         case .awayThreshold: "idle or locked longer than this is away time, not focused (30s to 8h, like 5m)"
-        case .cycleWaitForActivity: "on: a cycle's work phase waits for you to come back (idle, locked or asleep at the break's end) before it begins; on or off"
+        case .cycleWaitForActivity: "whether a cycle's work phase waits for you to come back (away at its break's end) before it begins: on or off"
         }
     }
 
