@@ -66,7 +66,7 @@ struct StatusCommand: RetimeCommand {
         // Held by the boot-time clock, the session ends when its time has
         // really passed: that is `remaining` from the wall clock's now, not
         // the planned end the moved clock has already passed.
-        let ends = { (remaining: TimeInterval) in status.heldByBootClock ? now + remaining : session.plannedEnd! }
+        let ends = { (remaining: TimeInterval) in status.heldByBootClock ? now + remaining : status.plannedEnd! }
         var lines = ["\(style.bold(status.groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
             + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.moment(ends($0), now: ends($0) - $0))" } ?? " · open-ended")]
         if let phase = session.cyclePhase, let cycle = session.cycle { lines.append(Self.phaseLine(phase, of: cycle, now: now, style: style)) }
@@ -134,7 +134,7 @@ struct StatusCommand: RetimeCommand {
             // elapsed and left tick together and always add up to its length.
             let started = status.session.startedAt
             let next = started.addingTimeInterval(clock.now().timeIntervalSince(started).rounded(.down) + 1)
-            try await clock.sleep(until: min(next, status.session.plannedEnd ?? next))
+            try await clock.sleep(until: min(next, status.plannedEnd ?? next))
         }
         return (io.console.isTerminal ? "\n" : "") + "The session has ended."
     }

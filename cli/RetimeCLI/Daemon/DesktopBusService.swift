@@ -81,7 +81,7 @@ struct DesktopBusService: Service {
         properties.active = true
         properties.group = status.groupName ?? ""
         properties.phase = status.session.cyclePhase?.kind.rawValue ?? "work"
-        properties.endsAt = status.session.plannedEnd
+        properties.endsAt = status.plannedEnd
         properties.remaining = status.remaining
         properties.strict = status.session.strict
         properties.paused = status.session.isPaused

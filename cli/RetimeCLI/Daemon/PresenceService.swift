@@ -5,7 +5,8 @@ import FoundationEssentials
 /// recorded in the running session as it comes (`RecordPresenceUseCase`,
 /// with `away.threshold` as the build in force has it), and a return from
 /// sleep wakes the scheduler as a clock change does (semantics.md,
-/// "Catch-up"). A source that is unavailable ends its stream at once and
+/// "Catch-up"), and a return while a cycle's work waits for its user
+/// (`cycle.waitForActivity`) wakes it at once, so the block goes up then. A source that is unavailable ends its stream at once and
 /// this service just waits for the group's stop.
 struct PresenceService: Service {
     let name = "presence"
@@ -21,8 +22,10 @@ struct PresenceService: Service {
         let listening = Task {
             var asleep = false
             for await change in signals.changes() {
-                await Self.record(change, in: services)
+                let recorded = await Self.record(change, in: services)
                 if change.state == .present, asleep { interrupt(.clockChanged) }
+                // The pass ends the wait and raises the block (reconcile).
+                else if change.state == .present, recorded?.openWait != nil { interrupt(.dataChanged) }
                 asleep = change.state == .asleep
             }
         }
@@ -33,14 +36,16 @@ struct PresenceService: Service {
 
     /// Records one change with the services built now (they are rebuilt on
     /// reload); a failure is logged, never the end of the daemon.
-    private static func record(_ change: PresenceChange, in services: ContainerService) async {
-        guard let container = try? services.container() else { return }
+    /// Returns the session as recorded (nil: none, or it failed).
+    private static func record(_ change: PresenceChange, in services: ContainerService) async -> Session? {
+        guard let container = try? services.container() else { return nil }
         do {
             let threshold = try container.resolve(Settings.self).awayThreshold
-            try await container.resolve(RecordPresenceUseCase.self).execute(change, threshold: threshold)
+            return try await container.resolve(RecordPresenceUseCase.self).execute(change, threshold: threshold)
         } catch {
             (try? container.resolve(Logger.self))?.warning("cannot record a change of presence: \(error)",
                                                           metadata: ["state": "\(change.state)"])
+            return nil
         }
     }
 }

@@ -42,7 +42,7 @@ enum Documents {
             "group": groupName.map(JSONValue.string) ?? .null,
             "groupId": .string(session.groupId.description),
             "startedAt": time(session.startedAt),
-            "plannedEnd": time(session.plannedEnd),
+            "plannedEnd": time(session.plannedEnd(at: now)),
             "endedAt": time(session.endedAt),
             "outcome": .string(session.outcome.rawValue),
             "strict": .bool(session.strict),
@@ -53,7 +53,7 @@ enum Documents {
             "note": session.note.map(JSONValue.string) ?? .null,
             "origin": .string(session.origin.description),
             "device": session.device.map { .object(["id": .string($0), "name": deviceName.map(JSONValue.string) ?? .null]) } ?? .null,
-            "cycle": cycle(of: session),
+            "cycle": cycle(of: session, at: now),
             "awaySeconds": .double(session.awayTime(at: now)),
             "away": .array(session.awayStretches.map { stretch in
                 .object(["reason": .string(stretch.reason.rawValue), "start": time(stretch.start), "end": time(stretch.end),
@@ -65,13 +65,16 @@ enum Documents {
     /// A session's `cycle` (cli.md, "Focus cycles"): its lengths in
     /// seconds and where it stands; null without one. `phase` and `round`
     /// are null once the session ended.
-    static func cycle(of session: Session) -> JSONValue {
+    static func cycle(of session: Session, at now: Date) -> JSONValue {
         guard let cycle = session.cycle else { return .null }
         let phase = session.cyclePhase
         func seconds(_ value: TimeInterval?) -> JSONValue { value.map(JSONValue.double) ?? .null }
         return .object([
             "work": seconds(cycle.work), "break": seconds(cycle.breakLength), "longBreak": seconds(cycle.longBreak),
             "breakRatio": seconds(cycle.breakRatio),
+            "waitForActivity": .bool(cycle.waitsForUser),
+            // How long its work phases waited for their user, the one going on included.
+            "waitedSeconds": .double(session.cycleWaits.reduce(0) { $0 + $1.length(at: session.endedAt ?? now) }),
             "rounds": cycle.rounds.map { .int(Int64($0)) } ?? .null,
             "round": phase.map { .int(Int64($0.round)) } ?? .null,
             "phase": phase.map { .string($0.kind.rawValue) } ?? .null,

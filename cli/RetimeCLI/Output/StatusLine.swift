@@ -21,6 +21,8 @@ enum StatusLine {
         let group: String?
         let plannedEnd: Date?
         let strict: Bool
+        /// A cycle's phase: work that starts waiting for its user is a change.
+        let phase: String?
         /// The code of the failure shown instead of a status, if any.
         let failure: String?
 
@@ -30,6 +32,7 @@ enum StatusLine {
             group = status?.groupName
             plannedEnd = status?.session.plannedEnd
             strict = status?.session.strict ?? false
+            phase = status?.session.cyclePhase?.kind.rawValue
             self.failure = failure
         }
     }

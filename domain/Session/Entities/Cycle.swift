@@ -16,6 +16,11 @@ public struct Cycle: Hashable, Sendable, Codable {
     public let rounds: Int?
     /// A flow's break as a share of the work phase before it.
     public let breakRatio: Double?
+    /// Its work phases wait for the user to come back before they begin
+    /// (`cycle.waitForActivity`, read when the session starts;
+    /// `Session+CycleWait`). Nil when off, as in sessions recorded before
+    /// retime had it.
+    public let waitsForActivity: Bool?
 
     /// Every fourth round is followed by the long break.
     public static let roundsBeforeLongBreak = 4
@@ -29,23 +34,35 @@ public struct Cycle: Hashable, Sendable, Codable {
     /// A fixed cycle; `longBreak` defaults to `breakLength`.
     public static func fixed(work: TimeInterval, breakLength: TimeInterval, longBreak: TimeInterval? = nil,
                              rounds: Int = defaultRounds) -> Cycle {
-        Cycle(work: work, breakLength: breakLength, longBreak: longBreak ?? breakLength, rounds: rounds, breakRatio: nil)
+        Cycle(work: work, breakLength: breakLength, longBreak: longBreak ?? breakLength, rounds: rounds, breakRatio: nil,
+              waitsForActivity: nil)
     }
 
     /// A flow: work until `next`, then a break of `breakRatio` of it.
     public static func flow(breakRatio: Double = defaultBreakRatio) -> Cycle {
-        Cycle(work: nil, breakLength: nil, longBreak: nil, rounds: nil, breakRatio: breakRatio)
+        Cycle(work: nil, breakLength: nil, longBreak: nil, rounds: nil, breakRatio: breakRatio, waitsForActivity: nil)
     }
 
-    private init(work: TimeInterval?, breakLength: TimeInterval?, longBreak: TimeInterval?, rounds: Int?, breakRatio: Double?) {
+    private init(work: TimeInterval?, breakLength: TimeInterval?, longBreak: TimeInterval?, rounds: Int?, breakRatio: Double?,
+                 waitsForActivity: Bool?) {
         self.work = work
         self.breakLength = breakLength
         self.longBreak = longBreak
         self.rounds = rounds
         self.breakRatio = breakRatio
+        self.waitsForActivity = waitsForActivity
     }
 
     public var isFlow: Bool { work == nil }
+
+    /// Whether its work phases wait for the user (`cycle.waitForActivity`).
+    public var waitsForUser: Bool { waitsForActivity == true }
+
+    /// The same cycle, its work phases waiting for the user or not.
+    public func waitingForActivity(_ on: Bool = true) -> Cycle {
+        Cycle(work: work, breakLength: breakLength, longBreak: longBreak, rounds: rounds, breakRatio: breakRatio,
+              waitsForActivity: on ? true : nil)
+    }
 
     /// Checks the lengths and counts, so a session is never planned on a
     /// cycle it cannot run.
@@ -92,7 +109,8 @@ public struct Cycle: Hashable, Sendable, Codable {
             rounds += 1
             next += work + breakAfter(round: rounds)
         }
-        return Cycle(work: work, breakLength: breakLength, longBreak: longBreak, rounds: rounds, breakRatio: nil)
+        return Cycle(work: work, breakLength: breakLength, longBreak: longBreak, rounds: rounds, breakRatio: nil,
+                     waitsForActivity: waitsForActivity)
     }
 
     /// Where, counted from the session's start, the break after round

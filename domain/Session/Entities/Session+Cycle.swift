@@ -8,6 +8,10 @@ public struct CyclePhase: Hashable, Sendable {
         case work
         case shortBreak = "break"
         case longBreak = "long break"
+        /// A break over on the timeline while its user is away: the work
+        /// after it waits for them (`cycle.waitForActivity`); the block
+        /// stays down as in the break.
+        case waiting
 
         public var isBreak: Bool { self != .work }
     }
@@ -48,15 +52,17 @@ extension Session {
         guard let cycle, isActive else { return nil }
         let taken = breaks.count
         if isPaused, let open = breaks.last {
+            // Work that waits for its user has no edge: their return ends it.
+            if openWait != nil { return nil }
             if let ratio = cycle.breakRatio {
                 let workStart = taken >= 2 ? (breaks[taken - 2].end ?? startedAt) : startedAt
                 return .breakEnds(open.start.addingTimeInterval(max(0, open.start.timeIntervalSince(workStart)) * ratio))
             }
             guard let planned = cycle.plannedBreak(after: taken) else { return nil }
-            return .breakEnds(startedAt.addingTimeInterval(planned.end))
+            return .breakEnds(startedAt.addingTimeInterval(planned.end + cycleShift))
         }
         guard let planned = cycle.plannedBreak(after: taken + 1) else { return nil }
-        return .breakStarts(startedAt.addingTimeInterval(planned.start))
+        return .breakStarts(startedAt.addingTimeInterval(planned.start + cycleShift))
     }
 
     /// The boot-time reading at the session's start, for a strict session
@@ -93,13 +99,13 @@ extension Session {
     /// passed: the breaks begun and ended at their instants on the timeline.
     /// The same session when nothing is due (or it runs no cycle).
     public func advancingCycle(at now: Date, boot: BootTimeReading?) -> Session {
-        var next = self
+        var next = isActive ? returningFromWait(at: now) : self
         while let edge = next.pendingCycleEdge, next.hasReached(edge, at: now, boot: boot) {
             // Nothing of a cycle happens after the session's planned end.
-            if let plannedEnd, edge.at >= plannedEnd { break }
+            if let plannedEnd = next.plannedEnd, edge.at >= plannedEnd { break }
             switch edge {
             case .breakStarts(let at): next.breaks.append(Break(start: at))
-            case .breakEnds(let at): next.breaks[next.breaks.count - 1].end = max(at, next.breaks[next.breaks.count - 1].start)
+            case .breakEnds(let at): next = next.endingBreak(at: at, now: now)
             }
         }
         return next
@@ -118,6 +124,9 @@ extension Session {
     public var cyclePhase: CyclePhase? {
         guard let cycle, isActive else { return nil }
         let taken = breaks.count
+        if let wait = openWait {
+            return CyclePhase(kind: .waiting, round: taken + 1, start: wait.start, end: nil)
+        }
         if isPaused, let open = breaks.last {
             let end = pendingCycleEdge?.at
             return CyclePhase(kind: cycle.isLongBreak(after: taken) ? .longBreak : .shortBreak, round: taken, start: open.start,
@@ -138,6 +147,8 @@ extension Session {
         guard isActive else { throw .notActive }
         guard let cycle else { throw .noCycle }
         var next = self
+        // Work that waits for its user begins now: they are back.
+        if openWait != nil { return closingWait(at: now, movingEnd: true) }
         if isPaused {
             next.breaks[next.breaks.count - 1].end = max(now, next.breaks[next.breaks.count - 1].start)
             return next

@@ -10,8 +10,9 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// The group whose targets are blocked; a reference, never the group itself.
     public let groupId: GroupID
     public let startedAt: Date
-    /// Nil for an open-ended session.
-    public let plannedEnd: Date?
+    /// Nil for an open-ended session. A cycle's work phase that waited for
+    /// its user moves it later by the wait (`Session+CycleWait`).
+    public internal(set) var plannedEnd: Date?
     public private(set) var endedAt: Date?
     public private(set) var outcome: SessionOutcome
     public let strict: Bool
@@ -21,7 +22,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     public let origin: SessionOrigin
     /// For a strict session: its end on the boot-time clock, which moving the
     /// wall clock does not move (semantics.md, "Strict sessions").
-    public let bootDeadline: BootTimeReading?
+    public internal(set) var bootDeadline: BootTimeReading?
     /// The identity of the shield that raised the block (`Shield.identity`):
     /// it is lowered through that one. Nil for sessions recorded before
     /// sessions named their shield, and in history, which does not keep it.
@@ -60,6 +61,10 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// strict, and for those recorded before sessions kept it (the config
     /// decides then).
     public internal(set) var unlock: UnlockMethod?
+    /// The cycle's work phases that waited for their user
+    /// (`Session+CycleWait`); nil when none did. Not kept in history, whose
+    /// breaks and planned end hold what the waits did.
+    public internal(set) var waits: [CycleWait]?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,
@@ -83,6 +88,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.cycle = cycle
         self.startReading = startReading
         self.away = nil
+        self.waits = nil
     }
 
     /// Rebuilds a session exactly as it was stored, for adapters that read
@@ -109,6 +115,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
         self.cycle = cycle
         self.startReading = startReading
         self.away = away?.isEmpty == true ? nil : away
+        self.waits = nil
     }
 
     public var isActive: Bool { outcome == .active }
@@ -133,21 +140,21 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// up only when the boot-time clock agrees (`StrictTime.isOver`), so
     /// moving the clock forward does not end it early.
     public func isExpired(at now: Date, boot: BootTimeReading?) -> Bool {
-        strictTime.isOver(at: now, boot: boot)
+        strictTime(at: now).isOver(at: now, boot: boot)
     }
 
     /// When the session ends on the wall clock: its planned end, or for a
     /// strict session later, if the wall clock was moved forward and the
     /// boot-time clock still holds it. Nil for an open-ended session.
     public func endOnWallClock(at now: Date, boot: BootTimeReading?) -> Date? {
-        strictTime.end(at: now, boot: boot)
+        strictTime(at: now).end(at: now, boot: boot)
     }
 
     /// The wall-clock instant a strict session really ends, when the
     /// boot-time clock holds it beyond its planned end (the wall clock was
     /// moved forward); nil when the clocks agree.
     public func heldEnd(at now: Date, boot: BootTimeReading?) -> Date? {
-        strictTime.heldEnd(at: now, boot: boot)
+        strictTime(at: now).heldEnd(at: now, boot: boot)
     }
 
     /// How long until the boot-time clock reaches a strict session's end, in
@@ -179,7 +186,7 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// open away stretch, close then too.
     public func ending(at instant: Date, outcome: SessionOutcome) -> Session {
         let end = max(instant, startedAt)
-        var next = awayEnds(at: end)
+        var next = awayEnds(at: end).closingWait(at: end)
         if next.isPaused {
             next.breaks[next.breaks.count - 1].end = max(end, next.breaks[next.breaks.count - 1].start)
         }
@@ -195,7 +202,7 @@ extension Session {
     /// has passed, else `now`.
     func effectiveEnd(at now: Date) -> Date {
         if let endedAt { return endedAt }
-        if let plannedEnd, plannedEnd < now { return max(plannedEnd, startedAt) }
+        if let plannedEnd = plannedEnd(at: now), plannedEnd < now { return max(plannedEnd, startedAt) }
         return max(now, startedAt)
     }
 
@@ -222,7 +229,7 @@ extension Session {
 
     /// Time left until the planned end; nil for an open-ended session.
     public func remaining(at now: Date) -> TimeInterval? {
-        guard let plannedEnd else { return nil }
+        guard let plannedEnd = plannedEnd(at: now) else { return nil }
         return max(0, plannedEnd.timeIntervalSince(effectiveEnd(at: now)))
     }
 }

@@ -37,13 +37,16 @@ public struct SessionStatus: Sendable, Hashable {
     public var allowanceEndsAt: Date?
     /// What is left today of the group's allowance; nil when not asked.
     public var allowanceLeftToday: TimeInterval?
+    /// The planned end as of `at`: later than recorded while work waits
+    /// for its user (`Session.plannedEnd(at:)`).
+    public var plannedEnd: Date? { session.plannedEnd(at: at) }
     /// The wall clock's now (`at` may be earlier, see there).
     public var now: Date
 
     public init(session: Session, at now: Date, boot: BootTimeReading? = nil) {
         var instant = now
         heldByBootClock = false
-        if let plannedEnd = session.plannedEnd, let end = session.heldEnd(at: now, boot: boot) {
+        if let plannedEnd = session.plannedEnd(at: now), let end = session.heldEnd(at: now, boot: boot) {
             instant = plannedEnd.addingTimeInterval(-end.timeIntervalSince(now))
             heldByBootClock = true
         }
@@ -72,7 +75,8 @@ public struct SessionStatus: Sendable, Hashable {
 
     /// From 0 to 1 for a session with a planned end; nil otherwise.
     public var progress: Double? {
-        guard let plannedEnd = session.plannedEnd else { return nil }
+        // While work waits for its user the end moves with the wait.
+        guard let plannedEnd = session.plannedEnd(at: at) else { return nil }
         let total = plannedEnd.timeIntervalSince(session.startedAt)
         guard total > 0 else { return 1 }
         return min(1, max(0, elapsed / total))

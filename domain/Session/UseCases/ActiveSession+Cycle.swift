@@ -13,7 +13,9 @@ extension ActiveSession {
         }
         var found: (slot: Session??, block: ShieldState??) = (.some(advanced), .none)
         let tolerated = try await tolerating(tolerate, advanced) { found = try await alignPhase(of: advanced) }
-        if let phase = advanced.cyclePhase, phase.kind.isBreak != current.isPaused || phase.round != current.cyclePhase?.round {
+        // Work that waits for its user is no phase begun: the work is, at their return.
+        if let phase = advanced.cyclePhase, phase.kind != .waiting,
+           phase.kind.isBreak != current.isPaused || phase.round != current.cyclePhase?.round || current.openWait != nil {
             logger.info("cycle phase started", metadata: ["session": "\(advanced.id)", "phase": "\(phase.kind.rawValue)",
                                                           "round": "\(phase.round)", "due": "\(Timestamp.format(phase.start))"])
             await events.phaseStarted(phase, of: advanced, at: phase.start, handledAt: clock.now())

@@ -72,11 +72,23 @@ public struct StartSessionUseCase: Sendable {
         return created
     }
 
-    /// A flow's break ratio as configured (`flow.breakRatio`).
-    private func flowRatio(_ cycle: Cycle?) async throws -> Cycle? {
-        guard let cycle, cycle.isFlow, let text = try await settings?.value(for: SettingKey.flowBreakRatio.rawValue),
-              let ratio = Double(text) else { return cycle }
-        return .flow(breakRatio: ratio)
+    /// The cycle as configured: a flow's break ratio (`flow.breakRatio`),
+    /// and whether its work waits for the user (`cycle.waitForActivity`).
+    /// Read once, at the start: the session's phases are its own. A strict
+    /// cycle never waits: its phases are fixed when it starts (semantics.md,
+    /// "Cycles and allowances"), and the system service holds its block to
+    /// those edges.
+    private func configured(_ cycle: Cycle?, strict: Bool) async throws -> Cycle? {
+        guard var cycle else { return nil }
+        if cycle.isFlow, let text = try await settings?.value(for: SettingKey.flowBreakRatio.rawValue), let ratio = Double(text) {
+            cycle = .flow(breakRatio: ratio)
+        }
+        if strict {
+            cycle = cycle.waitingForActivity(false)
+        } else if try await settings?.value(for: SettingKey.cycleWaitForActivity.rawValue) == "on" {
+            cycle = cycle.waitingForActivity()
+        }
+        return cycle
     }
 
     private func defaultGroupName() async throws -> String {
@@ -91,7 +103,7 @@ public struct StartSessionUseCase: Sendable {
         guard now.timeIntervalSince(startedAt) <= SessionLength.allowed.upperBound else {
             throw SessionError.invalidTimes("a session starts at most 24 hours ago")
         }
-        let (plannedEnd, cycle) = try Self.timeline(of: plan, cycle: try await flowRatio(plan.cycle)?.validated(), from: startedAt)
+        let (plannedEnd, cycle) = try Self.timeline(of: plan, cycle: try await configured(plan.cycle, strict: plan.strict)?.validated(), from: startedAt)
         if plan.strict && plannedEnd == nil { throw SessionError.strictNeedsEnd }
         if plan.strict, case .untilTimeOfDay(let end) = plan.length, end.timeIntervalSince(now) > SessionLength.strictTimeOfDayHorizon {
             throw SessionError.strictUntilFarAhead(end)

@@ -11,6 +11,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case unlock
     case flowBreakRatio = "flow.breakRatio"
     case awayThreshold = "away.threshold"
+    case cycleWaitForActivity = "cycle.waitForActivity"
 
     /// The bounds of `away.threshold`: shorter is a pause to read, longer
     /// is a session away.
@@ -30,6 +31,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .unlock: "how a strict session may end early: passcode, delay:DURATION (a countdown), typing:N (type N random characters back), never"
         case .flowBreakRatio: "a --flow session's break as a share of the work before it, from 0.01 to 1"
         case .awayThreshold: "idle or locked longer than this is away time, not focused (30s to 8h, like 5m)"
+        case .cycleWaitForActivity: "whether a cycle's work phase waits for you to come back (away at its break's end) before it begins: on or off"
         }
     }
 
@@ -46,6 +48,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .unlock: UnlockMethod.standard.description
         case .flowBreakRatio: "0.2"
         case .awayThreshold: "5m"
+        case .cycleWaitForActivity: "off"
         }
     }
 
@@ -68,7 +71,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         }
         switch self {
         case .shield: return try oneOf(Self.shields)
-        case .notify: return try oneOf(["on", "off"])
+        case .notify, .cycleWaitForActivity: return try oneOf(["on", "off"])
         case .logLevel: return try oneOf(LogLevel.allCases.map(\.rawValue))
         case .unlock:
             do { return try UnlockMethod(parsing: trimmed).description } catch {

@@ -48,6 +48,8 @@ public struct Settings: Sendable, Equatable {
     public var awayThreshold: TimeInterval {
         (try? SettingKey.awayThreshold.validate(self[.awayThreshold])).flatMap { UnlockMethod.seconds(of: $0.lowercased()) } ?? 300
     }
+    /// Whether a cycle's work phases wait for the user (`cycle.waitForActivity`).
+    public var cycleWaitsForActivity: Bool { self[.cycleWaitForActivity] == "on" }
     /// The configured log level; nil when unset (or unreadable), so each
     /// root applies its own default.
     public var logLevel: LogLevel? { stored[SettingKey.logLevel.rawValue].flatMap { LogLevel(rawValue: $0) } }
