@@ -5,8 +5,8 @@ import Synchronization
 /// Services a one-shot command built, held until the process exits instead
 /// of freed: the `retime` binary calls `exit` as soon as the command has
 /// printed, and freeing every service's object graph first (the container,
-/// the merged suites, the repositories) cost about 5 % of a `stop`'s
-/// instructions for nothing (docs/performance.md). Teardown still runs
+/// its slots, the services and what they hold) cost about 150 k instructions (4 %)
+/// of a `stop` for nothing (docs/performance.md). Teardown still runs
 /// (snapshots made, files closed); only the freeing is skipped. Callers
 /// that run many commands in one process (tests) do not keep them.
 enum KeptUntilExit {
