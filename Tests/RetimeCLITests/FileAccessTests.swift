@@ -44,6 +44,19 @@ struct FileAccessTests {
                            "\(device)store/shield.json": 1, "\(device)store/machine.json": 1, "layout.json": 1])
     }
 
+    /// `report` grouped by day names no group: the groups' names were
+    /// read (every device's groups log merged) only to label allowance
+    /// spending, which most folders have none of.
+    @Test("report with no allowance spent does not read the groups' logs")
+    func reportLeavesGroupsUnread() throws {
+        let retime = RetimeProcess()
+        try retime.run("group", "create", "work")
+        try retime.run("config", "set", "shield", "none")
+        try retime.run("track", "work", "--from", "2026-10-02T09:00:00Z", "--to", "2026-10-02T09:25:00Z")
+        let counts = try opens(retime, "report", "--since", "2026-10-01")
+        #expect(!counts.keys.contains { $0.hasSuffix("groups.jsonl") || $0.hasSuffix("groups.json") }, "\(counts)")
+    }
+
     /// Before, every suite a command read listed `devices/` and each
     /// device's `changes/` again (a `status` with a session: four times).
     /// A folder changed within the kernel's file-time tick is listed again

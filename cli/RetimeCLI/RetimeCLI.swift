@@ -11,8 +11,10 @@ import JSONDocument
 public enum RetimeCLI {
     public static let version = "0.5.0"
 
-    /// Runs one invocation and returns its exit code.
-    public static func run(_ arguments: [String], environment: [String: String], console: Console) async -> Int32 {
+    /// Runs one invocation and returns its exit code. `exiting`: the
+    /// process exits right after (the `retime` binary), so the services the
+    /// command built are torn down but not freed (`KeptUntilExit`).
+    public static func run(_ arguments: [String], environment: [String: String], console: Console, exiting: Bool = false) async -> Int32 {
         var json = arguments.prefix { $0 != "--" }.contains("--json")
         do {
             let parsed = try ArgumentParser(root: CommandTree.root).parse(arguments)
@@ -27,7 +29,7 @@ public enum RetimeCLI {
                 emit(Documents.document(["help": .string(text)]), human: text, json: json, console: console)
                 return 0
             }
-            let result = try await execute(type, parsed, environment: environment, console: console)
+            let result = try await execute(type, parsed, environment: environment, console: console, exiting: exiting)
             if let stream = result.stream {
                 try stream(console.writeOut)
             } else if let exported = result.exported {
@@ -47,7 +49,7 @@ public enum RetimeCLI {
     /// command that declares none: help and completion touch no data), runs
     /// it, and tears down what was built, in reverse order.
     private static func execute<Command: RetimeCommand>(_ type: Command.Type, _ parsed: ParsedCommand, environment: [String: String],
-                                                        console: Console) async throws -> CommandResult {
+                                                        console: Console, exiting: Bool) async throws -> CommandResult {
         let command = try Command(parsed, values: DateValue(now: Date(), lookingUp: { CLIRoot.localTimeZone(environment) }))
         let colour = console.isTerminal && !parsed.globals.noColor && environment["NO_COLOR"] == nil
         let io = CommandIO(console: console, style: Style(enabled: colour), json: parsed.globals.json)
@@ -55,6 +57,7 @@ public enum RetimeCLI {
             return try await command.run(Command.Services(), io)
         }
         let container = CLIRoot.container(try CLIRoot.runtime(parsed, environment: environment))
+        if exiting { KeptUntilExit.keep(container) }
         do {
             if Command.reconciliation == .byRoot { _ = try await container.resolve(ActiveSession.self).reconcile() }
             let result = try await command.run(try ServiceSource(container: container).build(Command.Services.self), io)

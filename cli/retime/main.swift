@@ -52,6 +52,6 @@ let environment = processEnvironment()
 // sorts every frame description entry in it, ~30 ms.)
 let executor = MainThreadExecutor()
 Task.detached(executorPreference: executor) {
-    exit(await RetimeCLI.run(arguments, environment: environment, console: console))
+    exit(await RetimeCLI.run(arguments, environment: environment, console: console, exiting: true))
 }
 executor.run()

@@ -7,13 +7,16 @@ public struct StoreSessionRepository: SessionRepository {
     public static let suite = "session"
     static let key = "current"
     private let store: any KeyValueStore
+    /// The slot's session as last decoded or written by this process.
+    private let decoded = DecodedSessions()
 
     public init(store: any KeyValueStore) {
         self.store = store
     }
 
     public func current() async throws -> Session? {
-        try store.value(Session.self, forKey: Self.key, in: Self.suite)
+        guard let raw = try store.values(of: Self.suite)[Self.key] ?? store.defaults(of: Self.suite)[Self.key] else { return nil }
+        return try decoded.decode(raw, key: Self.key)
     }
 
     public func replace(_ expected: Session?, with new: Session?) async throws -> Bool {
@@ -21,9 +24,9 @@ public struct StoreSessionRepository: SessionRepository {
         // command if a crash undoes it (see the port).
         let durability: WriteDurability = new == nil && expected?.isActive == false ? .repairable : .durable
         return try store.update(Self.suite, durability: durability) { values in
-            let stored = try values[Self.key].map { try JSONValueCoding.decode(Session.self, from: $0, key: "\(Self.suite)/\(Self.key)") }
+            let stored = try values[Self.key].map { try decoded.decode($0, key: "\(Self.suite)/\(Self.key)") }
             guard stored == expected else { return false }
-            values[Self.key] = try new.map { try JSONValueCoding.encode($0, key: Self.key) }
+            values[Self.key] = try new.map { try decoded.encode($0, key: Self.key) }
             return true
         }
     }

@@ -54,7 +54,7 @@ struct LogCommand: RetimeCommand {
         let log = try await services.log.execute(since: windowed ? lastWeek : since, until: until, groupNamed: group, tag: tag, limit: limit)
         // What was spent of allowances, per day: a day's lines of their own
         // after the sessions (none when nothing was spent).
-        let spent = try await AllowanceSpent.days(try await services.allowances.allSpending(), names: try await services.groups.names(),
+        let spent = try await AllowanceSpent.days(try await services.allowances.allSpending(), names: { try await services.groups.names() },
                                                   since: windowed ? lastWeek : since, until: until)
         let json = Documents.document(["sessions": .array(log.sessions.map {
             Documents.session($0, groupName: log.groupName(of: $0), at: log.readAt)

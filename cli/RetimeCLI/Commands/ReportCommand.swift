@@ -53,7 +53,7 @@ struct ReportCommand: RetimeCommand {
                                                        groupNamed: group, tag: tag)
         var human = csv ? Self.csv(report) : ReportChart.render(report, width: io.console.width, style: io.style)
         if windowed { human += "\n" + io.style.dim("The last \(windowDays) days; --since DATE shows more.") }
-        let spent = try await AllowanceSpent.days(try await services.allowances.allSpending(), names: try await services.groups.names(),
+        let spent = try await AllowanceSpent.days(try await services.allowances.allSpending(), names: { try await services.groups.names() },
                                                   since: windowed ? windowStart : since, until: until)
         if !csv, !spent.isEmpty { human += "\n\n" + AllowanceSpent.render(spent) }
         var json = Self.document(report)

@@ -28,6 +28,15 @@ enum AllowanceSpent {
         }
     }
 
+    /// The same, asking for the groups' names only when something was
+    /// spent: a folder with no allowance spent (most) spares `log` and
+    /// `report` merging every device's groups log for names they never show.
+    static func days(_ records: [AllowanceSpending], names: () async throws -> [GroupID: String], since: Date?,
+                     until: Date?) async throws -> [Day] {
+        guard records.contains(where: { $0.seconds > 0 }) else { return [] }
+        return days(records, names: try await names(), since: since, until: until)
+    }
+
     /// `allowanceSpent` of `log --json` and `report --json`.
     static func json(_ days: [Day]) -> JSONValue {
         .array(days.map { .object(["day": .string($0.day), "group": .string($0.group), "seconds": .int(Int64($0.seconds.rounded()))]) })
