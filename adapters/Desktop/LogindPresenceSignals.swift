@@ -54,9 +54,19 @@ public struct LogindPresenceSignals: PresenceSignals {
                 continuation.finish()
             }
         }
+        // The desktop's own idle time, where its monitor answers on the
+        // session bus (GNOME): idle when either says so (docs/desktop.md).
+        let desktop = try? BusConnection(.session, environment: environment)
+        desktop?.perform { desktop in
+            do throws(BusError) {
+                try MutterIdleMonitor.follow(desktop) { since in follower.update { $0.desktopIdleSince = since } }
+            } catch {
+                // Not GNOME: logind's IdleHint alone.
+            }
+        }
         continuation.onTermination = { _ in
             // Not on the bus's thread: close waits for it.
-            Task.detached { connection.close() }
+            Task.detached { connection.close(); desktop?.close() }
         }
         return stream
     }
