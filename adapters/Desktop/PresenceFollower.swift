@@ -38,8 +38,8 @@ final class PresenceFollower: Sendable {
             let desktop = current.flags.desktopIdleSince
             current.flags = flags
             current.flags.desktopIdleSince = desktop
-            current.yielded = flags.state
-            continuation.yield(Self.change(flags))
+            current.yielded = current.flags.state
+            continuation.yield(Self.change(current.flags))
         }
     }
 
