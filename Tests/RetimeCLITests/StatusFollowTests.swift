@@ -11,19 +11,28 @@ struct StatusFollowTests {
     /// The lines a running follower has written so far, read as they come.
     final class Lines: Sendable {
         private let seen = Mutex<[String]>([])
-        private let partial = Mutex<String>("")
+        private let partial = Mutex<[UInt8]>([])
 
-        init(_ handle: FileHandle) {
+        /// Reads `handle` until its end or an error (a pseudo-terminal's
+        /// master reads EIO once the follower is gone); `tee` sees every byte.
+        init(_ handle: FileHandle, tee: StatusFollowTerminalTests.RawBytes? = nil) {
             Thread.detachNewThread { [self] in
-                while case let data = handle.availableData, !data.isEmpty {
-                    let text = partial.withLock { partial in
-                        partial += String(decoding: data, as: UTF8.self)
-                        defer { if let cut = partial.lastIndex(of: "\n") { partial = String(partial[partial.index(after: cut)...]) } }
-                        return partial
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while case let count = read(handle.fileDescriptor, &buffer, buffer.count), count > 0 || (count < 0 && errno == EINTR) {
+                    guard count > 0 else { continue }
+                    tee?.append(Data(buffer[..<count]))
+                    // Split as bytes: a terminal ends lines with CR LF,
+                    // which a Swift String holds as one Character, so a
+                    // String split on "\n" would never cut them.
+                    let complete = partial.withLock { partial -> [ArraySlice<UInt8>] in
+                        partial += buffer[..<count]
+                        guard let cut = partial.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+                        defer { partial.removeSubrange(...cut) }
+                        return partial[..<cut].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                     }
-                    let complete = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-                    // A terminal ends lines with CR LF.
-                    seen.withLock { $0 += complete.map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) } }
+                    seen.withLock {
+                        $0 += complete.map { String(decoding: $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0, as: UTF8.self) }
+                    }
                 }
             }
         }

@@ -24,8 +24,12 @@ public final class BusConnection: @unchecked Sendable {
     let bus: UnsafeMutableRawPointer
     private let wakeRead: Int32, wakeWrite: Int32
     /// Work for the thread; `closed` once its loop has ended (nothing runs after).
-    private let pending = Mutex<(work: [@Sendable (BusConnection) -> Void], stopping: Bool, closed: Bool)>(([], false, false))
+    /// `lostBus`: the loop ended on its own, not by `close`.
+    private let pending = Mutex<(work: [@Sendable (BusConnection) -> Void], stopping: Bool, closed: Bool, lostBus: Bool)>(([], false, false, false))
     private let finished = DispatchSemaphore(value: 0)
+    /// Called once, on the connection's thread, if the bus goes away under
+    /// it (its daemon killed, the socket closed): not after `close`.
+    private let lost = Mutex<(@Sendable () -> Void)?>(nil)
     /// What the connection's callbacks reach; kept alive as long as it.
     /// Only the connection's thread (and `close`, after it) touches it.
     nonisolated(unsafe) private var retained: [AnyObject] = []
@@ -79,6 +83,19 @@ public final class BusConnection: @unchecked Sendable {
         return true
     }
 
+    /// Whether the connection's thread has ended (closed, or the bus lost).
+    public var isClosed: Bool { pending.withLock { $0.closed } }
+
+    /// Sets what is called once if the bus goes away under the connection
+    /// (the user's log, say); called at once if it already has.
+    public func onLost(_ handler: @escaping @Sendable () -> Void) {
+        let already = pending.withLock { state -> Bool in
+            if !state.closed { lost.withLock { $0 = handler } }
+            return state.closed && state.lostBus
+        }
+        if already { handler() }
+    }
+
     /// Keeps `object` alive as long as the connection (a callback's context).
     /// On the connection's thread only.
     func retain(_ object: AnyObject) {
@@ -104,7 +121,12 @@ public final class BusConnection: @unchecked Sendable {
     private func loop() {
         while true {
             // Everything sd-bus has read or can do now, then what others queued.
-            while rb_process(bus) > 0 {}
+            var processed = rb_process(bus)
+            while processed > 0 { processed = rb_process(bus) }
+            // The bus gone (its daemon ended: ECONNRESET, ENOTCONN, ...):
+            // sd-bus has closed the connection, whose fd poll would then
+            // ignore; the loop ends here, not in a wait on the wake pipe alone.
+            if processed < 0 { break }
             let (work, stopping) = pending.withLock { state in
                 defer { state.work.removeAll() }
                 return (state.work, state.stopping)
@@ -124,11 +146,12 @@ public final class BusConnection: @unchecked Sendable {
         }
         // A closed bus (the daemon of the bus went away) ends the loop
         // early: what was queued runs (its calls fail), later `perform`s are refused.
-        let left = pending.withLock { state in
-            defer { (state.work, state.stopping, state.closed) = ([], true, true) }
-            return state.work
+        let (left, byItself) = pending.withLock { state in
+            defer { (state.work, state.stopping, state.closed, state.lostBus) = ([], true, true, !state.stopping) }
+            return (state.work, !state.stopping)
         }
         for item in left { item(self) }
+        if byItself, let handler = lost.withLock({ $0 }) { handler() }
         finished.signal()
     }
 

@@ -54,9 +54,23 @@ public struct LogindPresenceSignals: PresenceSignals {
                 continuation.finish()
             }
         }
+        // The desktop's own idle time, where its monitor answers on the
+        // session bus (GNOME): idle when either says so (docs/desktop.md).
+        // Only a bus `environment` names: sd-bus's fallback would read the
+        // process's own variables (a test's host), which it was not given.
+        let namesBus = environment["DBUS_SESSION_BUS_ADDRESS"].map { !$0.isEmpty } ?? false
+            || environment["XDG_RUNTIME_DIR"].map { !$0.isEmpty } ?? false
+        let desktop = namesBus ? try? BusConnection(.session, environment: environment) : nil
+        desktop?.perform { desktop in
+            do throws(BusError) {
+                try MutterIdleMonitor.follow(desktop) { since in follower.update { $0.desktopIdleSince = since } }
+            } catch {
+                // Not GNOME: logind's IdleHint alone.
+            }
+        }
         continuation.onTermination = { _ in
             // Not on the bus's thread: close waits for it.
-            Task.detached { connection.close() }
+            Task.detached { connection.close(); desktop?.close() }
         }
         return stream
     }

@@ -11,8 +11,17 @@ final class PresenceFollower: Sendable {
         var asleep = false, locked = false, idle = false
         /// CLOCK_REALTIME microseconds (logind's IdleSinceHint); 0 unknown.
         var idleSince: UInt64 = 0
+        /// When the desktop's own monitor (Mutter's) says input stopped; nil when it says active or is absent.
+        var desktopIdleSince: Date?
 
-        var state: PresenceChange.State { asleep ? .asleep : locked ? .locked : idle ? .idle : .present }
+        /// Idle when either logind or the desktop says so.
+        var state: PresenceChange.State { asleep ? .asleep : locked ? .locked : idle || desktopIdleSince != nil ? .idle : .present }
+
+        /// When idleness began: the earlier of the two sources that say idle.
+        var idleStart: Date? {
+            let logind = idle && idleSince > 0 ? Date(timeIntervalSince1970: Double(idleSince) / 1_000_000) : nil
+            return [logind, desktopIdleSince].compactMap { $0 }.min()
+        }
     }
 
     private let continuation: AsyncStream<PresenceChange>.Continuation
@@ -25,9 +34,12 @@ final class PresenceFollower: Sendable {
 
     func begin(_ flags: Flags) {
         current.withLock { current in
+            // The desktop's monitor may have spoken first: its part stays.
+            let desktop = current.flags.desktopIdleSince
             current.flags = flags
-            current.yielded = flags.state
-            continuation.yield(Self.change(flags))
+            current.flags.desktopIdleSince = desktop
+            current.yielded = current.flags.state
+            continuation.yield(Self.change(current.flags))
         }
     }
 
@@ -41,7 +53,7 @@ final class PresenceFollower: Sendable {
     }
 
     private static func change(_ flags: Flags) -> PresenceChange {
-        let since = flags.state == .idle && flags.idleSince > 0 ? Date(timeIntervalSince1970: Double(flags.idleSince) / 1_000_000) : Date()
+        let since = flags.state == .idle ? flags.idleStart ?? Date() : Date()
         return PresenceChange(state: flags.state, since: since)
     }
 }

@@ -110,6 +110,10 @@ public final class RetimeBusName: Sendable {
         connection.emitChanged(path: Self.path, interface: Self.interface, names: changed)
     }
 
+    /// Calls `handler` once if the session bus goes away under the name
+    /// (the bus's daemon ended); the name is then gone for good.
+    public func onLost(_ handler: @escaping @Sendable () -> Void) { connection.onLost(handler) }
+
     /// Releases the name and closes the connection.
     public func close() { connection.close() }
 

@@ -2,6 +2,7 @@
 import Adapters
 import Domain
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,11 +46,23 @@ struct DesktopBusService: Service {
         for watcher in watchers { try watcher.start(posting: mailbox) }
         let wake = try WakeSource(mailbox: mailbox, followsTimeZone: false)
         log(.info, "owns \(RetimeBusName.name) on the session bus")
+        // The bus's daemon gone (the desktop session ended, or it crashed):
+        // said once, and the name is not followed any more; the rest of
+        // the daemon (sessions, schedules, blocks) goes on as without a bus.
+        let lost = LostFlag()
+        name.onLost {
+            lost.value.store(true, ordering: .releasing)
+            log(.warning, "lost the session bus at \(bus): no D-Bus name until the daemon restarts")
+            mailbox.post(.signal(SIGHUP))
+        }
         await ServiceLifecycle.withHandlers(onShutdown: { _ in mailbox.post(.signal(SIGTERM)) }) {
             await follow(name, wake: wake)
         }
         for watcher in watchers { await watcher.stop() }
         name.close()
+        // Ended by the bus's loss, not the daemon's stop: wait for that,
+        // as with no bus at all (a service that returns would stop the daemon).
+        if lost.value.load(ordering: .acquiring) { await ServiceLifecycle.shutdownRequested() }
     }
 
     /// Publishes the status at each change of the data and at each edge
@@ -134,5 +147,10 @@ enum DesktopBusSession {
         guard stat(socket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
         return "unix:path=" + socket
     }
+}
+
+/// Whether the session bus went away under the daemon's name.
+private final class LostFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }
 #endif

@@ -1,0 +1,84 @@
+#if os(Linux)
+@testable import Adapters
+import Domain
+import Foundation
+import PortContracts
+import Synchronization
+import Testing
+
+/// The desktop's own idle time (GNOME's idle monitor on the session bus)
+/// beside logind, whose session here never says idle: the presence source
+/// goes idle when the monitor says input stopped, dated from then, and
+/// present at the next input.
+@Suite("PresenceSignals: the desktop's idle monitor", .serialized, .enabled(if: PrivateBus.installed))
+struct MutterIdleTests {
+    final class Seen: Sendable {
+        let changes = Mutex<[PresenceChange]>([])
+        var all: [PresenceChange] { changes.withLock { $0 } }
+    }
+
+    func follow(_ signals: LogindPresenceSignals) -> (Seen, Task<Void, Never>) {
+        let seen = Seen()
+        let stream = signals.changes()
+        let task = Task { for await change in stream { seen.changes.withLock { $0.append(change) } } }
+        return (seen, task)
+    }
+
+    func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    @Test("the monitor's idle watch makes it idle from when input stopped; the user-active watch, present again")
+    func idleAndBack() async throws {
+        let system = try PrivateBus(type: "system"), session = try PrivateBus()
+        defer { system.stop(); session.stop() }
+        let logind = try LogindStandIn(address: system.address)
+        defer { logind.stop() }
+        let monitor = try MutterIdleStandIn(address: session.address)
+        defer { monitor.stop() }
+        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
+                                                                      "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        defer { task.cancel() }
+        #expect(await within(promptlyHere) { seen.all.first?.state == .present && monitor.calls.contains("GetIdletime") }, "\(seen.all)")
+        let fired = Date()
+        monitor.fire(MutterIdleStandIn.idleWatch)
+        #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
+        let heard = Date()
+        let since = try #require(seen.all.last?.since)
+        // Between the firing and its hearing, less the watch's 30 s (the
+        // bounds are measured, not guessed: a loaded machine is slow).
+        #expect(since >= fired.addingTimeInterval(-30.5) && since <= heard.addingTimeInterval(-29.5),
+                "dated from when input stopped, 30 s before the watch fired: \(since), fired \(fired)")
+        #expect(await within(promptlyHere) { monitor.calls.contains("AddUserActiveWatch") }, "it waits for the return: \(monitor.calls)")
+        monitor.fire(MutterIdleStandIn.activeWatch)
+        #expect(await within(promptlyHere) { seen.all.last?.state == .present }, "\(seen.all)")
+        #expect(seen.all.map(\.state) == [.present, .idle, .present], "no extra change: \(seen.all)")
+    }
+
+    @Test("idle already when followed: the first state is idle, from the monitor's idle time")
+    func idleAtFirst() async throws {
+        let system = try PrivateBus(type: "system"), session = try PrivateBus()
+        defer { system.stop(); session.stop() }
+        let logind = try LogindStandIn(address: system.address)
+        defer { logind.stop() }
+        let monitor = try MutterIdleStandIn(address: session.address, idleTime: 120_000)
+        defer { monitor.stop() }
+        let asked = Date()
+        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
+                                                                      "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        defer { task.cancel() }
+        #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
+        let heard = Date()
+        let since = try #require(seen.all.last?.since)
+        #expect(since >= asked.addingTimeInterval(-120.5) && since <= heard.addingTimeInterval(-119.5), "two minutes without input: \(since)")
+    }
+
+    /// Generous: two cores shared with a whole suite.
+    let promptlyHere: Double = 5
+}
+#endif
