@@ -33,8 +33,10 @@ struct DaemonCycleWaitTests {
 
         let wake = DaemonPresenceTests.SteppedWake()
         let services = ContainerService { base.container() }
-        let daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: base.directory), services: services, wake: wake,
+        var daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: base.directory), services: services, wake: wake,
                                         interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
+        // A stop asked of a starved pool (the full parallel suite) may take long: a bound on hanging, not on speed.
+        daemon.deadline = .seconds(120)
         let running = Task { try await daemon.run() }
 
         clock.advance(by: 1_500)                        // the break's start: the daemon's pass lowers the block

@@ -75,8 +75,10 @@ struct DaemonPresenceTests {
 
         let wake = SteppedWake()
         let services = ContainerService { self.container() }
-        let daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake,
+        var daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake,
                                         interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
+        // A stop asked of a starved pool (the full parallel suite) may take long: a bound on hanging, not on speed.
+        daemon.deadline = .seconds(120)
         let running = Task { try await daemon.run() }
         // No wait for the daemon to listen: it hears the state as of when it
         // does (the scripted source, as logind, tells it first), and each
@@ -117,8 +119,10 @@ struct DaemonPresenceTests {
         let sessions = try setup.resolve((any SessionRepository).self)
         let wake = SteppedWake()
         let services = ContainerService { self.container() }
-        let daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake,
+        var daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake,
                                         interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
+        // A stop asked of a starved pool (the full parallel suite) may take long: a bound on hanging, not on speed.
+        daemon.deadline = .seconds(120)
         let running = Task { try await daemon.run() }
         // No wait for the daemon to listen: it hears the state as of when it
         // does (the scripted source, as logind, tells it first), and each
