@@ -12,17 +12,17 @@ import RetimeShared
 /// undo a change nor stop the others: the block is held, the failure is
 /// reported (`reports()`), and the layer is given the blocks again soon.
 public struct HeldBlocks: Sendable {
-    private let store: any HeldBlockStore
+    let store: any HeldBlockStore
     private let layers: [any BlockLayer]
-    private let clock: any Clock
-    private let logger: Logger
+    let clock: any Clock
+    let logger: Logger
     private let health: LayerHealth
     /// Where the service counts what each user spent of each group's
     /// allowance (its own state, not the user's files); nil: it keeps no
     /// allowances.
-    private let allowances: (@Sendable (UInt32) -> any AllowanceLedger)?
+    let allowances: (@Sendable (UInt32) -> any AllowanceLedger)?
     /// The machine's time zone: the local day an allowance is spent on.
-    private let zone: @Sendable () -> TimeZoneRules
+    let zone: @Sendable () -> TimeZoneRules
 
     public init(store: any HeldBlockStore, layers: [any BlockLayer], clock: any Clock, logger: Logger,
                 health: LayerHealth = LayerHealth(), allowances: (@Sendable (UInt32) -> any AllowanceLedger)? = nil,
@@ -203,136 +203,6 @@ public struct HeldBlocks: Sendable {
         }
     }
 
-    /// Starts the countdown to lower `uid`'s strict block of `session`
-    /// early, when it was raised with `unlock delay:`; asking again does
-    /// not restart it. Returns when it runs out; nil when the block has no
-    /// such rule (or is not held, or its time is up).
-    public func requestUnlock(_ session: SessionID, for uid: UInt32) async throws -> Date? {
-        let now = clock.now(), boot = clock.bootTime()
-        let end = try await store.update { blocks -> Date? in
-            expire(&blocks, now: now, boot: boot)
-            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.holdsStrictly }),
-                  case .delay(let delay)? = blocks[index].unlock else { return nil }
-            if blocks[index].countdown == nil {
-                blocks[index].countdown = UnlockCountdown(startedAt: now, delay: delay, servedAtStart: blocks[index].served)
-                logger.info("unlock countdown started", metadata: ["uid": "\(uid)", "session": "\(session)", "delay": "\(delay)"])
-            }
-            return blocks[index].countdown?.end(for: blocks[index], at: now)
-        }
-        return end
-    }
-
-    /// How long the text typed back admits an early lowering: the time for
-    /// the command that asked to carry it out.
-    public static let typingProofLife: TimeInterval = 60
-
-    /// The text `uid` typed back for `unlock typing:N` matched the text the
-    /// service showed (the caller, an adapter, checked it): the next early
-    /// lowering of the strict block of `session` within `typingProofLife`
-    /// is admitted. Returns the characters the rule asks for; throws when
-    /// the block has no such rule.
-    public func proveTyping(_ session: SessionID, for uid: UInt32) async throws {
-        let now = clock.now(), boot = clock.bootTime()
-        try await store.update { blocks -> Void in
-            expire(&blocks, now: now, boot: boot)
-            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && $0.holdsStrictly }),
-                  case .typing? = blocks[index].unlock else { throw HeldBlockError.badRequest("no strict block of this session is lowered by typing") }
-            blocks[index].typedAt = now
-        }
-        logger.info("text typed back", metadata: ["uid": "\(uid)", "session": "\(session)"])
-    }
-
-    /// How many characters `uid`'s strict block of `session` asks to be
-    /// typed back; nil when its rule is not `typing:N`.
-    public func typingCount(_ session: SessionID, for uid: UInt32) async throws -> Int? {
-        let block = try await store.blocks().first { $0.uid == uid && $0.session == session && $0.holdsStrictly }
-        guard case .typing(let count)? = block?.unlock else { return nil }
-        return count
-    }
-
-    /// Cancels that countdown (`stop --withdraw`); nothing to cancel is not an error.
-    public func withdrawUnlock(_ session: SessionID, for uid: UInt32) async throws {
-        let now = clock.now(), boot = clock.bootTime()
-        try await store.update { blocks -> Void in
-            expire(&blocks, now: now, boot: boot)
-            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session }), blocks[index].countdown != nil else { return }
-            blocks[index].countdown = nil
-            logger.info("unlock countdown withdrawn", metadata: ["uid": "\(uid)", "session": "\(session)"])
-        }
-    }
-
-    /// What `allow` granted: the block is down until `until`; `left` is what
-    /// is left of the day's allowance after it.
-    public struct AllowanceGrant: Sendable, Equatable {
-        public let until: Date
-        public let length: TimeInterval
-        public let left: TimeInterval
-    }
-
-    /// The device name the service's spending is kept under, in its own ledger.
-    static let ledgerDevice = "system-service"
-
-    /// Lowers `uid`'s block of `session` for an allowance the service
-    /// counts itself (strict or not): `length`, or what is left today,
-    /// whichever is less, of the daily allowance the block was raised with
-    /// (a block that is not strict takes `daily`, its user's as set now).
-    /// What was spent is counted per user, group and local day of the
-    /// machine, in the service's state: the user's files change nothing.
-    /// The service raises the block again at the allowance's end.
-    public func allow(_ session: SessionID, for uid: UInt32, length: TimeInterval?, daily: TimeInterval?) async throws -> AllowanceGrant {
-        guard let allowances else { throw HeldBlockError.noAllowance }
-        if let length, !(length >= 1 && length <= 86_400) { throw HeldBlockError.badRequest("an allowance lasts from 1 second to 24 hours") }
-        let now = clock.now(), boot = clock.bootTime()
-        let held = try await store.update { blocks -> HeldBlock? in
-            expire(&blocks, now: now, boot: boot)
-            return blocks.first { $0.uid == uid && $0.session == session && !$0.isReleased && $0.loweredAt == nil }
-        }
-        guard let held else { throw HeldBlockError.badRequest("no block of this session is held") }
-        if let running = held.allowance { throw HeldBlockError.allowanceRunning(until: running.end(at: now, boot: boot)) }
-        let allowance = held.strict ? held.dailyAllowance : (daily ?? held.dailyAllowance)
-        guard let allowance, let group = held.group else { throw HeldBlockError.noAllowance }
-        let ledger = allowances(uid)
-        let spending = try await ledger.spending(of: group)
-        let last = spending.filter { $0.device == Self.ledgerDevice }.max { $0.at < $1.at }
-        let day = AllowanceDay.today(at: now, boot: boot, lastSpending: last, in: zone())
-        let left = max(0, allowance - spending.spent(on: day))
-        guard left >= 1 else { throw HeldBlockError.allowanceSpent }
-        let running = RunningAllowance(at: now, boot: boot, length: min(length ?? left, left), day: day, device: Self.ledgerDevice)
-        // Spent before the block comes down: a crash between the two costs
-        // the user minutes, never gives them free ones.
-        try await ledger.spend(running.length, of: group, by: Self.ledgerDevice, on: day, at: now, boot: boot)
-        let all = try await store.update { blocks -> [HeldBlock]? in
-            guard let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == session && !$0.isReleased && $0.loweredAt == nil }),
-                  blocks[index].allowance == nil else { return nil }
-            if !blocks[index].strict { blocks[index].dailyAllowance = allowance }
-            blocks[index].allowance = running
-            return blocks
-        }
-        guard let all else {
-            try await ledger.spend(-running.length, of: group, by: Self.ledgerDevice, on: day, at: now, boot: boot)
-            throw HeldBlockError.badRequest("the block changed meanwhile; ask again")
-        }
-        await enforce(all)
-        logger.info("allowance started", metadata: ["uid": "\(uid)", "session": "\(session)", "seconds": "\(running.length)"])
-        return AllowanceGrant(until: running.end(at: now, boot: boot), length: running.length, left: left - running.length)
-    }
-
-    /// Gives back what the allowances of `ended` blocks did not use (ended
-    /// early, by a raise or a lowering); one that ran out used it all.
-    private func giveBack(_ ended: [HeldBlock], at now: Date, boot: BootTimeReading?) async {
-        guard let allowances else { return }
-        for block in ended {
-            guard let running = block.allowance, let group = block.group else { continue }
-            let unused = running.length - running.used(at: now, boot: boot)
-            guard unused > 0 else { continue }
-            do {
-                try await allowances(block.uid).spend(-unused, of: group, by: Self.ledgerDevice, on: running.day, at: now, boot: boot)
-            } catch {
-                logger.error("an allowance's unused time could not be given back", metadata: ["uid": "\(block.uid)", "error": "\(error)"])
-            }
-        }
-    }
-
     /// Root lifts blocks now: one user's, or every user's. Returns the
     /// blocks lifted, for the audit line. Each stays on record as released
     /// (enforced by no layer) so its session cannot raise it again.
@@ -418,7 +288,7 @@ public struct HeldBlocks: Sendable {
     /// Brings the blocks' served time up to `boot`, removes those whose
     /// time is up at `now` and ends the allowances that ran out; returns those.
     @discardableResult
-    private func expire(_ blocks: inout [HeldBlock], now: Date, boot: BootTimeReading?) -> Expired {
+    func expire(_ blocks: inout [HeldBlock], now: Date, boot: BootTimeReading?) -> Expired {
         var expired = Expired()
         for index in blocks.indices {
             blocks[index].advance(to: boot)
@@ -463,7 +333,7 @@ public struct HeldBlocks: Sendable {
     /// layer that fails is recorded, said loudly once, and given them again
     /// within `LayerHealth.retryDelay`; the others enforce all the same.
     @discardableResult
-    private func enforce(_ blocks: [HeldBlock]) async -> Date? {
+    func enforce(_ blocks: [HeldBlock]) async -> Date? {
         let now = clock.now()
         let enforced = blocks.filter { $0.isEnforced(at: now) }
         var again: Date?
