@@ -32,12 +32,7 @@ struct DaemonCycleWaitTests {
         let sessions = try setup.resolve((any SessionRepository).self)
 
         let wake = DaemonPresenceTests.SteppedWake()
-        let services = ContainerService { base.container() }
-        var daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: base.directory), services: services, wake: wake,
-                                        interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
-        // A stop asked of a starved pool (the full parallel suite) may take long: a bound on hanging, not on speed.
-        daemon.deadline = .seconds(120)
-        let running = Task { try await daemon.run() }
+        let running = base.runDaemon(waking: wake)
 
         clock.advance(by: 1_500)                        // the break's start: the daemon's pass lowers the block
         wake.post(.deadline)

@@ -6,17 +6,7 @@ import Testing
 /// The daemon as a real process, with real signals, in temporary data dirs.
 @Suite("retime daemon end to end", .serialized)
 struct DaemonEndToEndTests {
-    func startDaemon(_ retime: RetimeProcess) throws -> RetimeProcess.Running {
-        let daemon = try retime.start(["daemon", "run"])
-        // Generous: the whole suite runs in parallel on two cores.
-        let up = try eventually(within: 15) { try retime.run("daemon", "status").status == 0 || !daemon.process.isRunning }
-        if up && !daemon.process.isRunning {
-            let outcome = try retime.finish(daemon)
-            Issue.record("the daemon exited \(outcome.status) as it started: \(outcome.err)")
-        }
-        #expect(up, "the daemon came up")
-        return daemon
-    }
+    func startDaemon(_ retime: RetimeProcess) throws -> RetimeProcess.Running { try retime.startDaemon() }
 
     /// How late (ms) a handled event may be here. The daemon's precision is
     /// measured by bench/daemon.sh (docs/performance.md: a few ms); here a

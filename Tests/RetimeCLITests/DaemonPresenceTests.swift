@@ -60,6 +60,18 @@ struct DaemonPresenceTests {
         return try await condition()
     }
 
+    /// The whole daemon in-process on this test's container, waking only
+    /// when `wake` is posted to; stop it with `.signal(SIGTERM)`.
+    func runDaemon(waking wake: SteppedWake) -> Task<Void, any Error> {
+        let services = ContainerService { self.container() }
+        var daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake,
+                                        interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
+        // A stop asked of a starved pool (the full parallel suite) may take
+        // long: a bound on hanging, not on speed.
+        daemon.deadline = .seconds(120)
+        return Task { try await daemon.run() }
+    }
+
     /// What the daemon said, for a failed wait.
     func diagnosis() -> String {
         let log = (try? runtime.device().daemonLog).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "(no log)"
@@ -74,12 +86,7 @@ struct DaemonPresenceTests {
         let sessions = try setup.resolve((any SessionRepository).self)
 
         let wake = SteppedWake()
-        let services = ContainerService { self.container() }
-        var daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake,
-                                        interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
-        // A stop asked of a starved pool (the full parallel suite) may take long: a bound on hanging, not on speed.
-        daemon.deadline = .seconds(120)
-        let running = Task { try await daemon.run() }
+        let running = runDaemon(waking: wake)
         // No wait for the daemon to listen: it hears the state as of when it
         // does (the scripted source, as logind, tells it first), and each
         // step below waits until the daemon recorded the one before.
@@ -118,12 +125,7 @@ struct DaemonPresenceTests {
         _ = try await setup.resolve(StartSessionUseCase.self).execute(SessionPlan(groupName: "work", length: .duration(7_200)))
         let sessions = try setup.resolve((any SessionRepository).self)
         let wake = SteppedWake()
-        let services = ContainerService { self.container() }
-        var daemon = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake,
-                                        interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
-        // A stop asked of a starved pool (the full parallel suite) may take long: a bound on hanging, not on speed.
-        daemon.deadline = .seconds(120)
-        let running = Task { try await daemon.run() }
+        let running = runDaemon(waking: wake)
         // No wait for the daemon to listen: it hears the state as of when it
         // does (the scripted source, as logind, tells it first), and each
         // step below waits until the daemon recorded the one before.

@@ -97,12 +97,6 @@ struct DesktopBusEndToEndTests {
         func close() { connection.close() }
     }
 
-    func daemon(_ retime: RetimeProcess) throws -> RetimeProcess.Running {
-        let daemon = try retime.start(["daemon", "run"])
-        #expect(try eventually(within: 15) { try retime.run("daemon", "status").status == 0 || !daemon.process.isRunning })
-        return daemon
-    }
-
     func stop(_ daemon: RetimeProcess.Running, _ retime: RetimeProcess) throws -> RetimeProcess.Outcome {
         kill(daemon.process.processIdentifier, SIGTERM)
         return try retime.finish(daemon)
@@ -112,10 +106,9 @@ struct DesktopBusEndToEndTests {
     func everyChangeSignalled() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        var retime = RetimeProcess()
-        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let retime = RetimeProcess().onSessionBus(bus.address)
         try retime.run("group", "create", "focus")
-        let daemon = try daemon(retime)
+        let daemon = try retime.startDaemon()
         let client = try Client(address: bus.address)
         defer { client.close() }
         #expect(eventually(within: 15) { client.answers }, "the daemon owns dev.retime.Retime1")
@@ -144,9 +137,8 @@ struct DesktopBusEndToEndTests {
     func methods() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        var retime = RetimeProcess()
-        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        let daemon = try daemon(retime)
+        let retime = RetimeProcess().onSessionBus(bus.address)
+        let daemon = try retime.startDaemon()
         defer { _ = try? stop(daemon, retime) }
         let client = try Client(address: bus.address)
         defer { client.close() }
@@ -171,10 +163,9 @@ struct DesktopBusEndToEndTests {
     func phaseEdges() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        var retime = RetimeProcess()
-        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let retime = RetimeProcess().onSessionBus(bus.address)
         try retime.run("group", "create", "work")
-        let daemon = try daemon(retime)
+        let daemon = try retime.startDaemon()
         defer { _ = try? stop(daemon, retime) }
         let client = try Client(address: bus.address)
         defer { client.close() }
@@ -188,32 +179,25 @@ struct DesktopBusEndToEndTests {
         #expect(eventually(within: 4 + promptly) { client.all.contains { $0.values["Active"] == false } }, "the end, signalled")
     }
 
-    /// doctor's finding `name` (`--json`).
-    func finding(_ retime: RetimeProcess, _ name: String) throws -> [String: Any]? {
-        let checks = try retime.run("doctor", "--json").json["checks"] as? [[String: Any]]
-        return checks?.first { $0["name"] as? String == name }
-    }
-
     @Test("doctor says whether the session bus and logind are here, who owns the name, and why not")
     func doctor() throws {
         let plain = RetimeProcess()
-        #expect(try finding(plain, "session bus")?["detail"] as? String ?? "" == "none here ($DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): no D-Bus name; 'status --follow' still serves a bar")
-        let away = try finding(plain, "away time")?["detail"] as? String ?? ""
+        #expect(try plain.doctorFinding("session bus")?["detail"] as? String ?? "" == "none here ($DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): no D-Bus name; 'status --follow' still serves a bar")
+        let away = try plain.doctorFinding("away time")?["detail"] as? String ?? ""
         #expect(away.hasPrefix("idle and lock are not followed: the system bus cannot be reached"), "\(away)")
         let bus = try PrivateBus()
         defer { bus.stop() }
-        var retime = RetimeProcess()
-        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        #expect(try finding(retime, "session bus")?["status"] as? String == "warning", "a bus, but no daemon on it")
-        let daemon = try daemon(retime)
+        let retime = RetimeProcess().onSessionBus(bus.address)
+        #expect(try retime.doctorFinding("session bus")?["status"] as? String == "warning", "a bus, but no daemon on it")
+        let daemon = try retime.startDaemon()
         defer { _ = try? stop(daemon, retime) }
-        #expect(eventually(within: 15) { (try? finding(retime, "session bus")?["detail"] as? String) == "the daemon owns dev.retime.Retime1" })
+        #expect(eventually(within: 15) { (try? retime.doctorFinding("session bus")?["detail"] as? String) == "the daemon owns dev.retime.Retime1" })
     }
 
     @Test("with no session bus the daemon says so once and runs as before")
     func noSessionBus() throws {
         let retime = RetimeProcess()
-        let daemon = try daemon(retime)
+        let daemon = try retime.startDaemon()
         try retime.run("start", "--for", "2s")
         #expect(eventually(within: 10) { (try? retime.loggedSessions().count) == 1 }, "the daemon completed the session")
         let outcome = try stop(daemon, retime)

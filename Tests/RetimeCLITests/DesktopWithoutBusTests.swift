@@ -43,14 +43,7 @@ struct DesktopWithoutBusTests {
     }
 
     func finding(_ retime: RetimeProcess, _ name: String) throws -> String {
-        let checks = try retime.run("doctor", "--json").json["checks"] as? [[String: Any]]
-        return checks?.first { $0["name"] as? String == name }?["detail"] as? String ?? "(no finding \(name))"
-    }
-
-    func daemon(_ retime: RetimeProcess) throws -> RetimeProcess.Running {
-        let daemon = try retime.start(["daemon", "run"])
-        #expect(try eventually(within: 15) { try retime.run("daemon", "status").status == 0 || !daemon.process.isRunning })
-        return daemon
+        try retime.doctorFinding(name)?["detail"] as? String ?? "(no finding \(name))"
     }
 
     func log(_ retime: RetimeProcess) -> String {
@@ -62,9 +55,8 @@ struct DesktopWithoutBusTests {
     func withoutLibsystemd() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        var retime = Self.hidden()
         // A session bus is there; only the library to speak to it is not.
-        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let retime = Self.hidden().onSessionBus(bus.address)
         try retime.run("group", "create", "focus")
         let session = try finding(retime, "session bus")
         #expect(session.contains("libsystemd cannot be opened"), "\(session)")
@@ -72,7 +64,7 @@ struct DesktopWithoutBusTests {
         #expect(away.hasPrefix("idle and lock are not followed: libsystemd cannot be opened"), "\(away)")
         #expect(away.contains("suspended time is left out"), "the clocks still tell sleep: \(away)")
 
-        let daemon = try daemon(retime)
+        let daemon = try retime.startDaemon()
         #expect(daemon.process.isRunning, "the daemon runs without libsystemd")
         #expect(try retime.run("start", "focus", "--for", "2s").status == 0)
         #expect(try retime.run("status", "--json").json["active"] as? Bool == true)
@@ -89,10 +81,9 @@ struct DesktopWithoutBusTests {
     func busLost() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        var retime = RetimeProcess()
-        retime.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let retime = RetimeProcess().onSessionBus(bus.address)
         try retime.run("group", "create", "focus")
-        let daemon = try daemon(retime)
+        let daemon = try retime.startDaemon()
         defer { if daemon.process.isRunning { kill(daemon.process.processIdentifier, SIGKILL) } }
         #expect(eventually(within: 15) { log(retime).contains("owns dev.retime.Retime1") }, "\(log(retime))")
         #expect(try retime.run("start", "focus", "--for", "2s").status == 0)
