@@ -10,10 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20}
-if [ -z "${RETIME:-}" ]; then
-  swift build -c release --static-swift-stdlib --product retime >/dev/null
-  RETIME="$PWD/.build/release/retime"
-fi
+source bench/lib/release.sh
+RETIME=${RETIME:-$(release_retime)}
 work=$(mktemp -d)
 daemon=""
 trap '[ -n "$daemon" ] && kill "$daemon" 2>/dev/null; rm -rf "$work"' EXIT

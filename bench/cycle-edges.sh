@@ -17,10 +17,8 @@ cd "$(dirname "$0")/.."
 edges=${1:-100}
 rounds=26
 sessions=$(( (edges + 49) / 50 ))
-if [ -z "${RETIME:-}" ]; then
-  swift build -c release --static-swift-stdlib --product retime >/dev/null
-  RETIME="$PWD/.build/release/retime"
-fi
+source bench/lib/release.sh
+RETIME=${RETIME:-$(release_retime)}
 work=$(mktemp -d)
 daemon=""
 trap '[ -n "$daemon" ] && kill "$daemon" 2>/dev/null; rm -rf "$work"' EXIT
@@ -52,19 +50,7 @@ sleep "$total"
 rest_ns=$(( $(cpu_ns $daemon) - before )); rest_ticks=$(( $(ticks_ms $daemon) - ticks ))
 
 # The cycle, with a poller that notes when the hosts file changes.
-python3 - "$hosts" "$work/seen" "$(( total + 3 ))" <<'PY' &
-import sys, time
-path, out, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
-def blocked():
-    with open(path) as f: return "example.com" in f.read()
-state, seen, end = blocked(), [], time.time() + seconds
-while time.time() < end:
-    now = blocked()
-    if now != state: seen.append((time.time(), now)); state = now
-    time.sleep(0.001)
-with open(out, "w") as f:
-    for at, up in seen: f.write(f"{at:.6f} {int(up)}\n")
-PY
+python3 bench/lib/hosts_changes.py "$hosts" "$work/seen" "$(( total + 3 ))" &
 poller=$!
 sleep 0.5
 before=$(cpu_ns $daemon); ticks=$(ticks_ms $daemon)

@@ -11,10 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-25}
 seconds=${2:-20}
-if [ -z "${BIN:-}" ]; then
-  swift build -c release --static-swift-stdlib --product retime >/dev/null
-  BIN=.build/release/retime
-fi
+source bench/lib/release.sh
+BIN=${BIN:-$(release_retime)}
 exec python3 - "$BIN" "$rounds" "$seconds" <<'PY'
 import os, statistics, subprocess, sys, tempfile, time, select
 

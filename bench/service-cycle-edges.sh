@@ -18,10 +18,8 @@ edges=${1:-40}
 rounds=11
 length=$(( rounds + rounds - 1 ))
 sessions=$(( (edges + length - 1) / length ))
-if [ -z "${RETIME:-}" ]; then
-  swift build -c release --static-swift-stdlib --product retime >/dev/null
-  RETIME="$PWD/.build/release/retime"
-fi
+source bench/lib/release.sh
+RETIME=${RETIME:-$(release_retime)}
 work=$(mktemp -d)
 chmod 755 "$work"
 service=""
@@ -43,19 +41,7 @@ user() {
 user group create g --block example.com >/dev/null
 user config set shield system >/dev/null
 
-python3 - "$hosts" "$work/seen" "$(( sessions * (length + 2) + 3 ))" <<'PY' &
-import sys, time
-path, out, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
-def blocked():
-    with open(path) as f: return "example.com" in f.read()
-state, seen, end = blocked(), [], time.time() + seconds
-while time.time() < end:
-    now = blocked()
-    if now != state: seen.append((time.time(), now)); state = now
-    time.sleep(0.001)
-with open(out, "w") as f:
-    for at, up in seen: f.write(f"{at:.6f} {int(up)}\n")
-PY
+python3 bench/lib/hosts_changes.py "$hosts" "$work/seen" "$(( sessions * (length + 2) + 3 ))" &
 poller=$!
 sleep 0.5
 : > "$work/starts"

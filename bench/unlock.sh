@@ -9,10 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-20}
-if [ -z "${RETIME:-}" ]; then
-  swift build -c release --static-swift-stdlib --product retime >/dev/null
-  RETIME="$PWD/.build/release/retime"
-fi
+source bench/lib/release.sh
+RETIME=${RETIME:-$(release_retime)}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 data="$work/data"
