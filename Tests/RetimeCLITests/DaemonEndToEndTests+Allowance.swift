@@ -7,7 +7,7 @@ import Testing
 extension DaemonEndToEndTests {
     @Test("allow news 2s lifts the block and the daemon raises it again within 50 ms of the end; then it is refused, spent")
     func allowanceLiftsAndRaisesOnTime() throws {
-        let retime = RetimeProcess()
+        let retime = RetimeProcess().atLocalNoon()
         try retime.run("group", "create", "news", "--block", "example.com")
         let hosts = try hostsShield(retime)
         let set = try retime.run("group", "set-allowance", "news", "3s", "--json")
@@ -52,7 +52,7 @@ extension DaemonEndToEndTests {
 
     @Test("allow's refusals and usage: no allowance, --cancel with none running, a group and --cancel together, a bad duration")
     func allowanceRefusals() throws {
-        let retime = RetimeProcess()
+        let retime = RetimeProcess().atLocalNoon()
         try retime.run("group", "create", "news")
         try retime.run("start", "news", "--for", "1h")
         let none = try retime.run("allow", "news", "--json")
@@ -73,7 +73,7 @@ extension DaemonEndToEndTests {
 
     @Test("a strict session refuses a raised allowance with exit 3; a lowered one is taken")
     func allowanceStrict() throws {
-        let retime = RetimeProcess()
+        let retime = RetimeProcess().atLocalNoon()
         try retime.run("group", "create", "news")
         try retime.run("group", "set-allowance", "news", "10m")
         try retime.run("start", "news", "--for", "1h", "--strict")
@@ -85,7 +85,7 @@ extension DaemonEndToEndTests {
 
     @Test("schedule add --allowance keeps the allowance, shows it in JSON and text, and refuses a bad one")
     func scheduleAllowance() throws {
-        let retime = RetimeProcess()
+        let retime = RetimeProcess().atLocalNoon()
         try retime.run("group", "create", "news")
         let added = try retime.run("schedule", "add", "days", "--group", "news", "--from", "09:00", "--to", "17:00", "--days", "weekdays",
                                    "--allowance", "15m", "--json")

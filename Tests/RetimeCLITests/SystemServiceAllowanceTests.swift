@@ -29,9 +29,10 @@ struct SystemServiceAllowanceTests {
     @Test("a strict block is lowered for an allowance the service counts and raised by the service at its end; wiping the user's records gains nothing")
     func strictAllowance() throws {
         let system = try SystemServiceHarness()
-        let service = try system.start()
+        // The service counts spending per local day: not one that turns mid-test.
+        let service = try system.start(environment: ["TZ": LocalNoon.zone()])
         defer { system.stop(service) }
-        let user = system.client()
+        let user = system.client().atLocalNoon()
         try user.run("group", "create", "work", "--block", "example.com")
         #expect(try user.run("group", "set-allowance", "work", "3s").status == 0)
         #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
@@ -63,9 +64,10 @@ struct SystemServiceAllowanceTests {
     @Test("allow --cancel raises the service's block at once")
     func cancel() throws {
         let system = try SystemServiceHarness()
-        let service = try system.start()
+        // The service counts spending per local day: not one that turns mid-test.
+        let service = try system.start(environment: ["TZ": LocalNoon.zone()])
         defer { system.stop(service) }
-        let user = system.client()
+        let user = system.client().atLocalNoon()
         try user.run("group", "create", "work", "--block", "example.com")
         try user.run("group", "set-allowance", "work", "10m")
         #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
