@@ -90,9 +90,16 @@ public struct NameRedirect: Sendable {
                 if let v6 {
                     redirects.append("meta nfproto ipv6 meta skuid \(uid) \(proto) dport 53 redirect to :\(v6)")
                     guards.append("meta nfproto ipv6 \(proto) dport \(v6) meta skuid != \(uid) reject")
-                } else {
-                    guards.append("meta nfproto ipv6 meta skuid \(uid) \(proto) dport 53 reject")
                 }
+                // The nat chain sees only a flow's first packet: a flow the
+                // kernel tracked before the redirect (a socket kept open
+                // across the block's start, or a port that root's own
+                // lookup used moments ago) keeps its old destination. By
+                // this hook every redirected packet goes to the resolver's
+                // port, so one still bound for port 53 was not redirected:
+                // refused (a TCP stream reset), never let past. Where the
+                // user has no IPv6 port, this refuses all its IPv6 DNS.
+                guards.append("meta skuid \(uid) \(proto) dport 53 reject" + (proto == "tcp" ? " with tcp reset" : ""))
             }
         }
         return removal + """
