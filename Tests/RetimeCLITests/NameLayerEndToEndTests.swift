@@ -34,6 +34,21 @@ struct NameLayerEndToEndTests {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A service in a sandbox of its own and two users with a group each:
+    /// 65534 blocks `blocked.test`, 65533 blocks `open.test`; no block up.
+    static func withTwoUsers(_ body: (NetworkSandbox, RetimeProcess.Running, _ user: RetimeProcess, _ other: RetimeProcess) throws -> Void) throws {
+        let sandbox = try NetworkSandbox(records: records)
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        let service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
+        let other = FirewallLayerEndToEndTests.user(system, in: sandbox, uid: 65_533)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try other.run("group", "create", "work", "--block", "open.test").status == 0)
+        try body(sandbox, service, user, other)
+    }
+
     static func layers(_ status: RetimeProcess.Outcome) -> [String: [String: Any]] {
         Dictionary(uniqueKeysWithValues: (status.json["layers"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0) })
     }
@@ -213,82 +228,68 @@ struct NameLayerEndToEndTests {
 
     @Test("a resolver socket or TCP connection opened before the block gets no answer past it: the kernel's flow, made before the redirect, is refused")
     func heldFlows() throws {
-        let sandbox = try NetworkSandbox(records: Self.records)
-        defer { sandbox.stop() }
-        let system = try SystemServiceHarness()
-        let service = try Self.service(system, in: sandbox)
-        defer { system.stop(service) }
-        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
-        let other = FirewallLayerEndToEndTests.user(system, in: sandbox, uid: 65_533)
-        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
-        #expect(try other.run("group", "create", "work", "--block", "open.test").status == 0)
-        // Another user's block first: with a nat chain in force, the kernel
-        // settles a new flow's address once (here: not redirected), as on
-        // any machine with a block or a container runtime's nat table.
-        #expect(try other.run("start", "work", "--for", "30m").status == 0)
-        let go = FileManager.default.temporaryDirectory.appendingPathComponent("retime-go-\(UUID().uuidString)").path
-        defer { unlink(go) }
-        // Before the block: a UDP socket connected to the resolver and a TCP
-        // connection, each asked once (the kernel tracks both flows, unredirected).
-        let (held, out) = try sandbox.start([NetworkSandbox.python, NetworkSandbox.helpers + "/dns_held.py", "127.0.0.1", "blocked.test", go],
-                                            uid: 65_534)
-        defer { if held.isRunning { held.terminate() } }
-        var buffer = "", lines: [String] = []
-        func read(until count: Int) {
-            while lines.count < count {
-                let chunk = out.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { break }
-                buffer += String(decoding: chunk, as: UTF8.self)
-                lines = buffer.split(separator: "\n").map(String.init)
+        try Self.withTwoUsers { sandbox, service, user, other in
+            // Another user's block first: with a nat chain in force, the kernel
+            // settles a new flow's address once (here: not redirected), as on
+            // any machine with a block or a container runtime's nat table.
+            #expect(try other.run("start", "work", "--for", "30m").status == 0)
+            let go = FileManager.default.temporaryDirectory.appendingPathComponent("retime-go-\(UUID().uuidString)").path
+            defer { unlink(go) }
+            // Before the block: a UDP socket connected to the resolver and a TCP
+            // connection, each asked once (the kernel tracks both flows, unredirected).
+            let (held, out) = try sandbox.start([NetworkSandbox.python, NetworkSandbox.helpers + "/dns_held.py", "127.0.0.1", "blocked.test", go],
+                                                uid: 65_534)
+            defer { if held.isRunning { held.terminate() } }
+            var buffer = "", lines: [String] = []
+            func read(until count: Int) {
+                while lines.count < count {
+                    let chunk = out.fileHandleForReading.availableData
+                    guard !chunk.isEmpty else { break }
+                    buffer += String(decoding: chunk, as: UTF8.self)
+                    lines = buffer.split(separator: "\n").map(String.init)
+                }
             }
+            read(until: 2)
+            #expect(lines.prefix(2) == ["udp NOERROR 10.0.0.2", "tcp NOERROR 10.0.0.2"], "both flows answered before the block: \(lines)")
+            #expect(try user.run("start", "work", "--for", "30m").status == 0)
+            #expect(FileManager.default.createFile(atPath: go, contents: nil))
+            read(until: 4)
+            held.waitUntilExit()
+            let after = Array(lines.dropFirst(2))
+            #expect(after.count == 2, "\(lines)")
+            for line in after {
+                #expect(!line.contains("10.0.0.2") && !line.contains("NOERROR"), "a flow opened before the block learns nothing past it: \(line)")
+            }
+            // A new question from the same user still reaches its resolver (over
+            // UDP: the test's responder serves one TCP client at a time, and the
+            // reset stream's other end is still open there).
+            #expect(try Self.ask("blocked.test", proto: "tcp", in: sandbox, uid: 65_534) == "NXDOMAIN")
+            #expect(try Self.ask("open.test", in: sandbox, uid: 65_534) == "NOERROR 10.0.0.3")
+            #expect(service.process.isRunning)
         }
-        read(until: 2)
-        #expect(lines.prefix(2) == ["udp NOERROR 10.0.0.2", "tcp NOERROR 10.0.0.2"], "both flows answered before the block: \(lines)")
-        #expect(try user.run("start", "work", "--for", "30m").status == 0)
-        #expect(FileManager.default.createFile(atPath: go, contents: nil))
-        read(until: 4)
-        held.waitUntilExit()
-        let after = Array(lines.dropFirst(2))
-        #expect(after.count == 2, "\(lines)")
-        for line in after {
-            #expect(!line.contains("10.0.0.2") && !line.contains("NOERROR"), "a flow opened before the block learns nothing past it: \(line)")
-        }
-        // A new question from the same user still reaches its resolver (over
-        // UDP: the test's responder serves one TCP client at a time, and the
-        // reset stream's other end is still open there).
-        #expect(try Self.ask("blocked.test", proto: "tcp", in: sandbox, uid: 65_534) == "NXDOMAIN")
-        #expect(try Self.ask("open.test", in: sandbox, uid: 65_534) == "NOERROR 10.0.0.3")
-        #expect(service.process.isRunning)
     }
 
     @Test("a user's flood of lookups delays neither another user's block nor its lookups")
     func flood() throws {
-        let sandbox = try NetworkSandbox(records: Self.records)
-        defer { sandbox.stop() }
-        let system = try SystemServiceHarness()
-        let service = try Self.service(system, in: sandbox)
-        defer { system.stop(service) }
-        let flooder = FirewallLayerEndToEndTests.user(system, in: sandbox)
-        let other = FirewallLayerEndToEndTests.user(system, in: sandbox, uid: 65_533)
-        #expect(try flooder.run("group", "create", "work", "--block", "blocked.test").status == 0)
-        #expect(try other.run("group", "create", "work", "--block", "open.test").status == 0)
-        #expect(try flooder.run("start", "work", "--for", "30m").status == 0)
-        // Floods of refused and forwarded questions, several at once.
-        let floods = try (0..<4).map { index in
-            try sandbox.start([NetworkSandbox.python, Self.query, "udp", "127.0.0.1", "53", index % 2 == 0 ? "blocked.test" : "open.test", "20000"],
-                              uid: 65_534)
+        try Self.withTwoUsers { sandbox, service, flooder, other in
+            #expect(try flooder.run("start", "work", "--for", "30m").status == 0)
+            // Floods of refused and forwarded questions, several at once.
+            let floods = try (0..<4).map { index in
+                try sandbox.start([NetworkSandbox.python, Self.query, "udp", "127.0.0.1", "53", index % 2 == 0 ? "blocked.test" : "open.test", "20000"],
+                                  uid: 65_534)
+            }
+            let begun = Date()
+            let start = try other.run("start", "work", "--for", "30m")
+            let took = Date().timeIntervalSince(begun)
+            #expect(start.status == 0 && took < 5, "the other user's block is raised at once (\(took) s): \(start.err)")
+            #expect(try Self.ask("open.test", in: sandbox, uid: 65_533) == "NXDOMAIN", "and refuses its lookups")
+            #expect(try Self.ask("blocked.test", in: sandbox, uid: 65_533) == "NOERROR 10.0.0.2", "and forwards the rest")
+            for (process, out) in floods {
+                process.waitUntilExit()
+                let answered = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                #expect(answered.hasPrefix("answered"), "\(answered)")
+            }
+            #expect(service.process.isRunning)
         }
-        let begun = Date()
-        let start = try other.run("start", "work", "--for", "30m")
-        let took = Date().timeIntervalSince(begun)
-        #expect(start.status == 0 && took < 5, "the other user's block is raised at once (\(took) s): \(start.err)")
-        #expect(try Self.ask("open.test", in: sandbox, uid: 65_533) == "NXDOMAIN", "and refuses its lookups")
-        #expect(try Self.ask("blocked.test", in: sandbox, uid: 65_533) == "NOERROR 10.0.0.2", "and forwards the rest")
-        for (process, out) in floods {
-            process.waitUntilExit()
-            let answered = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(answered.hasPrefix("answered"), "\(answered)")
-        }
-        #expect(service.process.isRunning)
     }
 }

@@ -12,12 +12,11 @@ prints: "udp ANSWER" and "tcp ANSWER" lines, ANSWER as dns_query.py prints it
 import errno
 import os
 import socket
-import struct
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dns_query import CODES, addresses, query  # noqa: E402
+from dns_query import CODES, addresses, exchange_tcp, query  # noqa: E402
 
 
 def answer(reply):
@@ -36,15 +35,7 @@ def ask_udp(sock, name, ident):
 
 def ask_tcp(sock, name, ident):
     try:
-        message = query(name, ident)
-        sock.sendall(struct.pack("!H", len(message)) + message)
-        data = b""
-        while len(data) < 2 or len(data) < 2 + struct.unpack("!H", data[:2])[0]:
-            chunk = sock.recv(4096)
-            if not chunk:
-                return "closed"
-            data += chunk
-        return answer(data[2:])
+        return answer(exchange_tcp(sock, query(name, ident)))
     except socket.timeout:
         return "timeout"
     except OSError as error:

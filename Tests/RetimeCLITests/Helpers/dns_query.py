@@ -37,6 +37,18 @@ def addresses(reply):
     return found
 
 
+def exchange_tcp(sock, message):
+    """One question over a TCP DNS stream (a length before each message)."""
+    sock.sendall(struct.pack("!H", len(message)) + message)
+    data = b""
+    while len(data) < 2 or len(data) < 2 + struct.unpack("!H", data[:2])[0]:
+        chunk = sock.recv(4096)
+        if not chunk:
+            raise ConnectionResetError()
+        data += chunk
+    return data[2:]
+
+
 def main():
     proto, server, port, name = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     count = int(sys.argv[5]) if len(sys.argv) > 5 else 1
@@ -47,15 +59,7 @@ def main():
             sock = socket.socket(family, socket.SOCK_STREAM)
             sock.settimeout(3)
             sock.connect((server, port))
-            message = query(name, ident)
-            sock.sendall(struct.pack("!H", len(message)) + message)
-            data = b""
-            while len(data) < 2 or len(data) < 2 + struct.unpack("!H", data[:2])[0]:
-                chunk = sock.recv(4096)
-                if not chunk:
-                    raise ConnectionResetError()
-                data += chunk
-            reply = data[2:]
+            reply = exchange_tcp(sock, query(name, ident))
         else:
             sock = socket.socket(family, socket.SOCK_DGRAM)
             sock.settimeout(3 if count == 1 else 1)
