@@ -35,8 +35,8 @@ struct NameLayerEndToEndTests {
     }
 
     /// A service in a sandbox of its own and two users with a group each:
-    /// 65534 blocks `blocked.test`, 65533 blocks `open.test`; no block up.
-    static func withTwoUsers(_ body: (NetworkSandbox, RetimeProcess.Running, _ user: RetimeProcess, _ other: RetimeProcess) throws -> Void) throws {
+    /// 65534 blocks `blocked.test`, 65533 `otherBlocks`; no block up.
+    static func withTwoUsers(otherBlocks: String = "open.test", _ body: (NetworkSandbox, RetimeProcess.Running, _ user: RetimeProcess, _ other: RetimeProcess) throws -> Void) throws {
         let sandbox = try NetworkSandbox(records: records)
         defer { sandbox.stop() }
         let system = try SystemServiceHarness()
@@ -45,7 +45,7 @@ struct NameLayerEndToEndTests {
         let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
         let other = FirewallLayerEndToEndTests.user(system, in: sandbox, uid: 65_533)
         #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
-        #expect(try other.run("group", "create", "work", "--block", "open.test").status == 0)
+        #expect(try other.run("group", "create", "work", "--block", otherBlocks).status == 0)
         try body(sandbox, service, user, other)
     }
 
@@ -55,59 +55,52 @@ struct NameLayerEndToEndTests {
 
     @Test("a user's block refuses that user's lookups of the name, its subdomains, any case, a trailing dot; nobody else's; the hosts file untouched")
     func perUser() throws {
-        let sandbox = try NetworkSandbox(records: Self.records)
-        defer { sandbox.stop() }
-        let system = try SystemServiceHarness()
-        let service = try Self.service(system, in: sandbox)
-        defer { system.stop(service) }
-        let user = FirewallLayerEndToEndTests.user(system, in: sandbox)
-        let other = FirewallLayerEndToEndTests.user(system, in: sandbox, uid: 65_533)
-        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
-        #expect(try other.run("group", "create", "work", "--block", "plain.test").status == 0)
-        let before = try other.run("shield", "test", "blocked.test", "--json").out
-        #expect(try Self.resolves("blocked.test", in: sandbox, uid: 65_534)?.contains("10.0.0.2") == true, "resolves before the block")
+        try Self.withTwoUsers(otherBlocks: "plain.test") { sandbox, service, user, other in
+            let before = try other.run("shield", "test", "blocked.test", "--json").out
+            #expect(try Self.resolves("blocked.test", in: sandbox, uid: 65_534)?.contains("10.0.0.2") == true, "resolves before the block")
 
-        let start = try user.run("start", "work", "--for", "30m")
-        #expect(start.status == 0, "\(start.err)")
-        #expect(start.prose.contains("Blocking 1 site, each with its subdomains."), "start says what the name layer blocks: \(start.out)")
-        for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test.", "www.Blocked.Test"] {
-            #expect(try Self.resolves(name, in: sandbox, uid: 65_534) == nil, "\(name) does not resolve for the blocking user")
-        }
-        #expect(try Self.resolves("open.test", in: sandbox, uid: 65_534)?.contains("10.0.0.3") == true, "an unblocked name resolves as before")
-        for uid: UInt32? in [65_533, nil] {
-            for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test."] {
-                #expect(try Self.resolves(name, in: sandbox, uid: uid)?.contains("10.0.0.2") == true, "\(name) resolves as before for \(uid.map(String.init) ?? "root")")
+            let start = try user.run("start", "work", "--for", "30m")
+            #expect(start.status == 0, "\(start.err)")
+            #expect(start.prose.contains("Blocking 1 site, each with its subdomains."), "start says what the name layer blocks: \(start.out)")
+            for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test.", "www.Blocked.Test"] {
+                #expect(try Self.resolves(name, in: sandbox, uid: 65_534) == nil, "\(name) does not resolve for the blocking user")
             }
+            #expect(try Self.resolves("open.test", in: sandbox, uid: 65_534)?.contains("10.0.0.3") == true, "an unblocked name resolves as before")
+            for uid: UInt32? in [65_533, nil] {
+                for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test."] {
+                    #expect(try Self.resolves(name, in: sandbox, uid: uid)?.contains("10.0.0.2") == true, "\(name) resolves as before for \(uid.map(String.init) ?? "root")")
+                }
+            }
+            // Over TCP and at any server on port 53, as over UDP.
+            #expect(try Self.ask("sub.BLOCKED.test", proto: "tcp", in: sandbox, uid: 65_534) == "NXDOMAIN")
+            #expect(try Self.ask("open.test", proto: "tcp", in: sandbox, uid: 65_534) == "NOERROR 10.0.0.3", "forwarded over TCP")
+            #expect(try Self.ask("blocked.test", server: "10.0.0.4", in: sandbox, uid: 65_534) == "NXDOMAIN", "any destination on port 53")
+            #expect(try Self.ask("blocked.test", in: sandbox, uid: 65_533) == "NOERROR 10.0.0.2")
+            #expect(try String(contentsOfFile: sandbox.hosts, encoding: .utf8) == SystemServiceHarness.original, "the hosts file is untouched")
+
+            // Nobody can ask the blocking user's resolver directly, nor learn
+            // from the service what it blocks.
+            let table = try #require(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).out as String?)
+            let port = try #require(table.split(separator: "\n").first { $0.contains("ipv4") && $0.contains("udp dport 53") }
+                .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(table)")
+            #expect(try Self.ask("blocked.test", port: port, in: sandbox, uid: 65_533) != "NXDOMAIN", "another user cannot ask it")
+            let during = try other.run("shield", "test", "blocked.test", "--json").out
+            #expect(during == before, "another user's shield test reads the same during the block as before it:\n\(before)\n\(during)")
+            let rows = ((try user.run("shield", "test", "sub.blocked.test", "--json").json["targets"] as? [[String: Any]])?.first?["layers"]
+                as? [[String: Any]]) ?? []
+            let names = rows.first { $0["layer"] as? String == "names" }, resolver = rows.first { $0["layer"] as? String == "resolver" }
+            #expect(names?["verdict"] as? String == "blocked" && resolver?["verdict"] as? String == "blocked", "\(rows)")
+            #expect(!rows.contains { $0["layer"] as? String == "hosts" }, "no hosts row while the name layer is in force: \(rows)")
+
+            let status = Self.layers(try user.run("system", "status", "--json"))
+            #expect(status["names"]?["active"] as? Bool == true && status["hosts"]?["active"] as? Bool == false, "\(status)")
+
+            #expect(try user.run("stop").status == 0)
+            for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test."] {
+                #expect(try Self.resolves(name, in: sandbox, uid: 65_534)?.contains("10.0.0.2") == true, "\(name) resolves again after stop")
+            }
+            #expect(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).status != 0, "the table goes with the last block")
         }
-        // Over TCP and at any server on port 53, as over UDP.
-        #expect(try Self.ask("sub.BLOCKED.test", proto: "tcp", in: sandbox, uid: 65_534) == "NXDOMAIN")
-        #expect(try Self.ask("open.test", proto: "tcp", in: sandbox, uid: 65_534) == "NOERROR 10.0.0.3", "forwarded over TCP")
-        #expect(try Self.ask("blocked.test", server: "10.0.0.4", in: sandbox, uid: 65_534) == "NXDOMAIN", "any destination on port 53")
-        #expect(try Self.ask("blocked.test", in: sandbox, uid: 65_533) == "NOERROR 10.0.0.2")
-        #expect(try String(contentsOfFile: sandbox.hosts, encoding: .utf8) == SystemServiceHarness.original, "the hosts file is untouched")
-
-        // Nobody can ask the blocking user's resolver directly, nor learn
-        // from the service what it blocks.
-        let table = try #require(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).out as String?)
-        let port = try #require(table.split(separator: "\n").first { $0.contains("ipv4") && $0.contains("udp dport 53") }
-            .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(table)")
-        #expect(try Self.ask("blocked.test", port: port, in: sandbox, uid: 65_533) != "NXDOMAIN", "another user cannot ask it")
-        let during = try other.run("shield", "test", "blocked.test", "--json").out
-        #expect(during == before, "another user's shield test reads the same during the block as before it:\n\(before)\n\(during)")
-        let rows = ((try user.run("shield", "test", "sub.blocked.test", "--json").json["targets"] as? [[String: Any]])?.first?["layers"]
-            as? [[String: Any]]) ?? []
-        let names = rows.first { $0["layer"] as? String == "names" }, resolver = rows.first { $0["layer"] as? String == "resolver" }
-        #expect(names?["verdict"] as? String == "blocked" && resolver?["verdict"] as? String == "blocked", "\(rows)")
-        #expect(!rows.contains { $0["layer"] as? String == "hosts" }, "no hosts row while the name layer is in force: \(rows)")
-
-        let status = Self.layers(try user.run("system", "status", "--json"))
-        #expect(status["names"]?["active"] as? Bool == true && status["hosts"]?["active"] as? Bool == false, "\(status)")
-
-        #expect(try user.run("stop").status == 0)
-        for name in ["blocked.test", "sub.blocked.test", "BLOCKED.test."] {
-            #expect(try Self.resolves(name, in: sandbox, uid: 65_534)?.contains("10.0.0.2") == true, "\(name) resolves again after stop")
-        }
-        #expect(try sandbox.run(["nft", "list", "table", "inet", "retime_names"]).status != 0, "the table goes with the last block")
     }
 
     @Test("over IPv6 too: the blocking user's questions to ::1 or any IPv6 server on port 53 reach its resolver; nobody else's, and nobody else reaches its IPv6 ports")
