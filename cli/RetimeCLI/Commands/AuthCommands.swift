@@ -27,7 +27,19 @@ enum AuthCommands {
             "lockedUntil": Documents.time(status.lockedUntil),
             "failedAttempts": .int(Int64(status.failedAttempts)),
             "shieldAuthorization": .string(status.shieldAuthorization.rawValue),
+            "passcodeChangedBy": status.origin.map { origin in
+                .object(["id": .string(origin.device), "name": origin.deviceName.map(JSONValue.string) ?? .null,
+                         "at": Documents.time(origin.at), "thisDevice": .bool(origin.isThisDevice)])
+            } ?? .null,
         ])
+    }
+
+    /// `on laptop (1a2b3c4d), 2026-11-25 10:00`: where the passcode was last
+    /// set or removed, when that was another device (nil otherwise).
+    static func elsewhere(_ origin: PasscodeOrigin?) -> String? {
+        guard let origin, !origin.isThisDevice else { return nil }
+        let device = origin.deviceName.map { "\($0) (\(origin.device.prefix(8)))" } ?? origin.device
+        return "on \(device), \(LocalTime.dateTime(origin.at))"
     }
 
     struct Status: RetimeCommand {
@@ -38,7 +50,9 @@ enum AuthCommands {
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let status = try await services.status.execute()
-            var lines = ["passcode: " + (status.passcodeSet ? (status.heldByEnforcer ? "set (held by the system service)" : "set") : "not set")]
+            var passcode = status.passcodeSet ? (status.heldByEnforcer ? "set (held by the system service)" : "set") : "not set"
+            if let elsewhere = AuthCommands.elsewhere(status.origin) { passcode += status.passcodeSet ? " \(elsewhere)" : " (removed \(elsewhere))" }
+            var lines = ["passcode: " + passcode]
             if let until = status.lockedUntil { lines.append("locked out until \(LocalTime.dateTime(until))") }
             if status.failedAttempts > 0 { lines.append("wrong attempts in a row: \(status.failedAttempts)") }
             lines.append("shield authorization: \(AuthCommands.words(status.shieldAuthorization))")
