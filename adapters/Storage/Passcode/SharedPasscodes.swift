@@ -31,7 +31,9 @@ public struct SharedPasscodes: Sendable {
         /// The newest record of any device, the passcode in force.
         var newest: PasscodeRecord?
         /// The newest record in this device's own files.
-        var own: PasscodeRecord?
+        var own: PasscodeRecord? { ownFiles.map(\.record).max { $0.at < $1.at } }
+        /// This device's files (its record and conflict copies of it) and what each holds.
+        var ownFiles: [(path: String, record: PasscodeRecord)] = []
         /// Files that are not a whole record (paths).
         var unreadable: [String] = []
     }
@@ -54,7 +56,7 @@ public struct SharedPasscodes: Sendable {
                     continue
                 }
                 if reading.newest.map({ record.at > $0.at }) ?? true { reading.newest = record }
-                if device == this, reading.own.map({ record.at > $0.at }) ?? true { reading.own = record }
+                if device == this { reading.ownFiles.append((path, record)) }
             }
         }
         return reading
@@ -69,10 +71,24 @@ public struct SharedPasscodes: Sendable {
     }
 
     /// Replaces this device's record by `record`, durably and atomically.
-    func write(_ record: PasscodeRecord) throws {
-        let folder = devices + "/" + (try deviceID())
-        try POSIXFiles.ensureDirectory(folder)
-        try POSIXFiles.writeAtomically(try record.encoded(), to: folder + "/" + Self.fileName)
+    @discardableResult
+    func write(_ record: PasscodeRecord) throws -> String {
+        let path = try ownPath()
+        try POSIXFiles.ensureDirectory(POSIXFiles.parentDirectory(of: path))
+        try POSIXFiles.writeAtomically(try record.encoded(), to: path)
+        return path
+    }
+
+    /// This device's own path of its record.
+    func ownPath() throws -> String { devices + "/" + (try deviceID()) + "/" + Self.fileName }
+
+    /// Removes this device's files whose record is older than `newest`:
+    /// such a record can never be the passcode again, and a hash must not
+    /// outlive its change on disk, where it could be cracked offline. Only
+    /// under this device's lock (another of its processes may be writing
+    /// the record); `keeping` is a path just written.
+    func dropSuperseded(_ reading: Reading, newest: HybridTimestamp, keeping: String?) {
+        for (path, record) in reading.ownFiles where record.at < newest && path != keeping { unlink(path) }
     }
 
     /// The newest record's device, name and time, as `auth status` shows it.

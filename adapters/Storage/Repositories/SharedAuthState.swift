@@ -12,8 +12,9 @@ import JSONDocument
 /// the authorization is this machine's shield's. A machine whose system
 /// service holds the passcode keeps that one (its hash is never in the
 /// person's files, so it cannot travel with them): the shared hash is not
-/// its passcode then, and handing a hash over to the service removes
-/// nothing shared.
+/// its passcode then. Handing this device's own hash to the service
+/// withdraws it from the shared folder (a removal at the same stamp);
+/// another device's hash is theirs and stays.
 ///
 /// A hash an older retime kept in the `auth` suite counts as this
 /// device's record, stamped with the time that file was last written
@@ -40,12 +41,13 @@ public struct SharedAuthState: AuthStateStore {
 
     /// The state of a data folder's store: the machine's `auth` suite file
     /// gives the stamp of a hash an older retime left there.
-    public static func dataFolder(store: DataFolderStore, devices: String, deviceID: @escaping @Sendable () throws -> String) -> SharedAuthState {
+    public static func dataFolder(store: DataFolderStore, devices: String, deviceID: @escaping @Sendable () throws -> String,
+                                  now: @escaping @Sendable () -> Date = { Date() }) -> SharedAuthState {
         SharedAuthState(store: store, passcodes: SharedPasscodes(devices: devices, deviceID: deviceID), legacyWrittenAt: {
             guard let path = try? store.local().path(of: StoreAuthState.suite),
                   let stamp = try? POSIXFiles.FileStamp.current(path) else { return nil }
             return Date(timeIntervalSince1970: Double(stamp.modifiedNanoseconds) / 1e9)
-        })
+        }, now: now)
     }
 
     public func state() async throws -> AuthState {
@@ -72,15 +74,29 @@ public struct SharedAuthState: AuthStateStore {
             let before = present(machine, passcode: passcode)
             var after = before
             let result = try body(&after)
+            var newest = passcode, written: String?
             if after.passcodeHeldByEnforcer != true {
                 if after.passcodeHash != before.passcodeHash {
                     var clock = HybridClock(device: try passcodes.thisDevice())
-                    for seen in [reading.newest, reading.own, legacy].compactMap({ $0 }) { clock.observe(seen.at) }
-                    try passcodes.write(PasscodeRecord(hash: after.passcodeHash, at: clock.tick(now: now())))
-                } else if let legacy, reading.own.map({ legacy.at > $0.at }) ?? true {
-                    try passcodes.write(legacy)
+                    for seen in [reading.newest, legacy].compactMap({ $0 }) { clock.observe(seen.at) }
+                    let record = PasscodeRecord(hash: after.passcodeHash, at: clock.tick(now: now()))
+                    written = try passcodes.write(record)
+                    newest = record
+                } else if let legacy, legacy == passcode {
+                    // The older retime's hash is the passcode in force: it
+                    // moves, with its stamp, so every reader's answer stays.
+                    written = try passcodes.write(legacy)
                 }
+            } else if let passcode, passcode.hash != nil, passcode == reading.own {
+                // This device's passcode, handed to its system service: the
+                // hash leaves the shared folder (issue 28: none in the
+                // person's files), as a removal at the stamp it had, so no
+                // older passcode of another device comes back by it.
+                let withdrawn = PasscodeRecord(hash: nil, at: passcode.at)
+                written = try passcodes.write(withdrawn)
+                newest = withdrawn
             }
+            if let newest { passcodes.dropSuperseded(reading, newest: newest.at, keeping: written) }
             var kept = after
             kept.passcodeHash = nil
             forgotHash = machine.passcodeHash != nil

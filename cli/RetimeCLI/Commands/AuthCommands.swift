@@ -21,16 +21,14 @@ enum AuthCommands {
         }
     }
 
+    /// The contract's shape (cli.md); where the passcode was last changed
+    /// is said in words only.
     static func document(_ status: AuthStatus) -> JSONValue {
         Documents.document([
             "passcodeSet": .bool(status.passcodeSet),
             "lockedUntil": Documents.time(status.lockedUntil),
             "failedAttempts": .int(Int64(status.failedAttempts)),
             "shieldAuthorization": .string(status.shieldAuthorization.rawValue),
-            "passcodeChangedBy": status.origin.map { origin in
-                .object(["id": .string(origin.device), "name": origin.deviceName.map(JSONValue.string) ?? .null,
-                         "at": Documents.time(origin.at), "thisDevice": .bool(origin.isThisDevice)])
-            } ?? .null,
         ])
     }
 
