@@ -63,6 +63,7 @@ import Testing
         #expect(await laptop.check("quokka")?.code == "auth.wrongPasscode")
         // The laptop's superseded hash was dropped, not moved.
         #expect(!FileManager.default.fileExists(atPath: laptop.ownFile))
+        #expect(try await desktop.state.passcodeOrigin()?.device == Self.desktop)
         #expect(laptop.everyFile().filter { $0.value.contains(hash) }.isEmpty)
     }
 }

@@ -82,13 +82,23 @@ public struct SharedPasscodes: Sendable {
     /// This device's own path of its record.
     func ownPath() throws -> String { devices + "/" + (try deviceID()) + "/" + Self.fileName }
 
-    /// Removes this device's files whose record is older than `newest`:
+    /// Takes the hash out of this device's records older than `newest`:
     /// such a record can never be the passcode again, and a hash must not
-    /// outlive its change on disk, where it could be cracked offline. Only
-    /// under this device's lock (another of its processes may be writing
-    /// the record); `keeping` is a path just written.
-    func dropSuperseded(_ reading: Reading, newest: HybridTimestamp, keeping: String?) {
-        for (path, record) in reading.ownFiles where record.at < newest && path != keeping { unlink(path) }
+    /// outlive its change on disk, where it could be cracked offline. Its
+    /// own file is rewritten as a removal at the same reading (a change a
+    /// sync tool carries, as it may not carry a deletion: rsync without
+    /// `--delete`); a conflict copy of it is removed. Only under this
+    /// device's lock (another of its processes may be writing the record);
+    /// `keeping` is a path just written.
+    func dropSuperseded(_ reading: Reading, newest: HybridTimestamp, keeping: String?) throws {
+        let own = try ownPath()
+        for (path, record) in reading.ownFiles where record.at < newest && path != keeping && record.hash != nil {
+            if path == own {
+                try write(PasscodeRecord(hash: nil, at: record.at))
+            } else {
+                unlink(path)
+            }
+        }
     }
 
     /// The newest record's device, name and time, as `auth status` shows it.

@@ -96,7 +96,7 @@ public struct SharedAuthState: AuthStateStore {
                 written = try passcodes.write(withdrawn)
                 newest = withdrawn
             }
-            if let newest { passcodes.dropSuperseded(reading, newest: newest.at, keeping: written) }
+            if let newest { try passcodes.dropSuperseded(reading, newest: newest.at, keeping: written) }
             var kept = after
             kept.passcodeHash = nil
             forgotHash = machine.passcodeHash != nil
