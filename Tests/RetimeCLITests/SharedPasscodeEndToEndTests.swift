@@ -78,6 +78,32 @@ struct SharedPasscodeEndToEndTests {
         #expect(try desktop.run(["stop", "--passcode-stdin"], input: "quokka\n").status == 0)
     }
 
+    @Test("a passcode an older retime kept in the machine's auth suite still ends a strict session, and then moves to the shared record")
+    func olderLayoutMoves() throws {
+        // A real hash, made by retime in a folder of its own.
+        let maker = RetimeProcess()
+        #expect(try maker.run(["auth", "set-passcode", "--stdin"], input: "quokka\n").status == 0)
+        let made = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: try maker.deviceFile("passcode.json")))) as? [String: Any]
+        let hash = try #require(made?["hash"] as? String)
+        // The single-device layout, as an older retime left it: the hash in store/auth.json.
+        try FileManager.default.createDirectory(atPath: laptop.file("store"), withIntermediateDirectories: true)
+        let suite = "{\"format\":\"retime.suite\",\"version\":1,\"values\":{\"state\":{\"failedAttempts\":1,\"passcodeHash\":\"\(hash)\",\"shieldAuthorization\":\"approved\"}}}\n"
+        try Data(suite.utf8).write(to: URL(fileURLWithPath: laptop.file("store/auth.json")))
+
+        let status = try laptop.run("auth", "status", "--json").json
+        #expect(status["passcodeSet"] as? Bool == true && status["failedAttempts"] as? Int == 1 && status["shieldAuthorization"] as? String == "approved")
+        try laptop.run("group", "create", "work", "--block", "a.com")
+        #expect(try laptop.run("start", "work", "--for", "1h", "--strict").status == 0)
+        #expect(try laptop.run(["stop", "--passcode-stdin"], input: "quokka\n").status == 0)
+        // Moved: the shared record holds it, the machine's suite no longer does.
+        let record = try String(contentsOfFile: try laptop.deviceFile("passcode.json"), encoding: .utf8)
+        #expect(record.contains(hash))
+        let machine = try String(contentsOfFile: try laptop.deviceFile("store/auth.json"), encoding: .utf8)
+        #expect(!machine.contains(hash) && machine.contains("approved"), "\(machine)")
+        // And the other device has it now.
+        #expect(try desktop.run("auth", "status", "--json").json["passcodeSet"] as? Bool == true)
+    }
+
     @Test("a half-copied passcode file of another device is named by sync status and doctor, and changes nothing")
     func halfCopiedFile() throws {
         #expect(try laptop.run(["auth", "set-passcode", "--stdin"], input: "quokka\n").status == 0)
