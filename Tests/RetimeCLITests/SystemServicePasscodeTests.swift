@@ -1,3 +1,4 @@
+import Glibc
 import Foundation
 import Testing
 
@@ -13,12 +14,19 @@ struct SystemServicePasscodeTests {
         #expect(FileManager.default.fileExists(atPath: system.state + "/users/65534/auth.json"), "the service keeps its own hash")
         try user.run("group", "create", "work", "--block", "example.com")
 
-        // A hash of the user's choosing, made where no service answers, swapped into the data.
+        // A hash of the user's choosing, made where no service answers, swapped
+        // into the data: as the shared passcode (another device's record) and
+        // in the machine's suite, which then no longer notes the service's.
         var offline = system.client()
         offline.environment["RETIME_SHIELD_SOCKET"] = system.root + "/nothing.sock"
         #expect(try offline.run(["auth", "set-passcode", "--stdin"], input: "chosen-one\n").status == 0)
         #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
-        try Data(contentsOf: URL(fileURLWithPath: try offline.deviceFile("store/auth.json"))).write(to: URL(fileURLWithPath: try user.deviceFile("store/auth.json")))
+        let machineSuite = try user.deviceFile("store/auth.json")
+        let offlineDevice = try FileManager.default.contentsOfDirectory(atPath: offline.file("devices"))[0]
+        try FileManager.default.copyItem(atPath: offline.file("devices/\(offlineDevice)"), toPath: user.file("devices/\(offlineDevice)"))
+        _ = chown(user.file("devices/\(offlineDevice)"), 65_534, 65_534)
+        _ = chown(user.file("devices/\(offlineDevice)/passcode.json"), 65_534, 65_534)
+        try Data(Self.machineSuite(hash: nil).utf8).write(to: URL(fileURLWithPath: machineSuite))
         let cheat = try user.run(["stop", "--passcode-stdin", "--json"], input: "chosen-one\n")
         #expect(cheat.status != 0, "the service's hash decides: \(cheat.err)")
         #expect(system.blocked == ["example.com"])
@@ -43,6 +51,13 @@ struct SystemServicePasscodeTests {
         #expect(try user.run(["auth", "change-passcode", "--stdin"], input: "right-one\nnew-one-9\n").status == 0)
         #expect(try user.run(["auth", "remove-passcode", "--stdin"], input: "new-one-9\n").status == 0)
         #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "third-one\n").status == 0, "the service's was removed too")
+    }
+
+    /// A machine `auth` suite as an older retime wrote it: the hash (if
+    /// any) in it, and no note that the service holds the passcode.
+    static func machineSuite(hash: String?) -> String {
+        let hash = hash.map { ",\"passcodeHash\":\"\($0)\"" } ?? ""
+        return "{\"format\":\"retime.suite\",\"version\":1,\"values\":{\"state\":{\"failedAttempts\":0,\"shieldAuthorization\":\"notDetermined\"\(hash)}}}\n"
     }
 
     /// Every file under `directory` whose bytes hold a crypt(3) hash.
@@ -99,7 +114,9 @@ struct SystemServicePasscodeTests {
         var offline = system.client()
         offline.environment["RETIME_SHIELD_SOCKET"] = system.root + "/nothing.sock"
         #expect(try offline.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
-        try Data(contentsOf: URL(fileURLWithPath: try offline.deviceFile("store/auth.json"))).write(to: URL(fileURLWithPath: try user.deviceFile("store/auth.json")))
+        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: try offline.deviceFile("passcode.json")))) as? [String: Any]
+        let hash = try #require(record?["hash"] as? String)
+        try Data(Self.machineSuite(hash: hash).utf8).write(to: URL(fileURLWithPath: try user.deviceFile("store/auth.json")))
         #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [String(try user.deviceFile("store/auth.json").dropFirst(user.dataDirectory.count + 1))])
 
         let status = try user.run("auth", "status")
@@ -116,7 +133,7 @@ struct SystemServicePasscodeTests {
         var user = system.client()
         user.environment["RETIME_SHIELD_SOCKET"] = system.root + "/nothing.sock"
         #expect(try user.run(["auth", "set-passcode", "--stdin"], input: "old-one-1\n").status == 0)
-        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [String(try user.deviceFile("store/auth.json").dropFirst(user.dataDirectory.count + 1))], "no service: the data holds it")
+        #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [String(try user.deviceFile("passcode.json").dropFirst(user.dataDirectory.count + 1))], "no service: the data holds it")
         user.environment["RETIME_SHIELD_SOCKET"] = system.socket
         #expect(try user.run(["auth", "change-passcode", "--stdin"], input: "old-one-1\nnew-one-2\n").status == 0)
         #expect(Self.filesHoldingAHash(under: user.dataDirectory) == [])

@@ -20,9 +20,9 @@ import Synchronization
 /// clear error rather than show stale data), and `layout.json` records the
 /// layout. A folder of a newer layout than this retime knows is refused.
 public final class DataFolderStore: KeyValueStore {
-    /// The passcode's state (`auth`) is not among them yet: an append-only
-    /// log would keep a removed hash on disk (issue 28 removes it), so it
-    /// stays with the machine until logs can be compacted.
+    /// The passcode's state (`auth`) is not among them: its hash is shared
+    /// through each device's `passcode.json`, rewritten whole so no removed
+    /// hash stays on disk (`SharedAuthState`), and its lockout is the machine's.
     public static let sharedSuites: Set<String> = ["groups", "schedules", "config", "session", "allowances"]
     /// The layout written in `layout.json`: 2, per-device change logs.
     public static let layoutVersion = 2

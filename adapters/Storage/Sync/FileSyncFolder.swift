@@ -95,7 +95,7 @@ public struct FileSyncFolder: SyncFolder {
     }
 
     /// The newest change of `device` this machine has: the newest `"at"`
-    /// in the tails of its change logs, and the newest `"endedAt"` or
+    /// in the tails of its change logs and in its passcode record, and the newest `"endedAt"` or
     /// `"revisedAt"` in the tails of its history files.
     private func newestChange(of device: String, unreadable: inout [String]) -> HybridTimestamp? {
         var newest: HybridTimestamp?
@@ -114,6 +114,9 @@ public struct FileSyncFolder: SyncFolder {
             }
             if damaged { unreadable.append(relative(path)) }
         }
+        // The passcode's record is a change too; one a sync tool is still
+        // copying, or damaged, is named.
+        consider(SharedPasscodes.newest(ofDeviceFolder: devicesDirectory + "/" + device, root: root, unreadable: &unreadable))
         let history = historyDirectory + "/" + device
         for name in dataFiles(in: history) {
             let path = history + "/" + name

@@ -21,6 +21,8 @@ enum AuthCommands {
         }
     }
 
+    /// The contract's shape (cli.md); where the passcode was last changed
+    /// is said in words only.
     static func document(_ status: AuthStatus) -> JSONValue {
         Documents.document([
             "passcodeSet": .bool(status.passcodeSet),
@@ -28,6 +30,14 @@ enum AuthCommands {
             "failedAttempts": .int(Int64(status.failedAttempts)),
             "shieldAuthorization": .string(status.shieldAuthorization.rawValue),
         ])
+    }
+
+    /// `on laptop (1a2b3c4d), 2026-11-25 10:00`: where the passcode was last
+    /// set or removed, when that was another device (nil otherwise).
+    static func elsewhere(_ origin: PasscodeOrigin?) -> String? {
+        guard let origin, !origin.isThisDevice else { return nil }
+        let device = origin.deviceName.map { "\($0) (\(origin.device.prefix(8)))" } ?? origin.device
+        return "on \(device), \(LocalTime.dateTime(origin.at))"
     }
 
     struct Status: RetimeCommand {
@@ -38,7 +48,9 @@ enum AuthCommands {
         }
         func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
             let status = try await services.status.execute()
-            var lines = ["passcode: " + (status.passcodeSet ? (status.heldByEnforcer ? "set (held by the system service)" : "set") : "not set")]
+            var passcode = status.passcodeSet ? (status.heldByEnforcer ? "set (held by the system service)" : "set") : "not set"
+            if let elsewhere = AuthCommands.elsewhere(status.origin) { passcode += status.passcodeSet ? " \(elsewhere)" : " (removed \(elsewhere))" }
+            var lines = ["passcode: " + passcode]
             if let until = status.lockedUntil { lines.append("locked out until \(LocalTime.dateTime(until))") }
             if status.failedAttempts > 0 { lines.append("wrong attempts in a row: \(status.failedAttempts)") }
             lines.append("shield authorization: \(AuthCommands.words(status.shieldAuthorization))")

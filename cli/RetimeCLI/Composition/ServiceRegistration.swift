@@ -85,7 +85,12 @@ public enum ServiceRegistration {
                           value: ManualLoginService.launchd(label: ServiceManager.launchdLabel))
         registry.register((any DataLock).self, value: FileDataLock(storeDirectory: layout.store))
         registerEventDelivery(into: &registry, context: context)
-        registry.register((any AuthStateStore).self) { StoreAuthState(store: try $0.resolve()) }
+        // The passcode is every device's (devices/<id>/passcode.json); the
+        // lockout and the shield's authorization stay this machine's.
+        registry.register((any AuthStateStore).self) { _ in
+            SharedAuthState.dataFolder(store: context.store, devices: layout.devices,
+                                       deviceID: { try context.store.device?.id() ?? identity.loadOrCreate() })
+        }
         #if os(Linux)
         registry.register((any PasscodeHasher).self, value: CryptPasscodeHasher())
         #else

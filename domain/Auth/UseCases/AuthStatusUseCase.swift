@@ -11,6 +11,9 @@ public struct AuthStatus: Sendable, Equatable {
     /// The system service holds the passcode (its lockout applies; the
     /// user's data keeps no hash).
     public var heldByEnforcer: Bool = false
+    /// Which device last set or removed the passcode, where devices share
+    /// it (nil otherwise, and when the system service holds it).
+    public var origin: PasscodeOrigin?
 }
 
 /// Reads the Auth context's state as of now.
@@ -32,6 +35,7 @@ public struct AuthStatusUseCase: Sendable {
                                 heldByEnforcer: current.passcodeIsWithEnforcer)
         // The enforcer's checks count, not this data's: its lockout is shown
         // (when it cannot be asked, what this data knows).
+        if !status.heldByEnforcer { status.origin = try await state.passcodeOrigin() }
         if status.heldByEnforcer, let held = try? await enforcer?.passcodeState() {
             status.failedAttempts = held.failedAttempts
             status.lockedUntil = held.lockedUntil
