@@ -161,6 +161,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         var clock = HybridClock(device: device, latest: state.records.latest)
         var records = state.records
         var lines: [UInt8] = []
+        var decoded: [ChangeLine.Decoded] = []
         let instant = now()
         for key in Set(state.values.keys).union(after.keys).sorted() where after[key] != state.values[key] {
             let kinds = shape.changes(to: after[key], of: key, in: records)
@@ -169,15 +170,24 @@ public final class ReplicatedLogStore: KeyValueStore {
             // A whole value names the one it replaces: one this device has
             // seen (`unseen` finds those no device has).
             let over = shape.wholeValues && records.record(key) != nil ? records.stamp(of: key, field: ChangeLine.wholeValue) : nil
-            for (index, kind) in kinds.enumerated() { records.apply(RecordChange(at: at.advanced(by: index), record: key, kind: kind)) }
+            let changes = kinds.enumerated().map { RecordChange(at: at.advanced(by: $0.offset), record: key, kind: $0.element) }
+            for change in changes { records.apply(change) }
             lines += try ChangeLine.encode(at: at, key: key, kinds, over: over)
+            decoded.append(ChangeLine.Decoded(key: key, at: at, changes: changes, acknowledged: over))
         }
         try ChangeLogAppender.append(lines, path: path, folder: folder, durability: durability)
         // Every `compactionInterval` lines, superseded ones are dropped (see
         // ReplicatedLogStore+Compaction.swift): a log that only grew would
         // make every read slower with every session.
         let before = state.reader.files[path]?.lines ?? 0, written = lines.count { $0 == 0x0A }
-        if compactionInterval > 0, (before + written) / compactionInterval > before / compactionInterval { try compact(path) }
+        if compactionInterval > 0, (before + written) / compactionInterval > before / compactionInterval {
+            try compact(path)
+        } else {
+            // This process's next look at the suite (the slot's second
+            // write in a `stop`, the snapshot at its teardown) starts from
+            // here instead of parsing back what it wrote.
+            keepWritten(decoded, bytes: lines, to: path, after: state, suite: suite)
+        }
         // The next read merges the files again (their stamps moved), which
         // also takes in what other devices added meanwhile.
         _ = consume lock
@@ -187,6 +197,19 @@ public final class ReplicatedLogStore: KeyValueStore {
         }
         notify(suite)
         return result
+    }
+
+    /// Keeps `state` with the lines `bytes` (`written`) just appended to
+    /// `path` taken in, when the file is exactly what `state` read of it
+    /// plus those lines (`ChangeLogReader.takeWritten`); runs under the
+    /// suite's lock, so no process of this device can have written since.
+    private func keepWritten(_ written: [ChangeLine.Decoded], bytes: [UInt8], to path: String, after state: Merged, suite: String) {
+        let stampedAt = FolderListings.wallNanoseconds()
+        guard let stamp = try? POSIXFiles.FileStamp.current(path) else { return }
+        var reader = state.reader
+        guard reader.takeWritten(written, bytes: bytes, to: path, now: stamp, stampedAt: stampedAt) else { return }
+        let kept = Merged(reader: reader, values: shapes(suite).values(of: reader.records))
+        cache.withLock { $0[suite] = kept }
     }
 
     /// The whole values of `key` (in a suite merged per whole value) that
