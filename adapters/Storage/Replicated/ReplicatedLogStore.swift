@@ -31,6 +31,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Every this many lines of its own log, a device looks at compacting
     /// it (0: never, for tests that compare).
     public let compactionInterval: Int
+    /// Shorter intervals for some suites (see `dataFolder`).
+    private let compactionIntervals: [String: Int]
     private let deviceID: @Sendable () throws -> String
     private let now: @Sendable () -> Date
     private let shapes: @Sendable (String) -> RecordJSON
@@ -64,8 +66,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     ///   - now: the wall clock the hybrid clock follows.
     public init(directory: String, deviceID: @escaping @Sendable () throws -> String, now: @escaping @Sendable () -> Date,
                 setFields: [String: Set<String>] = [:], wholeValueSuites: Set<String> = [], lockTimeout: Double = 5,
-                compactionInterval: Int = 64) {
+                compactionInterval: Int = 64, compactionIntervals: [String: Int] = [:]) {
         self.compactionInterval = compactionInterval
+        self.compactionIntervals = compactionIntervals
         self.directory = directory
         self.deviceID = deviceID
         self.now = now
@@ -180,7 +183,8 @@ public final class ReplicatedLogStore: KeyValueStore {
         // ReplicatedLogStore+Compaction.swift): a log that only grew would
         // make every read slower with every session.
         let before = state.reader.files[path]?.lines ?? 0, written = lines.count { $0 == 0x0A }
-        if compactionInterval > 0, (before + written) / compactionInterval > before / compactionInterval {
+        let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
+        if interval > 0, (before + written) / interval > before / interval {
             try compact(path)
         } else {
             // This process's next look at the suite (the slot's second
@@ -372,17 +376,5 @@ public final class ReplicatedLogStore: KeyValueStore {
 
     private func notify(_ suite: String) {
         side.notify(suite)
-    }
-}
-
-extension ReplicatedLogStore {
-    /// The suites of a data folder as retime shares them: a group's targets
-    /// merge per target, and the session slot is one value (two devices'
-    /// sessions are never mixed field by field).
-    public static func dataFolder(devices directory: String, deviceID: @escaping @Sendable () throws -> String,
-                                  now: @escaping @Sendable () -> Date, lockTimeout: Double = 5,
-                                  compactionInterval: Int = 64) -> ReplicatedLogStore {
-        ReplicatedLogStore(directory: directory, deviceID: deviceID, now: now, setFields: ["groups": ["targets"]],
-                           wholeValueSuites: ["session"], lockTimeout: lockTimeout, compactionInterval: compactionInterval)
     }
 }
