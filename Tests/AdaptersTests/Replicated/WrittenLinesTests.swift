@@ -21,10 +21,18 @@ struct WrittenLinesTests {
         ReplicatedLogStore.dataFolder(devices: folder, deviceID: { device }, now: { Date() }, compactionInterval: 0)
     }
 
-    /// Everything a read answers about `suite`, as `store` answers it.
-    static func answers(_ store: ReplicatedLogStore, _ suite: String, key: String) throws -> [String] {
-        ["\(try store.values(of: suite))", "\(try store.unseen(suite, key: key))", "\(String(describing: try store.lastValue(suite, key: key)))",
-         "\(String(describing: try store.valueRemovedElsewhere(suite, key: key)))"]
+    /// Everything a read answers about `suite`.
+    struct Answers: Equatable {
+        var values: [String: JSONValue]
+        var unseen: [JSONValue]
+        var last: JSONValue?
+        var removedElsewhere: JSONValue?
+    }
+
+    /// What `store` answers about `suite`.
+    static func answers(_ store: ReplicatedLogStore, _ suite: String, key: String) throws -> Answers {
+        Answers(values: try store.values(of: suite), unseen: try store.unseen(suite, key: key), last: try store.lastValue(suite, key: key),
+                removedElsewhere: try store.valueRemovedElsewhere(suite, key: key))
     }
 
     /// The writer answers as a fresh process of its device does.
