@@ -192,8 +192,8 @@ public final class ReplicatedLogStore: KeyValueStore {
             // here instead of parsing back what it wrote.
             keepWritten(decoded, bytes: lines, to: path, after: state, suite: suite)
         }
-        // The next read merges the files again (their stamps moved), which
-        // also takes in what other devices added meanwhile.
+        // The next read reads on from what this process holds now, taking
+        // in whatever other devices added meanwhile.
         _ = consume lock
         // Large enough for a snapshot: made when this process is done.
         if state.reader.files.values.reduce(lines.count, { $0 + $1.consumed }) >= Self.snapshotThreshold {
