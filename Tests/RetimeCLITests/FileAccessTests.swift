@@ -44,6 +44,22 @@ struct FileAccessTests {
                            "\(device)store/shield.json": 1, "\(device)store/machine.json": 1, "layout.json": 1])
     }
 
+    /// `stop` writes the slot twice (the ended session, then the empty
+    /// slot): before, the second write read back, and parsed, the ended
+    /// session the first had just appended.
+    @Test("stop reads the session's log once, and opens it once for each of its two writes")
+    func stopReadsTheSlotOnce() throws {
+        let retime = RetimeProcess()
+        try retime.run("group", "create", "work")
+        try retime.run("config", "set", "shield", "none")
+        try retime.run("start", "work", "--for", "25m")
+        try retime.run("stop")
+        try retime.run("start", "work", "--for", "25m")
+        let counts = try opens(retime, "stop")
+        let session = try retime.changeLog("session").dropFirst(retime.dataDirectory.count + 1)
+        #expect(counts[String(session)] == 3, "\(counts)")
+    }
+
     /// `report` grouped by day names no group: the groups' names were
     /// read (every device's groups log merged) only to label allowance
     /// spending, which most folders have none of.

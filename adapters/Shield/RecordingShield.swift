@@ -1,4 +1,5 @@
 import Domain
+import JSONDocument
 
 /// The `none` shield: enforces nothing, but records in the store what it
 /// would block (so every process agrees on the block's owner) and logs it.
@@ -12,6 +13,28 @@ public struct RecordingShield: Shield {
     private struct Block: Codable {
         var session: SessionID
         var targets: [Target]
+
+        /// As `Codable` encodes it, built by hand: `stop` and `start`
+        /// otherwise set up `Codable`'s containers for this record alone.
+        var json: JSONValue {
+            .object(["session": .string(session.description), "targets": .array(targets.map { .string($0.description) })])
+        }
+
+        /// The record `raw` holds, read by hand when it is as `json` makes
+        /// it, else through `Codable` (which also says what is wrong).
+        static func read(_ raw: JSONValue, key: String) throws -> Block {
+            if case .object(let members) = raw, members.count == 2, case .string(let id)? = members["session"], let session = SessionID(id),
+               case .array(let items)? = members["targets"] {
+                var targets: [Target] = []
+                targets.reserveCapacity(items.count)
+                for item in items {
+                    guard case .string(let text) = item, let target = try? Target(parsing: text) else { break }
+                    targets.append(target)
+                }
+                if targets.count == items.count { return Block(session: session, targets: targets) }
+            }
+            return try JSONValueCoding.decode(Block.self, from: raw, key: key)
+        }
     }
 
     public static let identity = "none"
@@ -30,7 +53,8 @@ public struct RecordingShield: Shield {
     // session's block is down), and a lowering undone leaves a record of an
     // ended session, which blocks nothing and the next raise replaces.
     public func raise(_ targets: [Target], for session: SessionID) async throws {
-        try store.set(Block(session: session, targets: targets), forKey: "block", in: Self.suite, durability: .repairable)
+        let block = Block(session: session, targets: targets).json
+        try store.update(Self.suite, durability: .repairable) { $0["block"] = block }
         logger.info("would block \(targets.count) target(s)", metadata: [
             "session": "\(session)", "targets": .array(targets.map { .string($0.description) }),
         ])
@@ -38,7 +62,7 @@ public struct RecordingShield: Shield {
 
     public func lower(for session: SessionID) async throws {
         let lowered = try store.update(Self.suite, durability: .repairable) { values -> Bool in
-            guard let raw = values["block"], try JSONValueCoding.decode(Block.self, from: raw).session == session else { return false }
+            guard let raw = values["block"], try Block.read(raw, key: "").session == session else { return false }
             values.removeValue(forKey: "block")
             return true
         }
@@ -46,6 +70,8 @@ public struct RecordingShield: Shield {
     }
 
     public func state() async throws -> ShieldState? {
-        try store.value(Block.self, forKey: "block", in: Self.suite).map { ShieldState(session: $0.session, targets: $0.targets) }
+        guard let raw = try store.values(of: Self.suite)["block"] ?? store.defaults(of: Self.suite)["block"] else { return nil }
+        let block = try Block.read(raw, key: "block")
+        return ShieldState(session: block.session, targets: block.targets)
     }
 }

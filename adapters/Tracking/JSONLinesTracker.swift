@@ -15,7 +15,7 @@ public struct JSONLinesTracker: Tracker {
 
     /// Appends the line JSONEncoder wrote (sorted keys, dates as Timestamp text).
     public func track(_ event: TrackedEvent) {
-        guard let line = try? JSONText.line(event) else { return }
+        guard let line = TrackedEventLine.line(event) else { return }
         file.append(String(decoding: line, as: UTF8.self))
     }
 

@@ -23,15 +23,19 @@ import Glibc
 /// as for getenv). ProcessInfo's copy costs a third of a millisecond of
 /// start-up here, more than a whole `retime status` should.
 func processEnvironment() -> [String: String] {
+    var count = 0
+    while environ[count] != nil { count += 1 }
+    // Each name and value made once from its bytes (not the whole entry
+    // copied, then each half again), into a table sized once; the last
+    // entry first, so that an earlier one of the same name overwrites it.
     var result: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-        let text = String(cString: pointer)
-        if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
-            let name = String(text[..<equals])
-            if result[name] == nil { result[name] = String(text[text.utf8.index(after: equals)...]) }
-        }
-        entry += 1
+    result.reserveCapacity(count)
+    for index in stride(from: count - 1, through: 0, by: -1) {
+        guard let pointer = environ[index] else { continue }
+        let text = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+        guard let equals = text.firstIndex(of: UInt8(ascii: "=")) else { continue }
+        result[String(decoding: UnsafeBufferPointer(rebasing: text[..<equals]), as: UTF8.self)] =
+            String(decoding: UnsafeBufferPointer(rebasing: text[(equals + 1)...]), as: UTF8.self)
     }
     return result
 }

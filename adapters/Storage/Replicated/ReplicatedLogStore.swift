@@ -31,6 +31,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Every this many lines of its own log, a device looks at compacting
     /// it (0: never, for tests that compare).
     public let compactionInterval: Int
+    /// Shorter intervals for some suites (see `dataFolder`).
+    private let compactionIntervals: [String: Int]
     private let deviceID: @Sendable () throws -> String
     private let now: @Sendable () -> Date
     private let shapes: @Sendable (String) -> RecordJSON
@@ -64,8 +66,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     ///   - now: the wall clock the hybrid clock follows.
     public init(directory: String, deviceID: @escaping @Sendable () throws -> String, now: @escaping @Sendable () -> Date,
                 setFields: [String: Set<String>] = [:], wholeValueSuites: Set<String> = [], lockTimeout: Double = 5,
-                compactionInterval: Int = 64) {
+                compactionInterval: Int = 64, compactionIntervals: [String: Int] = [:]) {
         self.compactionInterval = compactionInterval
+        self.compactionIntervals = compactionIntervals
         self.directory = directory
         self.deviceID = deviceID
         self.now = now
@@ -161,6 +164,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         var clock = HybridClock(device: device, latest: state.records.latest)
         var records = state.records
         var lines: [UInt8] = []
+        var decoded: [ChangeLine.Decoded] = []
         let instant = now()
         for key in Set(state.values.keys).union(after.keys).sorted() where after[key] != state.values[key] {
             let kinds = shape.changes(to: after[key], of: key, in: records)
@@ -169,17 +173,27 @@ public final class ReplicatedLogStore: KeyValueStore {
             // A whole value names the one it replaces: one this device has
             // seen (`unseen` finds those no device has).
             let over = shape.wholeValues && records.record(key) != nil ? records.stamp(of: key, field: ChangeLine.wholeValue) : nil
-            for (index, kind) in kinds.enumerated() { records.apply(RecordChange(at: at.advanced(by: index), record: key, kind: kind)) }
+            let changes = kinds.enumerated().map { RecordChange(at: at.advanced(by: $0.offset), record: key, kind: $0.element) }
+            for change in changes { records.apply(change) }
             lines += try ChangeLine.encode(at: at, key: key, kinds, over: over)
+            decoded.append(ChangeLine.Decoded(key: key, at: at, changes: changes, acknowledged: over))
         }
         try ChangeLogAppender.append(lines, path: path, folder: folder, durability: durability)
         // Every `compactionInterval` lines, superseded ones are dropped (see
         // ReplicatedLogStore+Compaction.swift): a log that only grew would
         // make every read slower with every session.
         let before = state.reader.files[path]?.lines ?? 0, written = lines.count { $0 == 0x0A }
-        if compactionInterval > 0, (before + written) / compactionInterval > before / compactionInterval { try compact(path) }
-        // The next read merges the files again (their stamps moved), which
-        // also takes in what other devices added meanwhile.
+        let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
+        if interval > 0, (before + written) / interval > before / interval {
+            try compact(path)
+        } else {
+            // This process's next look at the suite (the slot's second
+            // write in a `stop`, the snapshot at its teardown) starts from
+            // here instead of parsing back what it wrote.
+            keepWritten(decoded, bytes: lines, to: path, after: state, suite: suite)
+        }
+        // The next read reads on from what this process holds now, taking
+        // in whatever other devices added meanwhile.
         _ = consume lock
         // Large enough for a snapshot: made when this process is done.
         if state.reader.files.values.reduce(lines.count, { $0 + $1.consumed }) >= Self.snapshotThreshold {
@@ -187,6 +201,19 @@ public final class ReplicatedLogStore: KeyValueStore {
         }
         notify(suite)
         return result
+    }
+
+    /// Keeps `state` with the lines `bytes` (`written`) just appended to
+    /// `path` taken in, when the file is exactly what `state` read of it
+    /// plus those lines (`ChangeLogReader.takeWritten`); runs under the
+    /// suite's lock, so no process of this device can have written since.
+    private func keepWritten(_ written: [ChangeLine.Decoded], bytes: [UInt8], to path: String, after state: Merged, suite: String) {
+        let stampedAt = FolderListings.wallNanoseconds()
+        guard let stamp = try? POSIXFiles.FileStamp.current(path) else { return }
+        var reader = state.reader
+        guard reader.takeWritten(written, bytes: bytes, to: path, now: stamp, stampedAt: stampedAt) else { return }
+        let kept = Merged(reader: reader, values: shapes(suite).values(of: reader.records))
+        cache.withLock { $0[suite] = kept }
     }
 
     /// The whole values of `key` (in a suite merged per whole value) that
@@ -349,17 +376,5 @@ public final class ReplicatedLogStore: KeyValueStore {
 
     private func notify(_ suite: String) {
         side.notify(suite)
-    }
-}
-
-extension ReplicatedLogStore {
-    /// The suites of a data folder as retime shares them: a group's targets
-    /// merge per target, and the session slot is one value (two devices'
-    /// sessions are never mixed field by field).
-    public static func dataFolder(devices directory: String, deviceID: @escaping @Sendable () throws -> String,
-                                  now: @escaping @Sendable () -> Date, lockTimeout: Double = 5,
-                                  compactionInterval: Int = 64) -> ReplicatedLogStore {
-        ReplicatedLogStore(directory: directory, deviceID: deviceID, now: now, setFields: ["groups": ["targets"]],
-                           wholeValueSuites: ["session"], lockTimeout: lockTimeout, compactionInterval: compactionInterval)
     }
 }

@@ -18,15 +18,26 @@ final class DecodedSessions: Sendable {
     /// `raw` decoded, or the session it was last decoded to or encoded from.
     func decode(_ raw: JSONValue, key: String) throws -> Session {
         if let kept = last.withLock({ $0 }), kept.raw == raw { return kept.session }
-        let session = try JSONValueCoding.decode(Session.self, from: raw, key: key)
+        let session = try Self.session(raw, key: key)
         last.withLock { $0 = (raw, session) }
         return session
     }
 
     /// `session` encoded, remembered as what that JSON decodes to.
     func encode(_ session: Session, key: String) throws -> JSONValue {
-        let raw = try JSONValueCoding.encode(session, key: key)
+        let raw = try Self.json(session, key: key)
         last.withLock { $0 = (raw, session) }
         return raw
+    }
+
+    /// The session `raw` holds: by hand for the common shape
+    /// (`SessionSlotJSON`), else through `Codable`.
+    static func session(_ raw: JSONValue, key: String) throws -> Session {
+        try SessionSlotJSON.decode(raw) ?? JSONValueCoding.decode(Session.self, from: raw, key: key)
+    }
+
+    /// `session` as the slot keeps it, the same JSON either way.
+    static func json(_ session: Session, key: String) throws -> JSONValue {
+        try SessionSlotJSON.encode(session) ?? JSONValueCoding.encode(session, key: key)
     }
 }

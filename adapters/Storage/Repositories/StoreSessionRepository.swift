@@ -32,11 +32,11 @@ public struct StoreSessionRepository: SessionRepository {
     }
 
     public func unseen() async throws -> [Session] {
-        try store.unseen(Self.suite, key: Self.key).map { try JSONValueCoding.decode(Session.self, from: $0, key: "\(Self.suite)/\(Self.key)") }
+        try store.unseen(Self.suite, key: Self.key).map { try DecodedSessions.session($0, key: "\(Self.suite)/\(Self.key)") }
     }
 
     public func settle(_ session: Session) async throws {
-        try store.settle(Self.suite, key: Self.key, value: try JSONValueCoding.encode(session, key: Self.key))
+        try store.settle(Self.suite, key: Self.key, value: try DecodedSessions.json(session, key: Self.key))
     }
 
     public func lastHeld() async throws -> SessionID? {
