@@ -59,6 +59,12 @@ struct DesktopBusReconnectTests {
             return (session?["away"] as? [[String: Any]])?.contains { $0["reason"] as? String == "locked" } == true
         }, "the lock heard after the reconnection is recorded")
 
+        // doctor names what the running daemon follows: logind, and why not GNOME's monitor (none on this bus).
+        let away = try retime.doctorFinding("away time")?["detail"] as? String ?? ""
+        #expect(away.contains("logind (session \(LogindStandIn.sessionPath): sleep, lock and its idle hint)"), "\(away)")
+        #expect(away.contains("not GNOME's idle monitor: none answers on the session bus"), "\(away)")
+        #expect(away.contains("now: the daemon, pid \(daemon.process.processIdentifier)"), "\(away)")
+
         let said = log(retime)
         #expect(count("lost the session bus", in: said) == 1, "said once: \(said)")
         #expect(count("reconnected to the session bus", in: said) == 1, "said once: \(said)")

@@ -12,7 +12,9 @@ import Glibc
 /// PropertiesChanged follows every change of state (it waits on the data
 /// folder as `status --follow` does, and on the phase's and session's
 /// ends), and its methods run the commands' use cases with their rules.
-/// With no session bus it logs one line and waits for the daemon's stop.
+/// With no session bus it logs one line and waits for the daemon's stop;
+/// when the bus goes away under it, it owns the name again once a bus
+/// answers at the same address (`ReconnectBackoff`), said once each way.
 struct DesktopBusService: Service {
     let name = "desktop bus"
     let environment: [String: String]

@@ -6,8 +6,12 @@ import FoundationEssentials
 /// with `away.threshold` as the build in force has it), and a return from
 /// sleep wakes the scheduler as a clock change does (semantics.md,
 /// "Catch-up"), and a return while a cycle's work waits for its user
-/// (`cycle.waitForActivity`) wakes it at once, so the block goes up then. A source that is unavailable ends its stream at once and
-/// this service just waits for the group's stop.
+/// (`cycle.waitForActivity`) wakes it at once, so the block goes up then.
+/// It logs what it follows. A source that is unavailable from the start
+/// ends its stream at once and this service just waits for the group's
+/// stop; one that was followed and went away (logind's bus restarted) is
+/// followed anew after `ReconnectBackoff`'s delays, said once when lost
+/// and once when back.
 struct PresenceService: Service {
     let name = "presence"
     let services: ContainerService
