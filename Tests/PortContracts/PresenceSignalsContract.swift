@@ -3,7 +3,8 @@ import Foundation
 
 /// The rules every `PresenceSignals` keeps: its first element is the state
 /// when `changes()` is called, the changes follow in the order they
-/// happened, and an unavailable source says why and finishes at once.
+/// happened, a source that goes away ends them, and an unavailable source
+/// says why and finishes at once.
 public enum PresenceSignalsContract {
     /// A source, and a way to make the machine's state what a check says
     /// (a stand-in logind's signals, a script); `set` returns once the
@@ -11,10 +12,14 @@ public enum PresenceSignalsContract {
     public struct Subject: Sendable {
         public var signals: any PresenceSignals
         public var set: @Sendable (PresenceChange.State) async throws -> Void
+        /// Takes the source away while followed (its bus's daemon killed).
+        public var lose: @Sendable () async throws -> Void
 
-        public init(signals: any PresenceSignals, set: @escaping @Sendable (PresenceChange.State) async throws -> Void) {
+        public init(signals: any PresenceSignals, set: @escaping @Sendable (PresenceChange.State) async throws -> Void,
+                    lose: @escaping @Sendable () async throws -> Void) {
             self.signals = signals
             self.set = set
+            self.lose = lose
         }
     }
 
@@ -58,6 +63,16 @@ public enum PresenceSignalsContract {
             try requireEqual(idle?.state, .idle, "state")
             try require((idle?.since ?? .distantFuture) <= Date(), "idle since \(String(describing: idle?.since)), after it was heard")
             try require(abs((idle?.since ?? .distantPast).timeIntervalSince(before)) < 600, "idle since \(String(describing: idle?.since))")
+        },
+        ContractCheck("a source that goes away while followed ends its changes, so its follower knows to follow it anew") { make in
+            let subject = try await make()
+            try await subject.set(.present)
+            var changes = subject.signals.changes().makeAsyncIterator()
+            _ = try await next(&changes)
+            try await subject.lose()
+            // Ended, not waiting for a source that is gone (`next` fails the check after `arrival`).
+            let after = try await next(&changes)
+            try require(after == nil, "an element after the loss: \(String(describing: after))")
         },
     ]
 

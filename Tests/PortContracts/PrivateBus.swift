@@ -11,7 +11,10 @@ public final class PrivateBus: @unchecked Sendable {
     /// Whether `dbus-daemon` is installed (`.ci/run` installs it).
     public static var installed: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") }
 
-    public init(type: String = "session") throws {
+    /// A bus listening in a folder of its own; or at `socket`, a path the
+    /// test chooses, where a bus started later listens again (a bus's
+    /// restart, as `systemctl --user restart dbus` does it).
+    public init(type: String = "session", socket: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-bus-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let configuration = """
@@ -19,7 +22,7 @@ public final class PrivateBus: @unchecked Sendable {
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
           <type>\(type)</type>
-          <listen>unix:dir=\(directory.path)</listen>
+          <listen>\(socket.map { "unix:path=" + $0 } ?? "unix:dir=" + directory.path)</listen>
           <auth>EXTERNAL</auth>
           <policy context="default">
             <allow user="*"/>

@@ -74,6 +74,7 @@ struct DaemonPresenceTests {
 
     /// What the daemon said, for a failed wait.
     func diagnosis() -> String {
+        // At `warning`, this test's level: the return is a `notice` (DesktopBusReconnectTests reads it).
         let log = (try? runtime.device().daemonLog).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "(no log)"
         return "consumers: \(presence.consumerCount); log: \(log.suffix(2_000))"
     }
@@ -116,6 +117,27 @@ struct DaemonPresenceTests {
         #expect(session.awayStretches == [AwayStretch(reason: .locked, start: lockedAt, end: unlockedAt, threshold: 300)])
         #expect(session.focused(at: clock.now()) == 2_160 - 1_200)
         #expect(session.isActive && !session.isPaused, "the block stays up while away")
+    }
+
+    @Test("a source lost while followed (its bus restarted) is followed again after the backoff's first second; the loss said once")
+    func sourceLostAndBack() async throws {
+        let setup = container()
+        _ = try await setup.resolve(CreateGroupUseCase.self).execute(name: "work", targets: ["example.com"])
+        _ = try await setup.resolve(StartSessionUseCase.self).execute(SessionPlan(groupName: "work", length: .duration(7_200)))
+        let sessions = try setup.resolve((any SessionRepository).self)
+        let wake = SteppedWake()
+        let running = runDaemon(waking: wake)
+        #expect(await until { presence.consumerCount == 1 }, "\(diagnosis())")
+        presence.lose()
+        // `ReconnectBackoff`'s first wait is a real second: counted in attempts, as `until` is.
+        #expect(await until { presence.consumerCount == 1 }, "followed again: \(diagnosis())")
+        presence.send(.locked)
+        #expect(try await until { try await sessions.current()?.openAway?.reason == .locked }, "\(diagnosis())")
+        wake.post(.signal(SIGTERM))
+        try await running.value
+        // At `warning`, this test's level: the return is a `notice` (DesktopBusReconnectTests reads it).
+        let log = (try? runtime.device().daemonLog).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
+        #expect(log.components(separatedBy: "away time: lost its source").count == 2, "\(log)")
     }
 
     @Test("a return from sleep wakes the scheduler as a clock change, and the sleep is recorded")

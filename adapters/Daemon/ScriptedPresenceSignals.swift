@@ -39,6 +39,16 @@ public final class ScriptedPresenceSignals: PresenceSignals {
         for consumer in consumers { consumer.yield(change) }
     }
 
+    /// The source goes away, as logind's bus does when its daemon restarts:
+    /// every stream followed now ends (the next `changes()` follows anew).
+    public func lose() {
+        let consumers = state.withLock { state in
+            defer { state.consumers.removeAll() }
+            return Array(state.consumers.values)
+        }
+        for consumer in consumers { consumer.finish() }
+    }
+
     public func changes() -> AsyncStream<PresenceChange> {
         let (stream, continuation) = AsyncStream<PresenceChange>.makeStream()
         guard case .available = available else {

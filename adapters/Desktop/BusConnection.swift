@@ -27,6 +27,8 @@ public final class BusConnection: @unchecked Sendable {
     /// `lostBus`: the loop ended on its own, not by `close`.
     private let pending = Mutex<(work: [@Sendable (BusConnection) -> Void], stopping: Bool, closed: Bool, lostBus: Bool)>(([], false, false, false))
     private let finished = DispatchSemaphore(value: 0)
+    /// Whether `close` has run (the loop's own end does not free the connection).
+    private let released = Mutex(false)
     /// Called once, on the connection's thread, if the bus goes away under
     /// it (its daemon killed, the socket closed): not after `close`.
     private let lost = Mutex<(@Sendable () -> Void)?>(nil)
@@ -102,13 +104,16 @@ public final class BusConnection: @unchecked Sendable {
         retained.append(object)
     }
 
-    /// Stops the thread, flushes what is queued, and closes the connection.
+    /// Stops the thread, flushes what is queued, and closes the connection
+    /// (also after the bus was lost: its sd-bus object and pipe are freed
+    /// only here). Once; never on the connection's thread.
     public func close() {
-        let first = pending.withLock { state -> Bool in
-            defer { state.stopping = true }
-            return !state.stopping
+        let first = released.withLock { released -> Bool in
+            defer { released = true }
+            return !released
         }
         guard first else { return }
+        pending.withLock { $0.stopping = true }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
         finished.wait()

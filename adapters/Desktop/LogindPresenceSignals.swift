@@ -32,7 +32,7 @@ public struct LogindPresenceSignals: PresenceSignals {
             let path = try connection.sync { () throws(BusError) -> String in
                 try Self.sessionPath(connection, environment: environment, uid: uid)
             }
-            return .available(source: "logind (session \(path))")
+            return .available(source: "logind (session \(path): sleep, lock and its idle hint)" + MutterIdleMonitor.probe(environment))
         } catch {
             return .unavailable(reason: error.description)
         }
@@ -56,21 +56,15 @@ public struct LogindPresenceSignals: PresenceSignals {
         }
         // The desktop's own idle time, where its monitor answers on the
         // session bus (GNOME): idle when either says so (docs/desktop.md).
-        // Only a bus `environment` names: sd-bus's fallback would read the
-        // process's own variables (a test's host), which it was not given.
-        let namesBus = environment["DBUS_SESSION_BUS_ADDRESS"].map { !$0.isEmpty } ?? false
-            || environment["XDG_RUNTIME_DIR"].map { !$0.isEmpty } ?? false
-        let desktop = namesBus ? try? BusConnection(.session, environment: environment) : nil
-        desktop?.perform { desktop in
-            do throws(BusError) {
-                try MutterIdleMonitor.follow(desktop) { since in follower.update { $0.desktopIdleSince = since } }
-            } catch {
-                // Not GNOME: logind's IdleHint alone.
-            }
-        }
+        let desktop = MutterIdleLink(environment: environment) { since in follower.update { $0.desktopIdleSince = since } }
+        desktop.start()
+        // logind's bus gone (its daemon restarted): the stream ends, and
+        // the caller follows anew when the bus is back (the daemon's
+        // `PresenceService`, after `ReconnectBackoff`'s delays).
+        connection.onLost { continuation.finish() }
         continuation.onTermination = { _ in
             // Not on the bus's thread: close waits for it.
-            Task.detached { connection.close(); desktop?.close() }
+            Task.detached { connection.close(); desktop.close() }
         }
         return stream
     }

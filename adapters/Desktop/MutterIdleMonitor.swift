@@ -47,6 +47,22 @@ enum MutterIdleMonitor {
         }
     }
 
+    /// What a source built on `environment` adds of the monitor, for
+    /// `doctor` and the daemon's log: " and GNOME's idle monitor (...)"
+    /// when one answers on the session bus, else why it is not followed.
+    static func probe(_ environment: [String: String]) -> String {
+        let not = "; not GNOME's idle monitor: "
+        guard MutterIdleLink.namesBus(environment) else { return not + "no session bus" }
+        let connection: BusConnection
+        do { connection = try BusConnection(.session, environment: environment) } catch { return not + error.description }
+        defer { connection.close() }
+        let answers = try? connection.sync { () throws(BusError) -> UInt64 in
+            try connection.call(destination: destination, path: path, interface: interface, member: "GetIdletime") { $0.readUInt64() }
+        }
+        return answers == nil ? not + "none answers on the session bus (not GNOME)"
+            : " and GNOME's idle monitor (\(destination) on the session bus)"
+    }
+
     private static func watchReturn(_ connection: BusConnection, _ watches: Watches) {
         let id = try? connection.call(destination: destination, path: path, interface: interface, member: "AddUserActiveWatch") { $0.readUInt32() }
         watches.active.store(id ?? 0, ordering: .releasing)

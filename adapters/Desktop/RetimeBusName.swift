@@ -111,7 +111,8 @@ public final class RetimeBusName: Sendable {
     }
 
     /// Calls `handler` once if the session bus goes away under the name
-    /// (the bus's daemon ended); the name is then gone for good.
+    /// (the bus's daemon ended); this connection is then done with, and
+    /// owning the name again takes a new `RetimeBusName`.
     public func onLost(_ handler: @escaping @Sendable () -> Void) { connection.onLost(handler) }
 
     /// Releases the name and closes the connection.

@@ -10,11 +10,14 @@ public struct PresenceHealth: HealthInspector {
     let clock: any Clock
     /// `away.threshold` in force; nil when the settings cannot be read.
     let threshold: TimeInterval?
+    /// Whether the daemon, which does the following, runs now (nil: not asked).
+    let daemon: (any DaemonPresence)?
 
-    public init(presence: any PresenceSignals, clock: any Clock, threshold: TimeInterval?) {
+    public init(presence: any PresenceSignals, clock: any Clock, threshold: TimeInterval?, daemon: (any DaemonPresence)? = nil) {
         self.presence = presence
         self.clock = clock
         self.threshold = threshold
+        self.daemon = daemon
     }
 
     public func inspect(repairing: Bool) async -> [HealthCheck] {
@@ -25,8 +28,11 @@ public struct PresenceHealth: HealthInspector {
             ?? "after away.threshold"
         switch await presence.availability() {
         case .available(let source):
+            // The source is what a daemon follows (it follows its bus back
+            // when the bus restarts); whether one runs to follow it now:
+            let now = daemon.map { $0.running().map { " (now: the daemon, pid \($0.pid))" } ?? " (no daemon runs now: 'retime daemon install')" } ?? ""
             return [HealthCheck(name: "away time", status: .ok,
-                                detail: "followed through \(source) while the daemon runs: idle or locked \(after) is away; \(sleep)")]
+                                detail: "followed through \(source) while the daemon runs\(now): idle or locked \(after) is away; \(sleep)")]
         case .unavailable(let reason):
             return [HealthCheck(name: "away time", status: clocks ? .ok : .warning,
                                 detail: "idle and lock are not followed: \(reason); \(sleep)")]

@@ -14,7 +14,7 @@ struct ScriptedPresenceContractTests {
             // Stamped by the real date: the contract dates idle against it.
             let clock = ManualClock(now: Date())
             let presence = ScriptedPresenceSignals(clock: clock)
-            return .init(signals: presence, set: { presence.send($0) })
+            return .init(signals: presence, set: { presence.send($0) }, lose: { presence.lose() })
         }
     }
 

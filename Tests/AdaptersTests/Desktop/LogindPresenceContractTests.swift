@@ -17,7 +17,7 @@ struct LogindPresenceContractTests {
         defer { standIn.stop() }
         try await check.run {
             PresenceSignalsContract.Subject(signals: LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address], uid: 0),
-                                            set: { try await standIn.set($0) })
+                                            set: { try await standIn.set($0) }, lose: { standIn.stop(); bus.stop() })
         }
     }
 

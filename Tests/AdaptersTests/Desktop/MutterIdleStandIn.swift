@@ -1,6 +1,7 @@
 #if os(Linux)
 @testable import Adapters
 import Foundation
+import PortContracts
 import Synchronization
 
 /// A stand-in for GNOME's `org.gnome.Mutter.IdleMonitor` on a test's own

@@ -4,6 +4,14 @@ import Testing
 
 @Suite("Ending a session: stop and exact completion")
 struct EndingSessionTests {
+    /// Still running as it was: the clocks' reading a look records every
+    /// 10 minutes (`Session.lastReading`) aside.
+    static func leftAlone(_ current: Session?, _ session: Session) -> Bool {
+        guard let current else { return false }
+        return current.id == session.id && current.isActive && current.plannedEnd == session.plannedEnd && current.breaks == session.breaks
+            && current.awayStretches == session.awayStretches && current.endedAt == nil
+    }
+
     @Test("a session past its planned end is completed at exactly the planned end")
     func exactCompletion() async throws {
         let world = try await SessionWorld()
@@ -25,7 +33,7 @@ struct EndingSessionTests {
         let session = try await world.startWork(.duration(1_500))
         world.clock.advance(by: seconds)
         #expect(try await world.active.reconcile().completed == nil)
-        #expect(try await world.sessions.current() == session)
+        #expect(Self.leftAlone(try await world.sessions.current(), session))
         #expect(try await world.ended.isEmpty)
     }
 
@@ -115,7 +123,7 @@ struct EndingSessionTests {
         world.clock.advance(by: 3_599)
         let error = await #expect(throws: SessionError.strict(until: session.plannedEnd!)) { try await world.stop.execute() }
         #expect(error?.kind == .authorization)
-        #expect(try await world.sessions.current() == session)
+        #expect(Self.leftAlone(try await world.sessions.current(), session))
         #expect(try await world.shieldState?.session == session.id)
         world.clock.advance(by: 1)
         #expect(try await world.active.reconcile().completed?.outcome == .completed)

@@ -42,7 +42,8 @@ enum CLIRoot {
                 .session(ShieldAccessHealth(shields: try resolver.resolve())),
                 .inspector(NotificationHealth(settings: try? settings.get(), environment: context.environment)),
                 .inspector(TimeZoneHealth(environment: context.environment)),
-                .inspector(PresenceHealth(presence: try resolver.resolve(), clock: try resolver.resolve(), threshold: try? settings.get().awayThreshold)),
+                .inspector(PresenceHealth(presence: try resolver.resolve(), clock: try resolver.resolve(), threshold: try? settings.get().awayThreshold,
+                                           daemon: try resolver.resolve((any DaemonPresence).self))),
                 .inspector(SettingsHealth(read: { try settings.get() })),
                 .inspector(SyncHealth(status: { [sync = try resolver.resolve(SyncStatusUseCase.self)] in try sync.execute(recording: false) })),
             ]

@@ -12,7 +12,9 @@ import Glibc
 /// PropertiesChanged follows every change of state (it waits on the data
 /// folder as `status --follow` does, and on the phase's and session's
 /// ends), and its methods run the commands' use cases with their rules.
-/// With no session bus it logs one line and waits for the daemon's stop.
+/// With no session bus it logs one line and waits for the daemon's stop;
+/// when the bus goes away under it, it owns the name again once a bus
+/// answers at the same address (`ReconnectBackoff`), said once each way.
 struct DesktopBusService: Service {
     let name = "desktop bus"
     let environment: [String: String]
@@ -28,16 +30,8 @@ struct DesktopBusService: Service {
             return
         }
         let mailbox = try WakeMailbox()
-        let services = services
-        let name: RetimeBusName
-        do {
-            name = try RetimeBusName(environment: environment) { call in
-                let failure = await Self.run(call, services: services)
-                // The state it changed, published now rather than at the watcher's word.
-                mailbox.post(.dataChanged)
-                return failure
-            }
-        } catch {
+        var name: RetimeBusName
+        do { name = try own(posting: mailbox) } catch {
             log(.warning, "cannot own \(RetimeBusName.name) on the session bus at \(bus): \(error)")
             await ServiceLifecycle.shutdownRequested()
             return
@@ -46,23 +40,61 @@ struct DesktopBusService: Service {
         for watcher in watchers { try watcher.start(posting: mailbox) }
         let wake = try WakeSource(mailbox: mailbox, followsTimeZone: false)
         log(.info, "owns \(RetimeBusName.name) on the session bus")
-        // The bus's daemon gone (the desktop session ended, or it crashed):
-        // said once, and the name is not followed any more; the rest of
-        // the daemon (sessions, schedules, blocks) goes on as without a bus.
-        let lost = LostFlag()
-        name.onLost {
-            lost.value.store(true, ordering: .releasing)
-            log(.warning, "lost the session bus at \(bus): no D-Bus name until the daemon restarts")
-            mailbox.post(.signal(SIGHUP))
-        }
-        await ServiceLifecycle.withHandlers(onShutdown: { _ in mailbox.post(.signal(SIGTERM)) }) {
-            await follow(name, wake: wake)
+        let flags = BusFlags()
+        await ServiceLifecycle.withHandlers(onShutdown: { _ in
+            flags.stopping.store(true, ordering: .releasing)
+            mailbox.post(.signal(SIGTERM))
+        }) {
+            while true {
+                // The bus's daemon gone (the desktop session ended, `systemctl
+                // --user restart dbus`, a crash): said once, then the name is
+                // owned again when a bus answers at the same address; the rest
+                // of the daemon (sessions, schedules, blocks) goes on meanwhile.
+                flags.lost.store(false, ordering: .releasing)
+                name.onLost {
+                    flags.lost.store(true, ordering: .releasing)
+                    mailbox.post(.signal(SIGHUP))
+                }
+                await follow(name, wake: wake)
+                name.close()
+                guard flags.lost.load(ordering: .acquiring), !flags.stopping.load(ordering: .acquiring) else { return }
+                log(.warning, "lost the session bus at \(bus): owning \(RetimeBusName.name) again when it is back")
+                guard let again = await reconnect(posting: mailbox, wake: wake, stopping: flags) else { return }
+                log(.notice, "reconnected to the session bus at \(bus): owns \(RetimeBusName.name) again")
+                name = again
+            }
         }
         for watcher in watchers { await watcher.stop() }
-        name.close()
-        // Ended by the bus's loss, not the daemon's stop: wait for that,
-        // as with no bus at all (a service that returns would stop the daemon).
-        if lost.value.load(ordering: .acquiring) { await ServiceLifecycle.shutdownRequested() }
+    }
+
+    /// Connects, exports the object and owns the name; a method call's
+    /// change of state is published at once, not at the watcher's word.
+    private func own(posting mailbox: WakeMailbox) throws(BusError) -> RetimeBusName {
+        let services = services
+        return try RetimeBusName(environment: environment) { call in
+            let failure = await Self.run(call, services: services)
+            mailbox.post(.dataChanged)
+            return failure
+        }
+    }
+
+    /// Tries to own the name again after `ReconnectBackoff`'s delays (1 s,
+    /// doubling to 60 s: a bus that stays away costs a connect a minute,
+    /// no busy loop); nil once the daemon stops.
+    private func reconnect(posting mailbox: WakeMailbox, wake: WakeSource, stopping: BusFlags) async -> RetimeBusName? {
+        var backoff = ReconnectBackoff()
+        while true {
+            // Counted on the monotonic clock: a wall clock set back does not stretch it.
+            let attempt = ContinuousClock.now + .seconds(backoff.next())
+            // The data's changes wake the wait too: not a reason to try sooner.
+            while ContinuousClock.now < attempt {
+                let left = ContinuousClock.now.duration(to: attempt).components
+                let until = Date().addingTimeInterval(Double(left.seconds) + Double(left.attoseconds) / 1e18)
+                if case .signal = await wake.wait(until: until), stopping.stopping.load(ordering: .acquiring) { return nil }
+            }
+            if stopping.stopping.load(ordering: .acquiring) { return nil }
+            if let name = try? own(posting: mailbox) { return name }
+        }
     }
 
     /// Publishes the status at each change of the data and at each edge
@@ -131,7 +163,11 @@ struct DesktopBusService: Service {
 
     private func log(_ level: LogLevel, _ message: String) {
         guard let logger = try? services.current?.resolve(Logger.self) else { return }
-        if level == .warning { logger.warning("\(message)") } else { logger.info("\(message)") }
+        switch level {
+        case .warning: logger.warning("\(message)")
+        case .notice: logger.notice("\(message)")
+        default: logger.info("\(message)")
+        }
     }
 }
 
@@ -149,8 +185,10 @@ enum DesktopBusSession {
     }
 }
 
-/// Whether the session bus went away under the daemon's name.
-private final class LostFlag: Sendable {
-    let value = Atomic<Bool>(false)
+/// Whether the session bus went away under the daemon's name, and
+/// whether the daemon is stopping (then it is not owned again).
+private final class BusFlags: Sendable {
+    let lost = Atomic<Bool>(false)
+    let stopping = Atomic<Bool>(false)
 }
 #endif

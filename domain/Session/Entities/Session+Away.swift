@@ -6,7 +6,8 @@ import RetimeShared
 /// The daemon records stretches as it hears of them (`PresenceSignals`);
 /// without it the two clocks read at the start and at any later command
 /// still tell how long the machine slept (`BootTimeReading.suspended`), and
-/// that amount is recorded as an asleep stretch just before it was noticed.
+/// that amount is recorded as an asleep stretch right after the last
+/// reading before it (`Session+Readings`).
 extension Session {
     /// Every away stretch recorded, oldest first.
     public var awayStretches: [AwayStretch] { away ?? [] }
@@ -38,9 +39,9 @@ extension Session {
 
     /// The same session with the machine's sleep since it started that no
     /// stretch accounts for recorded, as the clocks read at `now` tell it
-    /// (`BootTimeReading.suspended`): an asleep stretch ending where the
-    /// session's clock stops (`end`, else its effective end), whose position
-    /// is unknown but whose length is not. Read after the session's end, the
+    /// (`BootTimeReading.suspended`): an asleep stretch placed right after
+    /// the session's last reading (`placing`), no later than where its
+    /// clock stops (`end`, else its effective end). Read after the session's end, the
     /// clocks cannot say whether a sleep was before or after it: only what
     /// must have been inside counts (a lid closed for the night after a
     /// session does not erase it). The same session when nothing is missing.
@@ -53,8 +54,9 @@ extension Session {
         let missing = min(inside - recorded, end.timeIntervalSince(startedAt))
         guard missing >= 1 else { return self }
         var next = self
-        next.away = (awayStretches + [AwayStretch(reason: .asleep, start: end.addingTimeInterval(-missing), end: end)])
-            .sorted { $0.start < $1.start }
+        next.away = (awayStretches + placing(sleep: missing, boot: boot, end: end)).sorted { $0.start < $1.start }
+        // What is noticed now is placed: a later sleep comes after this reading.
+        next.lastReading = ClockReading(at: now, boot: boot)
         return next
     }
 

@@ -52,6 +52,10 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// since (`noticingSuspend`). Nil where there is no boot-time clock,
     /// for sessions recorded before retime kept it, and in history.
     public let startReading: BootTimeReading?
+    /// The clocks as this machine last read them while the session ran
+    /// (`Session+Readings`): any sleep they tell of since came after it.
+    /// Nil until a process recorded one after the start; not kept in history.
+    public internal(set) var lastReading: ClockReading?
     /// Its away stretches (`Session+Away`); nil when it has none, as in
     /// sessions recorded before retime kept them.
     public internal(set) var away: [AwayStretch]?

@@ -14,7 +14,10 @@ public protocol PresenceSignals: Sendable {
 
     /// Every change from now on, in the order they happened, until the
     /// consuming task is cancelled. The first element is the state at the
-    /// moment of the call. Finishes at once when the source is unavailable.
+    /// moment of the call. Finishes at once when the source is unavailable,
+    /// and when a source that was followed goes away (its bus lost): a
+    /// caller that wants it back calls again, later (the daemon does, with
+    /// `ReconnectBackoff`).
     func changes() -> AsyncStream<PresenceChange>
 }
 

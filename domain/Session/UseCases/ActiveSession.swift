@@ -101,7 +101,9 @@ public struct ActiveSession: Sendable {
         // on its timeline: the session's end then finds its breaks closed.
         // Sleep the clocks tell of is recorded as soon as a command notices
         // it: a later reading, after the session's end, could say less.
-        let advanced = current.advancingCycle(at: now, boot: boot).noticingSuspend(at: now, boot: boot)
+        // And the clocks' reading, every `readingInterval`: a sleep noticed
+        // later is placed after it (`Session+Readings`).
+        let advanced = current.advancingCycle(at: now, boot: boot).noticingSuspend(at: now, boot: boot).stampingReading(at: now, boot: boot)
         guard let plannedEnd = advanced.plannedEnd, advanced.isExpired(at: now, boot: boot) else {
             if advanced != current { return try await followCycle(from: current, to: advanced, tolerating: toleratingStuckBlock) }
             var found: (slot: Session??, block: ShieldState??) = (.some(current), .none)

@@ -33,13 +33,12 @@ public struct RecordPresenceUseCase: Sendable {
     /// records the sleep the clocks tell of that no stretch holds.
     static func recording(_ change: PresenceChange, in session: Session, threshold: TimeInterval, at now: Date,
                           boot: BootTimeReading?) -> Session {
-        switch change.state {
-        case .present:
-            let closed = session.awayEnds(at: min(change.since, now))
-            return closed.noticingSuspend(at: now, boot: boot)
-        case .idle: return session.awayBegins(.idle, since: min(change.since, now), threshold: threshold)
-        case .locked: return session.awayBegins(.locked, since: min(change.since, now), threshold: threshold)
-        case .asleep: return session.awayBegins(.asleep, since: min(change.since, now), threshold: 0)
+        let recorded = switch change.state {
+        case .present: session.awayEnds(at: min(change.since, now)).noticingSuspend(at: now, boot: boot)
+        case .idle: session.awayBegins(.idle, since: min(change.since, now), threshold: threshold)
+        case .locked: session.awayBegins(.locked, since: min(change.since, now), threshold: threshold)
+        case .asleep: session.awayBegins(.asleep, since: min(change.since, now), threshold: 0)
         }
+        return recorded.stampingReading(at: now, boot: boot)
     }
 }

@@ -1,5 +1,5 @@
 #if os(Linux)
-@testable import Adapters
+import Adapters
 import Domain
 import Foundation
 import Synchronization
@@ -8,17 +8,18 @@ import Synchronization
 /// the Manager (`GetUser`, `GetSession`, `PreparingForSleep`,
 /// `PrepareForSleep`), user 0's User object (`Display`) and one Session
 /// (`IdleHint`, `IdleSinceHint`, `LockedHint`, `Lock`, `Unlock`), whose
-/// state a test sets; each change is sent as logind sends it.
-final class LogindStandIn: Sendable {
-    static let sessionPath = "/org/freedesktop/login1/session/_31"
-    static let userPath = "/org/freedesktop/login1/user/_0"
+/// state a test sets; each change is sent as logind sends it. Shared by
+/// the adapter's tests and the daemon's end-to-end tests.
+public final class LogindStandIn: Sendable {
+    public static let sessionPath = "/org/freedesktop/login1/session/_31"
+    public static let userPath = "/org/freedesktop/login1/user/_0"
 
     struct Flags: Sendable {
         var asleep = false, locked = false, idle = false
         var idleSince: UInt64 = 0
     }
 
-    let connection: BusConnection
+    public let connection: BusConnection
     private let flags = FlagsBox()
 
     final class FlagsBox: Sendable {
@@ -26,7 +27,7 @@ final class LogindStandIn: Sendable {
         func withLock<T>(_ body: (inout Flags) -> T) -> T { value.withLock { body(&$0) } }
     }
 
-    init(address: String, withSession: Bool = true) throws {
+    public init(address: String, withSession: Bool = true) throws {
         connection = try BusConnection(.system, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
         let connection = connection, flags = flags
         try Self.onThread(connection) { () throws(BusError) in
@@ -67,7 +68,7 @@ final class LogindStandIn: Sendable {
     }
 
     /// Makes the machine's state `state`, sending what logind sends for each flag that changes.
-    func set(_ state: PresenceChange.State) async throws {
+    public func set(_ state: PresenceChange.State) async throws {
         let old = flags.withLock { $0 }
         var next = Flags(asleep: state == .asleep, locked: state == .locked, idle: state == .idle, idleSince: old.idleSince)
         if next.idle && !old.idle { next.idleSince = UInt64(Date().addingTimeInterval(-30).timeIntervalSince1970 * 1_000_000) }
@@ -89,9 +90,9 @@ final class LogindStandIn: Sendable {
         try Self.onThread(connection) { () throws(BusError) in }
     }
 
-    func stop() { connection.close() }
+    public func stop() { connection.close() }
 
-    static func onThread(_ connection: BusConnection, _ work: @escaping @Sendable () throws(BusError) -> Void) throws {
+    public static func onThread(_ connection: BusConnection, _ work: @escaping @Sendable () throws(BusError) -> Void) throws {
         let done = DispatchSemaphore(value: 0)
         let failure = Mutex<BusError?>(nil)
         connection.perform { _ in

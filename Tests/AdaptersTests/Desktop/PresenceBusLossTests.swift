@@ -1,0 +1,90 @@
+#if os(Linux)
+@testable import Adapters
+import Domain
+import Foundation
+import PortContracts
+import Synchronization
+import Testing
+
+/// The presence source when a bus goes away under it: logind's system bus
+/// lost ends the stream (the daemon follows it anew, `PresenceService`);
+/// the session bus that carries GNOME's idle monitor lost and started again
+/// at the same address, the monitor is followed again by the same stream.
+@Suite("PresenceSignals: a lost bus", .serialized, .enabled(if: PrivateBus.installed))
+struct PresenceBusLossTests {
+    final class Seen: Sendable {
+        let changes = Mutex<[PresenceChange]>([])
+        let finished = Atomic<Bool>(false)
+        var all: [PresenceChange] { changes.withLock { $0 } }
+        var ended: Bool { finished.load(ordering: .acquiring) }
+    }
+
+    func follow(_ signals: LogindPresenceSignals) -> (Seen, Task<Void, Never>) {
+        let seen = Seen()
+        let stream = signals.changes()
+        let task = Task {
+            for await change in stream { seen.changes.withLock { $0.append(change) } }
+            seen.finished.store(true, ordering: .releasing)
+        }
+        return (seen, task)
+    }
+
+    func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("retime-buses-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("logind's bus killed: the stream ends, so its follower knows to follow it anew")
+    func systemBusLost() async throws {
+        let system = try PrivateBus(type: "system")
+        defer { system.stop() }
+        let logind = try LogindStandIn(address: system.address)
+        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address], uid: 0))
+        defer { task.cancel() }
+        #expect(await within(promptlyHere) { seen.all.first?.state == .present }, "\(seen.all)")
+        logind.stop()
+        system.stop()
+        #expect(await within(promptlyHere) { seen.ended }, "the stream ended with its bus")
+    }
+
+    @Test("the session bus restarted at the same address: GNOME's idle monitor is followed again, its idle heard")
+    func sessionBusBack() async throws {
+        let path = try folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let socket = path + "/session"
+        let system = try PrivateBus(type: "system")
+        var session = try PrivateBus(socket: socket)
+        defer { system.stop(); session.stop() }
+        let logind = try LogindStandIn(address: system.address)
+        defer { logind.stop() }
+        var monitor = try MutterIdleStandIn(address: session.address)
+        defer { monitor.stop() }
+        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
+                                                                      "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socket], uid: 0))
+        defer { task.cancel() }
+        #expect(await within(promptlyHere) { seen.all.first?.state == .present && monitor.calls.contains("AddIdleWatch") }, "\(seen.all)")
+        monitor.stop()
+        session.stop()
+        session = try PrivateBus(socket: socket)
+        monitor = try MutterIdleStandIn(address: session.address)
+        // Backoff: tries 1 s and 3 s after the loss.
+        #expect(await within(3 + promptlyHere) { monitor.calls.contains("AddIdleWatch") }, "the new monitor is asked for its watch")
+        monitor.fire(MutterIdleStandIn.idleWatch)
+        #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
+        #expect(!seen.ended, "logind's part goes on in the same stream")
+    }
+
+    /// Generous: two cores shared with a whole suite.
+    let promptlyHere: Double = 5
+}
+#endif
