@@ -1,0 +1,56 @@
+import Foundation
+import PortContracts
+import Testing
+
+/// The daemon, as the real binary, follows the compositor's idle time on a
+/// sway started headless by the test (never the machine's display), with no
+/// logind to reach: `doctor` names the source, and half a minute without
+/// input, then a key, is one idle stretch in the running session, from the
+/// last key to the return. Half a minute is the shortest `away.threshold`
+/// and the daemon's notification timeout; nothing shorter can be away.
+@Suite("The daemon records away time from the Wayland compositor", .serialized, .enabled(if: HeadlessCompositor.required(.sway)))
+struct WaylandAwayEndToEndTests {
+    @Test("sway says idle after 30 s without input and present at a key: the session records the stretch from the last key")
+    func awayFromTheCompositor() throws {
+        let compositor = try HeadlessCompositor(.sway)
+        defer { compositor.stop() }
+        var retime = RetimeProcess()
+        retime.environment.merge(compositor.environment) { $1 }
+        #expect(try retime.run("config", "set", "away.threshold", "30s").status == 0)
+        let away = try #require(try retime.doctorFinding("away time")?["detail"] as? String)
+        #expect(away.hasPrefix("followed through the compositor's KDE's kwin idle (org_kde_kwin_idle) on \(compositor.runtimeDirectory.path)"),
+                "\(away)")
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("start", "work", "--for", "2h").status == 0)
+        let daemon = try retime.startDaemon()
+        defer {
+            kill(daemon.process.processIdentifier, SIGTERM)
+            daemon.process.waitUntilExit()
+        }
+        // The daemon connects as it starts; its notification counts from
+        // its request or the last input, whichever is later: a key after
+        // `daemon status` answered is the last input.
+        try compositor.press()
+        let lastKey = Date()
+        func session() throws -> [String: Any] { try retime.run("status", "--json").json["session"] as? [String: Any] ?? [:] }
+        // Idle heard (at 30 s) and past the threshold: counted as away while it lasts.
+        #expect(try eventually(within: 120) { (try session()["awaySeconds"] as? Double ?? 0) > 0 }, "\((try? session()) ?? [:]) \(compositor.output)")
+        let heard = Date()
+        #expect(heard.timeIntervalSince(lastKey) >= 30, "not idle before 30 s without input")
+        try compositor.press()
+        let back = Date()
+        #expect(try eventually(within: 60) { (try session()["away"] as? [[String: Any]])?.count == 1 }, "\((try? session()) ?? [:])")
+        let stretch = try #require((try session()["away"] as? [[String: Any]])?.first)
+        #expect(stretch["reason"] as? String == "idle" && stretch["kept"] as? Bool == false, "\(stretch)")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let parse = { (text: Any?) in (text as? String).flatMap { formatter.date(from: $0) ?? ISO8601DateFormatter().date(from: $0) } }
+        let start = try #require(parse(stretch["start"]), "\(stretch)")
+        let end = try #require(parse(stretch["end"]), "\(stretch)")
+        // From the last key (or the daemon's request, had it come later),
+        // 30 s before the compositor said idle; to the return.
+        #expect(start >= lastKey.addingTimeInterval(-1) && start <= heard.addingTimeInterval(-29), "started \(start), last key \(lastKey), heard \(heard)")
+        #expect(end >= start.addingTimeInterval(30) && end <= Date() && abs(end.timeIntervalSince(back)) < 5, "ended \(end), key \(back)")
+        #expect(try retime.run("status").status == 0, "the session runs on")
+    }
+}
