@@ -32,10 +32,27 @@ public struct LogindPresenceSignals: PresenceSignals {
             let path = try connection.sync { () throws(BusError) -> String in
                 try Self.sessionPath(connection, environment: environment, uid: uid)
             }
-            return .available(source: "logind (session \(path))")
+            return .available(source: "logind (session \(path))" + (Self.desktopMonitorAnswers(environment) ? " with GNOME's idle monitor" : ""))
         } catch {
             return .unavailable(reason: error.description)
         }
+    }
+
+    /// Whether GNOME's idle monitor answers on the session bus (for `doctor`:
+    /// `changes()` follows it beside logind).
+    static func desktopMonitorAnswers(_ environment: [String: String]) -> Bool {
+        guard namesSessionBus(environment), let desktop = try? BusConnection(.session, environment: environment) else { return false }
+        defer { desktop.close() }
+        return (try? desktop.sync { () throws(BusError) -> UInt64 in
+            try desktop.call(destination: MutterIdleMonitor.destination, path: MutterIdleMonitor.path, interface: MutterIdleMonitor.interface,
+                             member: "GetIdletime") { $0.readUInt64() }
+        }) != nil
+    }
+
+    /// Only a bus `environment` names: sd-bus's fallback would read the
+    /// process's own variables (a test's host), which it was not given.
+    static func namesSessionBus(_ environment: [String: String]) -> Bool {
+        environment["DBUS_SESSION_BUS_ADDRESS"].map { !$0.isEmpty } ?? false || environment["XDG_RUNTIME_DIR"].map { !$0.isEmpty } ?? false
     }
 
     public func changes() -> AsyncStream<PresenceChange> {
@@ -56,11 +73,7 @@ public struct LogindPresenceSignals: PresenceSignals {
         }
         // The desktop's own idle time, where its monitor answers on the
         // session bus (GNOME): idle when either says so (docs/desktop.md).
-        // Only a bus `environment` names: sd-bus's fallback would read the
-        // process's own variables (a test's host), which it was not given.
-        let namesBus = environment["DBUS_SESSION_BUS_ADDRESS"].map { !$0.isEmpty } ?? false
-            || environment["XDG_RUNTIME_DIR"].map { !$0.isEmpty } ?? false
-        let desktop = namesBus ? try? BusConnection(.session, environment: environment) : nil
+        let desktop = Self.namesSessionBus(environment) ? try? BusConnection(.session, environment: environment) : nil
         desktop?.perform { desktop in
             do throws(BusError) {
                 try MutterIdleMonitor.follow(desktop) { since in follower.update { $0.desktopIdleSince = since } }

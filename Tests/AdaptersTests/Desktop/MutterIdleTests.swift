@@ -41,10 +41,16 @@ struct MutterIdleTests {
         defer { logind.stop() }
         let monitor = try MutterIdleStandIn(address: session.address)
         defer { monitor.stop() }
-        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
-                                                                      "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        let signals = LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address, "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0)
+        // doctor's words name both.
+        let availability = await signals.availability()
+        guard case .available(let source) = availability else { Issue.record("\(availability)"); return }
+        #expect(source.hasPrefix("logind (session ") && source.hasSuffix(" with GNOME's idle monitor"), "\(source)")
+        let (seen, task) = follow(signals)
         defer { task.cancel() }
-        #expect(await within(promptlyHere) { seen.all.first?.state == .present && monitor.calls.contains("GetIdletime") }, "\(seen.all)")
+        // Its own GetIdletime and the follower's, which comes after its watch.
+        #expect(await within(promptlyHere) { seen.all.first?.state == .present && monitor.calls.filter { $0 == "GetIdletime" }.count == 2 },
+                "\(seen.all)")
         let fired = Date()
         monitor.fire(MutterIdleStandIn.idleWatch)
         #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
