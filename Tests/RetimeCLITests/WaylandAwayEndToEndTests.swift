@@ -53,4 +53,25 @@ struct WaylandAwayEndToEndTests {
         #expect(end >= start.addingTimeInterval(30) && end <= Date() && abs(end.timeIntervalSince(back)) < 5, "ended \(end), key \(back)")
         #expect(try retime.run("status").status == 0, "the session runs on")
     }
+
+    static let libwayland = DesktopWithoutBusTests.loaderPaths("libwayland-client.so.0")
+
+    @Test("with libwayland-client.so.0 hidden, doctor says why the compositor is not followed, and the daemon runs as before",
+          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") && !libwayland.isEmpty))
+    func withoutLibwayland() throws {
+        let compositor = try HeadlessCompositor(.sway)
+        defer { compositor.stop() }
+        // A compositor is there; only the library to speak to it is not.
+        var retime = DesktopWithoutBusTests.hidden(Self.libwayland)
+        retime.environment.merge(compositor.environment) { $1 }
+        try retime.run("group", "create", "focus")
+        let away = try #require(try retime.doctorFinding("away time")?["detail"] as? String)
+        #expect(away.hasPrefix("idle and lock are not followed: "), "no logind here either: \(away)")
+        #expect(away.contains("the compositor's idle time is not followed: libwayland-client cannot be opened ("), "\(away)")
+        let daemon = try retime.startDaemon()
+        #expect(try retime.run("start", "focus", "--for", "2s").status == 0)
+        #expect(eventually(within: 2 + 10) { (try? retime.loggedSessions().count) == 1 }, "the daemon completed the session")
+        kill(daemon.process.processIdentifier, SIGTERM)
+        #expect(try retime.finish(daemon).status == 0)
+    }
 }

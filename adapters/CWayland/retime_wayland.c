@@ -64,7 +64,7 @@ static void load(void) {
     void *library = dlopen("libwayland-client.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "%s", why ? why : "libwayland-client.so.0 could not be opened");
+        snprintf(load_error, sizeof load_error, "libwayland-client cannot be opened (%s)", why ? why : "libwayland-client.so.0");
         return;
     }
     LOAD(connect_to_fd, "wl_display_connect_to_fd") LOAD(disconnect, "wl_display_disconnect") LOAD(get_error, "wl_display_get_error")
