@@ -12,11 +12,14 @@ public final class HeadlessCompositor: @unchecked Sendable {
         /// KWin 5.27 (`kwin_wayland --virtual`): `ext_idle_notifier_v1` and
         /// `org_kde_kwin_idle`; the only compositor here with the former.
         case kwin
+        /// weston 10 (headless backend): neither idle protocol, no seat.
+        case weston
 
         var executable: String {
             switch self {
             case .sway: "/usr/bin/sway"
             case .kwin: "/usr/bin/kwin_wayland"
+            case .weston: "/usr/bin/weston"
             }
         }
 
@@ -35,7 +38,10 @@ public final class HeadlessCompositor: @unchecked Sendable {
 
     /// Whether `kind` and its input tool are installed (`.ci/run` installs them).
     public static func installed(_ kind: Kind) -> Bool {
-        let input = kind == .sway ? "/usr/bin/wtype" : "/usr/bin/python3"
+        let input = switch kind {
+        case .sway: "/usr/bin/wtype"
+        case .kwin, .weston: "/usr/bin/python3"
+        }
         return FileManager.default.isExecutableFile(atPath: kind.executable) && FileManager.default.isExecutableFile(atPath: input)
     }
 
@@ -77,6 +83,8 @@ public final class HeadlessCompositor: @unchecked Sendable {
         case .kwin:
             environment.merge(["QT_QPA_PLATFORM": "offscreen"]) { $1 }
             arguments = ["--virtual", "--no-lockscreen", "--no-global-shortcuts", "--socket", display]
+        case .weston:
+            arguments = ["--backend=headless-backend.so", "--socket=\(display)"]
         }
         process = Process()
         if asRoot {
@@ -120,7 +128,7 @@ public final class HeadlessCompositor: @unchecked Sendable {
         case .sway:
             tool.executableURL = URL(fileURLWithPath: "/usr/bin/wtype")
             tool.arguments = ["-k", "space"]
-        case .kwin:
+        case .kwin, .weston:
             tool.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
             tool.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Helpers/wayland_activity.py").path]
         }
