@@ -39,7 +39,9 @@ struct WaylandAwayEndToEndTests {
         #expect(heard.timeIntervalSince(lastKey) >= 30, "not idle before 30 s without input")
         try compositor.press()
         let back = Date()
-        #expect(try eventually(within: 60) { (try session()["away"] as? [[String: Any]])?.count == 1 }, "\((try? session()) ?? [:])")
+        // The stretch, open since the idle, closed by the return.
+        #expect(try eventually(within: 60) { (try session()["away"] as? [[String: Any]])?.first?["end"] is String }, "\((try? session()) ?? [:])")
+        #expect((try session()["away"] as? [[String: Any]])?.count == 1, "one stretch: \((try? session()) ?? [:])")
         let stretch = try #require((try session()["away"] as? [[String: Any]])?.first)
         #expect(stretch["reason"] as? String == "idle" && stretch["kept"] as? Bool == false, "\(stretch)")
         let formatter = ISO8601DateFormatter()
