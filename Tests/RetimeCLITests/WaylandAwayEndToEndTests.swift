@@ -18,7 +18,7 @@ struct WaylandAwayEndToEndTests {
         retime.environment.merge(compositor.environment) { $1 }
         #expect(try retime.run("config", "set", "away.threshold", "30s").status == 0)
         let away = try #require(try retime.doctorFinding("away time")?["detail"] as? String)
-        #expect(away.hasPrefix("followed through the compositor's KDE's kwin idle (org_kde_kwin_idle) on \(compositor.runtimeDirectory.path)"),
+        #expect(away.hasPrefix("followed through the compositor's kwin idle (org_kde_kwin_idle) on \(compositor.runtimeDirectory.path)"),
                 "\(away)")
         try retime.run("group", "create", "work")
         #expect(try retime.run("start", "work", "--for", "2h").status == 0)

@@ -35,7 +35,7 @@ final class WaylandIdleConnection: Sendable {
         var name: String {
             switch self {
             case .extIdleNotify: "ext-idle-notify (ext_idle_notifier_v1)"
-            case .kwinIdle: "KDE's kwin idle (org_kde_kwin_idle)"
+            case .kwinIdle: "kwin idle (org_kde_kwin_idle)"
             }
         }
     }
