@@ -1,9 +1,11 @@
+import Dispatch
 import Foundation
 
 /// A Wayland compositor of a test's own, headless (no screen, no input
 /// device), listening in a temporary runtime folder: never the machine's
-/// display. Input comes from `press()` (wtype, a virtual keyboard), so the
-/// compositor's "resumed" is real. Stopped by `stop()`.
+/// display. Input comes from `press()` (a key on wtype's virtual keyboard;
+/// KDE's `simulate_user_activity` where KWin offers no such keyboard), so
+/// the compositor's "resumed" is its own. Stopped by `stop()`.
 public final class HeadlessCompositor: @unchecked Sendable {
     /// The compositors Debian offers that a test can start headless.
     public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
@@ -141,6 +143,24 @@ public final class HeadlessCompositor: @unchecked Sendable {
         guard tool.terminationStatus == 0 else {
             let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             throw Failure("\(tool.executableURL?.lastPathComponent ?? "input") failed (\(tool.terminationStatus)): \(said)")
+        }
+    }
+
+    /// `init` off the cooperative pool: starting a compositor waits
+    /// seconds, and a blocked pool thread (two on two cores) starves every
+    /// other test of the parallel suite.
+    public static func start(_ kind: Kind) async throws -> HeadlessCompositor {
+        try await offPool { try HeadlessCompositor(kind) }
+    }
+
+    /// `press()` off the cooperative pool (it waits for a process).
+    public func pressing() async throws {
+        try await Self.offPool { try self.press() }
+    }
+
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
         }
     }
 

@@ -53,21 +53,23 @@ struct WaylandIdleTests {
     }
 
     func idleAndBack(_ kind: HeadlessCompositor.Kind, protocolNamed name: String) async throws {
-        let compositor = try HeadlessCompositor(kind)
+        let compositor = try await HeadlessCompositor.start(kind)
         defer { compositor.stop() }
         let signals = WaylandIdlePresenceSignals(environment: compositor.environment, idleAfter: 1)
         let availability = await signals.availability()
         guard case .available(let source) = availability else { Issue.record("\(availability)"); return }
         #expect(source.contains(name) && source.contains(compositor.display), "\(source)")
 
-        try compositor.press()
         let (seen, task) = follow(signals)
         defer { task.cancel() }
         #expect(await Self.within(promptlyHere) { seen.all.first?.state == .present }, "\(seen.all)")
-        // The last input: a key, then no more; the notification counts 1 s from it.
+        // The last input: a key, then no more; the notification counts 1 s
+        // from it. (An idle may come before it on a starved machine: the
+        // idle looked for is the one dated from this key or later.)
         let pressed = Date()
-        try compositor.press()
-        #expect(await Self.within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all) \(compositor.output)")
+        try await compositor.pressing()
+        #expect(await Self.within(promptlyHere) { seen.all.last.map { $0.state == .idle && $0.since >= pressed.addingTimeInterval(-0.1) } ?? false },
+                "\(seen.all) \(compositor.output)")
         let heard = Date()
         let since = try #require(seen.all.last?.since)
         // Input stopped at the key: 1 s before the compositor said idle
@@ -75,17 +77,20 @@ struct WaylandIdleTests {
         // guessed; 0.1 s for the timers' millisecond rounding).
         #expect(since >= pressed.addingTimeInterval(-0.1) && since <= heard.addingTimeInterval(-1), "since \(since), key \(pressed), heard \(heard)")
 
-        try compositor.press()
-        #expect(await Self.within(promptlyHere) { seen.all.last?.state == .present }, "\(seen.all)")
-        #expect(seen.all.map(\.state) == [.present, .idle, .present], "no extra change: \(seen.all)")
+        let idled = seen.all.count
+        try await compositor.pressing()
+        #expect(await Self.within(promptlyHere) { seen.all.count > idled && seen.all[idled].state == .present }, "\(seen.all)")
         // Still followed after the return: idle again after the next second without input.
-        #expect(await Self.within(promptlyHere) { seen.all.count == 4 && seen.all.last?.state == .idle }, "\(seen.all)")
+        #expect(await Self.within(promptlyHere) { seen.all.count > idled + 1 && seen.all.last?.state == .idle }, "\(seen.all)")
+        // Told once per change: never the same state twice in a row.
+        let states = seen.all.map(\.state)
+        #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "no repeated state: \(seen.all)")
     }
 
     @Test("the compositor going away ends the changes, present again",
           .enabled(if: HeadlessCompositor.required(.sway)))
     func compositorGone() async throws {
-        let compositor = try HeadlessCompositor(.sway)
+        let compositor = try await HeadlessCompositor.start(.sway)
         defer { compositor.stop() }
         let (seen, task) = follow(WaylandIdlePresenceSignals(environment: compositor.environment, idleAfter: 1))
         #expect(await Self.within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
@@ -113,7 +118,7 @@ struct WaylandIdleTests {
     /// compositor, with the same timeout, heard it say idle; `set(.present)`
     /// presses a key and, after an idle, waits until that client heard the return.
     func contract(_ check: ContractCheck<PresenceSignalsContract.Factory>, on kind: HeadlessCompositor.Kind) async throws {
-        let compositor = try HeadlessCompositor(kind)
+        let compositor = try await HeadlessCompositor.start(kind)
         defer { compositor.stop() }
         let path = compositor.runtimeDirectory.appendingPathComponent(compositor.display).path
         let observer = try WaylandIdleConnection(path: path, timeout: 1_000)
@@ -123,7 +128,7 @@ struct WaylandIdleTests {
         try await check.run {
             PresenceSignalsContract.Subject(signals: WaylandIdlePresenceSignals(environment: compositor.environment, idleAfter: 1),
                                             tells: [.present, .idle]) { state in
-                try compositor.press()
+                try await compositor.pressing()
                 let wanted = state == .idle
                 guard await Self.within(120, { observed.withLock { $0 } == wanted }) else {
                     throw HeadlessCompositor.Failure("the observer never heard \(state): \(compositor.output)")
@@ -135,7 +140,7 @@ struct WaylandIdleTests {
     @Test("a compositor that offers neither idle protocol (weston 10): unavailable, and why",
           .enabled(if: HeadlessCompositor.required(.weston)))
     func neitherProtocol() async throws {
-        let compositor = try HeadlessCompositor(.weston)
+        let compositor = try await HeadlessCompositor.start(.weston)
         defer { compositor.stop() }
         let path = compositor.runtimeDirectory.appendingPathComponent(compositor.display).path
         try await PresenceSignalsContract.unavailableChecks[0].run { WaylandIdlePresenceSignals(environment: compositor.environment) }
