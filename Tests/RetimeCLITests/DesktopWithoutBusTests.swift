@@ -12,7 +12,10 @@ import Testing
 @Suite("without libsystemd, and when the session bus goes away", .serialized, .enabled(if: PrivateBus.installed))
 struct DesktopWithoutBusTests {
     /// Where libsystemd.so.0 really is (the loader's cache, links resolved), if installed.
-    static let libsystemd: [String] = {
+    static let libsystemd = loaderPaths("libsystemd.so.0")
+
+    /// Where the loader's cache says `soname` is, links resolved.
+    static func loaderPaths(_ soname: String) -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/sbin/ldconfig")
         process.arguments = ["-p"]
@@ -22,9 +25,9 @@ struct DesktopWithoutBusTests {
         guard (try? process.run()) != nil else { return [] }
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let paths = text.split(separator: "\n").filter { $0.contains("libsystemd.so.0 ") }.compactMap { $0.components(separatedBy: " => ").last }
+        let paths = text.split(separator: "\n").filter { $0.contains(soname + " ") }.compactMap { $0.components(separatedBy: " => ").last }
         return Array(Set(paths.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }))
-    }()
+    }
 
     /// Root, `unshare` and a libsystemd to hide.
     static var canHide: Bool {
@@ -35,9 +38,9 @@ struct DesktopWithoutBusTests {
     /// is an empty file (`/dev/null` bound over it): `dlopen` fails as on a
     /// machine without it. The host's mounts are untouched (the namespace's
     /// propagation is private, unshare's default).
-    static func hidden() -> RetimeProcess {
+    static func hidden(_ libraries: [String] = libsystemd) -> RetimeProcess {
         var retime = RetimeProcess()
-        let binds = libsystemd.map { "mount --bind /dev/null '\($0)'" }.joined(separator: " && ")
+        let binds = libraries.map { "mount --bind /dev/null '\($0)'" }.joined(separator: " && ")
         retime.launcher = ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", binds + " && exec \"$@\"", "sh"]
         return retime
     }

@@ -46,8 +46,8 @@ final class MutterIdleLink: Sendable {
     }
 
     /// Connects and follows the monitor; false when the bus cannot be
-    /// reached. A bus without a monitor (not GNOME) is kept, only to hear
-    /// that it went away.
+    /// reached. A bus without a monitor (not GNOME, or gnome-shell not
+    /// started yet) is kept, to hear a monitor appear or the bus go away.
     private func connect() -> Bool {
         guard let connection = try? BusConnection(.session, environment: environment) else { return false }
         let kept = state.withLock { state -> Bool in
@@ -64,7 +64,7 @@ final class MutterIdleLink: Sendable {
             do throws(BusError) {
                 try MutterIdleMonitor.follow(connection, report: report)
             } catch {
-                // Not GNOME: logind's IdleHint alone.
+                // The bus refused the matches: logind's IdleHint alone.
             }
         }
         connection.onLost { [weak self] in self?.lost(connection) }

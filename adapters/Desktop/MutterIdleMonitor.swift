@@ -24,7 +24,10 @@ enum MutterIdleMonitor {
 
     /// Follows the monitor; on `connection`'s thread. `report` gets the
     /// instant input stopped when the desktop goes idle, nil on the return.
-    /// Throws when no monitor answers (not GNOME).
+    /// Follows it again whenever its name gets a new owner: gnome-shell
+    /// starts after the user's bus (a daemon started at login is there
+    /// first) and may restart under it; a monitor gone drops its word.
+    /// Throws only when the bus refuses the signals' matches.
     static func follow(_ connection: BusConnection, report: @escaping @Sendable (Date?) -> Void) throws(BusError) {
         let watches = Watches()
         try connection.matchSignal(sender: nil, path: path, interface: interface, member: "WatchFired") { message in
@@ -37,10 +40,27 @@ enum MutterIdleMonitor {
                 report(nil)
             }
         }
-        let idle = try connection.call(destination: destination, path: path, interface: interface, member: "AddIdleWatch",
-                                       arguments: { _ = $0.append(idleAfter) }) { $0.readUInt32() }
+        try connection.matchSignal(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                   member: "NameOwnerChanged") { message in
+            guard message.readString() == destination, message.readString() != nil, let owner = message.readString() else { return }
+            // The old monitor's watches and word are gone with it.
+            watches.idle.store(0, ordering: .releasing)
+            watches.active.store(0, ordering: .releasing)
+            report(nil)
+            guard !owner.isEmpty else { return }
+            connection.perform { connection in watchIdle(connection, watches, report: report) }
+        }
+        watchIdle(connection, watches, report: report)
+    }
+
+    /// Asks the monitor for the idle watch, and whether input has already
+    /// stopped; nothing when no monitor answers (not GNOME, or not yet).
+    private static func watchIdle(_ connection: BusConnection, _ watches: Watches, report: @escaping @Sendable (Date?) -> Void) {
+        guard let idle = try? connection.call(destination: destination, path: path, interface: interface, member: "AddIdleWatch",
+                                              arguments: { _ = $0.append(idleAfter) }, read: { $0.readUInt32() }) else { return }
         watches.idle.store(idle, ordering: .releasing)
-        let idleTime = try connection.call(destination: destination, path: path, interface: interface, member: "GetIdletime") { $0.readUInt64() }
+        guard let idleTime = try? connection.call(destination: destination, path: path, interface: interface, member: "GetIdletime",
+                                                  read: { $0.readUInt64() }) else { return }
         if idleTime >= idleAfter {
             report(Date().addingTimeInterval(-Double(idleTime) / 1000))
             watchReturn(connection, watches)
@@ -51,15 +71,16 @@ enum MutterIdleMonitor {
     /// `doctor` and the daemon's log: " and GNOME's idle monitor (...)"
     /// when one answers on the session bus, else why it is not followed.
     static func probe(_ environment: [String: String]) -> String {
-        let not = "; not GNOME's idle monitor: "
-        guard MutterIdleLink.namesBus(environment) else { return not + "no session bus" }
+        // In parentheses: other sources' names may follow ("... and the compositor's ...").
+        let not = { (why: String) in " (not GNOME's idle monitor: \(why))" }
+        guard MutterIdleLink.namesBus(environment) else { return not("no session bus") }
         let connection: BusConnection
-        do { connection = try BusConnection(.session, environment: environment) } catch { return not + error.description }
+        do { connection = try BusConnection(.session, environment: environment) } catch { return not(error.description) }
         defer { connection.close() }
         let answers = try? connection.sync { () throws(BusError) -> UInt64 in
             try connection.call(destination: destination, path: path, interface: interface, member: "GetIdletime") { $0.readUInt64() }
         }
-        return answers == nil ? not + "none answers on the session bus (not GNOME)"
+        return answers == nil ? not("none answers on the session bus (not GNOME)")
             : " and GNOME's idle monitor (\(destination) on the session bus)"
     }
 

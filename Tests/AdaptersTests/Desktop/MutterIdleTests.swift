@@ -41,10 +41,16 @@ struct MutterIdleTests {
         defer { logind.stop() }
         let monitor = try MutterIdleStandIn(address: session.address)
         defer { monitor.stop() }
-        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
-                                                                      "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        let signals = LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address, "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0)
+        // doctor's words name both.
+        let availability = await signals.availability()
+        guard case .available(let source) = availability else { Issue.record("\(availability)"); return }
+        #expect(source.hasPrefix("logind (session ") && source.hasSuffix(" and GNOME's idle monitor (org.gnome.Mutter.IdleMonitor on the session bus)"), "\(source)")
+        let (seen, task) = follow(signals)
         defer { task.cancel() }
-        #expect(await within(promptlyHere) { seen.all.first?.state == .present && monitor.calls.contains("GetIdletime") }, "\(seen.all)")
+        // Its own GetIdletime and the follower's, which comes after its watch.
+        #expect(await within(promptlyHere) { seen.all.first?.state == .present && monitor.calls.filter { $0 == "GetIdletime" }.count == 2 },
+                "\(seen.all)")
         let fired = Date()
         monitor.fire(MutterIdleStandIn.idleWatch)
         #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
@@ -58,6 +64,25 @@ struct MutterIdleTests {
         monitor.fire(MutterIdleStandIn.activeWatch)
         #expect(await within(promptlyHere) { seen.all.last?.state == .present }, "\(seen.all)")
         #expect(seen.all.map(\.state) == [.present, .idle, .present], "no extra change: \(seen.all)")
+    }
+
+    @Test("a monitor that appears after the bus was reached (gnome-shell starts after the user's bus) is followed; one that goes drops its word")
+    func monitorAppearsLater() async throws {
+        let system = try PrivateBus(type: "system"), session = try PrivateBus()
+        defer { system.stop(); session.stop() }
+        let logind = try LogindStandIn(address: system.address)
+        defer { logind.stop() }
+        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
+                                                                      "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        defer { task.cancel() }
+        #expect(await within(promptlyHere) { seen.all.first?.state == .present }, "\(seen.all)")
+        let monitor = try MutterIdleStandIn(address: session.address)
+        defer { monitor.stop() }
+        #expect(await within(promptlyHere) { monitor.calls.contains("GetIdletime") }, "the new monitor is asked for its watch: \(monitor.calls)")
+        monitor.fire(MutterIdleStandIn.idleWatch)
+        #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
+        monitor.stop()
+        #expect(await within(promptlyHere) { seen.all.last?.state == .present }, "gnome-shell gone, its idle goes with it: \(seen.all)")
     }
 
     @Test("idle already when followed: the first state is idle, from the monitor's idle time")

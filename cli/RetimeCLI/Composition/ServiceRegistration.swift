@@ -68,10 +68,12 @@ public enum ServiceRegistration {
             return DaemonLock(path: device.daemonLock, legacyPath: layout.legacyDaemonLock)
         }
         // What the machine says about its user (away time): logind's sleep,
-        // lock and idle on the system bus, which the daemon follows and
-        // `doctor` asks after; the clocks tell of suspended time anyway.
+        // lock and idle on the system bus, and the Wayland compositor's own
+        // idle time beside it, which the daemon follows and `doctor` asks
+        // after; the clocks tell of suspended time anyway.
         #if os(Linux)
-        registry.register((any PresenceSignals).self, value: LogindPresenceSignals(environment: context.environment))
+        registry.register((any PresenceSignals).self, value: CombinedPresenceSignals([LogindPresenceSignals(environment: context.environment),
+                                                                                      WaylandIdlePresenceSignals(environment: context.environment)]))
         #else
         registry.register((any PresenceSignals).self, value: UnavailablePresenceSignals(reason: "logind is Linux's"))
         #endif

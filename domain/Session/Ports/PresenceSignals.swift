@@ -4,8 +4,10 @@ import FoundationEssentials
 /// screen locked, idle. The daemon follows it to record a session's away
 /// stretches (semantics: suspended time never counts as focused; idle or
 /// locked time longer than `away.threshold` is excluded). On Linux the
-/// source is logind (`PrepareForSleep`, the user's session `Lock`/`Unlock`
-/// and `IdleHint`); a test drives a scripted source.
+/// sources are logind (`PrepareForSleep`, the user's session `Lock`/`Unlock`
+/// and `IdleHint`) and the desktop's own idle time (GNOME's idle monitor,
+/// the Wayland compositor's ext-idle-notify or kwin idle), heard as one; a
+/// test drives a scripted source.
 ///
 /// The contract every adapter keeps is `PresenceSignalsContract`.
 public protocol PresenceSignals: Sendable {
@@ -36,7 +38,8 @@ public struct PresenceChange: Sendable, Hashable {
 
     public var state: State
     /// When the state began on the wall clock. For `idle` this is when input
-    /// stopped (logind `IdleSinceHint`), which is earlier than the signal.
+    /// stopped (logind `IdleSinceHint`; a notification's time less its
+    /// timeout), which is earlier than the signal.
     public var since: Date
 
     public init(state: State, since: Date) {

@@ -1,0 +1,164 @@
+#if os(Linux)
+@testable import Adapters
+import Domain
+import Foundation
+import PortContracts
+import Synchronization
+import Testing
+
+/// The compositor's own idle time against real compositors started headless
+/// by the test (never the machine's display): sway 1.7, which offers KDE's
+/// `org_kde_kwin_idle`, and KWin 5.27, the one compositor here that offers
+/// `ext_idle_notifier_v1`. Input is real: a key on sway's virtual keyboard
+/// (wtype); KWin 5.27 has no virtual keyboard and is told of activity the
+/// way its own tools do (`HeadlessCompositor.press`). In CI a missing
+/// compositor fails these tests rather than skip them.
+@Suite("PresenceSignals: the Wayland compositor's idle time", .serialized)
+struct WaylandIdleTests {
+    final class Seen: Sendable {
+        let changes = Mutex<[PresenceChange]>([])
+        var all: [PresenceChange] { changes.withLock { $0 } }
+    }
+
+    func follow(_ signals: WaylandIdlePresenceSignals) -> (Seen, Task<Void, Never>) {
+        let seen = Seen()
+        let stream = signals.changes()
+        let task = Task { for await change in stream { seen.changes.withLock { $0.append(change) } } }
+        return (seen, task)
+    }
+
+    /// Polls `condition` until it holds or `seconds` pass.
+    static func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    /// Generous: two cores shared with a whole suite; a bound on lost, not on slow.
+    let promptlyHere: Double = 30
+
+    @Test("sway 1.7: kwin idle says idle after the timeout, dated from the last input, and present at a key",
+          .enabled(if: HeadlessCompositor.required(.sway)))
+    func sway() async throws {
+        try await idleAndBack(.sway, protocolNamed: "org_kde_kwin_idle")
+    }
+
+    @Test("KWin 5.27: ext-idle-notify says idle after the timeout, dated from the last input, and present at activity",
+          .enabled(if: HeadlessCompositor.required(.kwin)))
+    func kwin() async throws {
+        try await idleAndBack(.kwin, protocolNamed: "ext_idle_notifier_v1")
+    }
+
+    func idleAndBack(_ kind: HeadlessCompositor.Kind, protocolNamed name: String) async throws {
+        let compositor = try await HeadlessCompositor.start(kind)
+        defer { compositor.stop() }
+        let signals = WaylandIdlePresenceSignals(environment: compositor.environment, idleAfter: 1)
+        let availability = await signals.availability()
+        guard case .available(let source) = availability else { Issue.record("\(availability)"); return }
+        #expect(source.contains(name) && source.contains(compositor.display), "\(source)")
+
+        let (seen, task) = follow(signals)
+        defer { task.cancel() }
+        #expect(await Self.within(promptlyHere) { seen.all.first?.state == .present }, "\(seen.all)")
+        // The last input: a key, then no more; the notification counts 1 s
+        // from it. (An idle may come before it on a starved machine: the
+        // idle looked for is the one dated from this key or later.)
+        let pressed = Date()
+        try await compositor.pressing()
+        #expect(await Self.within(promptlyHere) { seen.all.last.map { $0.state == .idle && $0.since >= pressed.addingTimeInterval(-0.1) } ?? false },
+                "\(seen.all) \(compositor.output)")
+        let heard = Date()
+        let since = try #require(seen.all.last?.since)
+        // Input stopped at the key: 1 s before the compositor said idle
+        // (between the key and its hearing, less the second; measured, not
+        // guessed; 0.1 s for the timers' millisecond rounding).
+        #expect(since >= pressed.addingTimeInterval(-0.1) && since <= heard.addingTimeInterval(-1), "since \(since), key \(pressed), heard \(heard)")
+
+        let idled = seen.all.count
+        try await compositor.pressing()
+        #expect(await Self.within(promptlyHere) { seen.all.count > idled && seen.all[idled].state == .present }, "\(seen.all)")
+        // Still followed after the return: idle again after the next second without input.
+        #expect(await Self.within(promptlyHere) { seen.all.count > idled + 1 && seen.all.last?.state == .idle }, "\(seen.all)")
+        // Told once per change: never the same state twice in a row.
+        let states = seen.all.map(\.state)
+        #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "no repeated state: \(seen.all)")
+    }
+
+    @Test("the compositor going away ends the changes, present again",
+          .enabled(if: HeadlessCompositor.required(.sway)))
+    func compositorGone() async throws {
+        let compositor = try await HeadlessCompositor.start(.sway)
+        defer { compositor.stop() }
+        let (seen, task) = follow(WaylandIdlePresenceSignals(environment: compositor.environment, idleAfter: 1))
+        #expect(await Self.within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
+        compositor.stop()
+        // The stream ends on its own: the task that reads it returns.
+        let ended = Task { await task.value; return true }
+        #expect(await ended.value)
+        #expect(seen.all.map(\.state) == [.present, .idle, .present], "\(seen.all)")
+    }
+
+    @Test("contract: sway (org_kde_kwin_idle)", .enabled(if: HeadlessCompositor.required(.sway)),
+          arguments: PresenceSignalsContract.checks)
+    func swayContract(_ check: ContractCheck<PresenceSignalsContract.Factory>) async throws {
+        try await contract(check, on: .sway)
+    }
+
+    @Test("contract: KWin (ext_idle_notifier_v1)", .enabled(if: HeadlessCompositor.required(.kwin)),
+          arguments: PresenceSignalsContract.checks)
+    func kwinContract(_ check: ContractCheck<PresenceSignalsContract.Factory>) async throws {
+        try await contract(check, on: .kwin)
+    }
+
+    /// The subject tells idle and present. `set(.idle)` presses a key (both
+    /// timers start at once) and returns once a second client of the same
+    /// compositor, with the same timeout, heard it say idle; `set(.present)`
+    /// presses a key and, after an idle, waits until that client heard the return.
+    func contract(_ check: ContractCheck<PresenceSignalsContract.Factory>, on kind: HeadlessCompositor.Kind) async throws {
+        let compositor = try await HeadlessCompositor.start(kind)
+        defer { compositor.stop() }
+        let path = compositor.runtimeDirectory.appendingPathComponent(compositor.display).path
+        let observer = try WaylandIdleConnection(path: path, timeout: 1_000)
+        let observed = Mutex<Bool>(false)
+        observer.start(report: { idle, _ in observed.withLock { $0 = idle } }, ended: {})
+        defer { observer.stop() }
+        try await check.run {
+            PresenceSignalsContract.Subject(signals: WaylandIdlePresenceSignals(environment: compositor.environment, idleAfter: 1),
+                                            tells: [.present, .idle], set: { state in
+                try await compositor.pressing()
+                let wanted = state == .idle
+                guard await Self.within(120, { observed.withLock { $0 } == wanted }) else {
+                    throw HeadlessCompositor.Failure("the observer never heard \(state): \(compositor.output)")
+                }
+            }, lose: { compositor.stop() })
+        }
+    }
+
+    @Test("a compositor that offers neither idle protocol (weston 10): unavailable, and why",
+          .enabled(if: HeadlessCompositor.required(.weston)))
+    func neitherProtocol() async throws {
+        let compositor = try await HeadlessCompositor.start(.weston)
+        defer { compositor.stop() }
+        let path = compositor.runtimeDirectory.appendingPathComponent(compositor.display).path
+        try await PresenceSignalsContract.unavailableChecks[0].run { WaylandIdlePresenceSignals(environment: compositor.environment) }
+        let availability = await WaylandIdlePresenceSignals(environment: compositor.environment).availability()
+        #expect(availability == .unavailable(reason: "the compositor's idle time is not followed: the compositor at \(path) offers "
+                                                 + "neither ext_idle_notifier_v1 nor org_kde_kwin_idle"))
+    }
+
+    @Test("no display, or no compositor at it: unavailable, and why")
+    func unavailable() async throws {
+        try await PresenceSignalsContract.unavailableChecks[0].run { WaylandIdlePresenceSignals(environment: [:]) }
+        try await PresenceSignalsContract.unavailableChecks[0].run {
+            WaylandIdlePresenceSignals(environment: ["XDG_RUNTIME_DIR": "/nonexistent", "WAYLAND_DISPLAY": "wayland-9"])
+        }
+        let none = await WaylandIdlePresenceSignals(environment: [:]).availability()
+        #expect(none == .unavailable(reason: "the compositor's idle time is not followed: no Wayland display (WAYLAND_DISPLAY is not set)"))
+        let absent = await WaylandIdlePresenceSignals(environment: ["WAYLAND_DISPLAY": "/nonexistent/wayland-9"]).availability()
+        #expect("\(absent)".contains("no compositor answers at /nonexistent/wayland-9"), "\(absent)")
+    }
+}
+#endif
