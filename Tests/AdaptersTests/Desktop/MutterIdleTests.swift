@@ -12,26 +12,7 @@ import Testing
 /// present at the next input.
 @Suite("PresenceSignals: the desktop's idle monitor", .serialized, .enabled(if: PrivateBus.installed))
 struct MutterIdleTests {
-    final class Seen: Sendable {
-        let changes = Mutex<[PresenceChange]>([])
-        var all: [PresenceChange] { changes.withLock { $0 } }
-    }
-
-    func follow(_ signals: LogindPresenceSignals) -> (Seen, Task<Void, Never>) {
-        let seen = Seen()
-        let stream = signals.changes()
-        let task = Task { for await change in stream { seen.changes.withLock { $0.append(change) } } }
-        return (seen, task)
-    }
-
-    func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
+    func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool { await FollowedPresence.within(seconds, condition) }
 
     @Test("the monitor's idle watch makes it idle from when input stopped; the user-active watch, present again")
     func idleAndBack() async throws {
@@ -46,8 +27,8 @@ struct MutterIdleTests {
         let availability = await signals.availability()
         guard case .available(let source) = availability else { Issue.record("\(availability)"); return }
         #expect(source.hasPrefix("logind (session ") && source.hasSuffix(" and GNOME's idle monitor (org.gnome.Mutter.IdleMonitor on the session bus)"), "\(source)")
-        let (seen, task) = follow(signals)
-        defer { task.cancel() }
+        let seen = FollowedPresence(signals)
+        defer { seen.cancel() }
         // Its own GetIdletime and the follower's, which comes after its watch.
         #expect(await within(promptlyHere) { seen.all.first?.state == .present && monitor.calls.filter { $0 == "GetIdletime" }.count == 2 },
                 "\(seen.all)")
@@ -72,9 +53,9 @@ struct MutterIdleTests {
         defer { system.stop(); session.stop() }
         let logind = try LogindStandIn(address: system.address)
         defer { logind.stop() }
-        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
-                                                                      "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
-        defer { task.cancel() }
+        let seen = FollowedPresence(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
+                                                                        "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        defer { seen.cancel() }
         #expect(await within(promptlyHere) { seen.all.first?.state == .present }, "\(seen.all)")
         let monitor = try MutterIdleStandIn(address: session.address)
         defer { monitor.stop() }
@@ -94,9 +75,9 @@ struct MutterIdleTests {
         let monitor = try MutterIdleStandIn(address: session.address, idleTime: 120_000)
         defer { monitor.stop() }
         let asked = Date()
-        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
-                                                                      "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
-        defer { task.cancel() }
+        let seen = FollowedPresence(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
+                                                                        "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        defer { seen.cancel() }
         #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
         let heard = Date()
         let since = try #require(seen.all.last?.since)

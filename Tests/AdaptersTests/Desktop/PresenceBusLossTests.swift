@@ -12,31 +12,7 @@ import Testing
 /// at the same address, the monitor is followed again by the same stream.
 @Suite("PresenceSignals: a lost bus", .serialized, .enabled(if: PrivateBus.installed))
 struct PresenceBusLossTests {
-    final class Seen: Sendable {
-        let changes = Mutex<[PresenceChange]>([])
-        let finished = Atomic<Bool>(false)
-        var all: [PresenceChange] { changes.withLock { $0 } }
-        var ended: Bool { finished.load(ordering: .acquiring) }
-    }
-
-    func follow(_ signals: LogindPresenceSignals) -> (Seen, Task<Void, Never>) {
-        let seen = Seen()
-        let stream = signals.changes()
-        let task = Task {
-            for await change in stream { seen.changes.withLock { $0.append(change) } }
-            seen.finished.store(true, ordering: .releasing)
-        }
-        return (seen, task)
-    }
-
-    func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
+    func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool { await FollowedPresence.within(seconds, condition) }
 
     func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("retime-buses-\(UUID().uuidString.prefix(8))").path
@@ -49,8 +25,8 @@ struct PresenceBusLossTests {
         let system = try PrivateBus(type: "system")
         defer { system.stop() }
         let logind = try LogindStandIn(address: system.address)
-        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address], uid: 0))
-        defer { task.cancel() }
+        let seen = FollowedPresence(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address], uid: 0))
+        defer { seen.cancel() }
         #expect(await within(promptlyHere) { seen.all.first?.state == .present }, "\(seen.all)")
         logind.stop()
         system.stop()
@@ -69,9 +45,9 @@ struct PresenceBusLossTests {
         defer { logind.stop() }
         var monitor = try MutterIdleStandIn(address: session.address)
         defer { monitor.stop() }
-        let (seen, task) = follow(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
-                                                                      "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socket], uid: 0))
-        defer { task.cancel() }
+        let seen = FollowedPresence(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
+                                                                        "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socket], uid: 0))
+        defer { seen.cancel() }
         #expect(await within(promptlyHere) { seen.all.first?.state == .present && monitor.calls.contains("AddIdleWatch") }, "\(seen.all)")
         monitor.stop()
         session.stop()
