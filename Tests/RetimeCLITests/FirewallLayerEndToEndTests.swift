@@ -162,6 +162,6 @@ struct FirewallLayerEndToEndTests {
         #expect(leaking.out.contains("resolver LEAK") && leaking.out.contains("10.0.0.2:443 accepts a connection"), "\(leaking.out)")
         #expect(leaking.out.contains("1 of 1 target can still be reached."), "\(leaking.out)")
         let doctor = try user.run("doctor")
-        #expect(doctor.out.contains("warning  shield test: 1 of 1 targets can still be reached: blocked.test (resolver, doh)"), "\(doctor.out)")
+        #expect(doctor.prose.contains("warning  shield test: 1 of 1 targets can still be reached: blocked.test (resolver, doh)"), "\(doctor.out)")
     }
 }

@@ -19,6 +19,18 @@ struct RetimeProcess: Sendable {
             (out.hasSuffix("\n") ? String(out.dropLast()) : out).replacingOccurrences(of: "\n *", with: " ", options: .regularExpression)
         }
 
+        /// `doctor`'s findings, one each: a long finding's indented lines
+        /// joined back to it, as `prose` joins a paragraph.
+        var findings: [String] {
+            out.split(separator: "\n").reduce(into: []) { found, line in
+                if line.hasPrefix(" "), let last = found.indices.last {
+                    found[last] += " " + line.drop { $0 == " " }
+                } else {
+                    found.append(String(line))
+                }
+            }
+        }
+
         /// The JSON error document on stderr (`--json`).
         var errorCode: String? {
             let line = err.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""

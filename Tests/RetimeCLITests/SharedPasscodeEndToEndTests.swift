@@ -114,6 +114,6 @@ struct SharedPasscodeEndToEndTests {
         let sync = try laptop.run("sync", "status", "--json")
         #expect(sync.status == 0 && (sync.json["unreadable"] as? [String]) == ["devices/\(other)/passcode.json"], "\(sync.out)")
         let doctor = try laptop.run("doctor")
-        #expect(doctor.out.contains("devices/\(other)/passcode.json"), "\(doctor.out)")
+        #expect(doctor.prose.contains("devices/\(other)/passcode.json"), "\(doctor.out)")
     }
 }

@@ -108,7 +108,7 @@ struct ShieldEndToEndTests {
         #expect(status.err.contains("could not be lifted"), "\(status.err)")
         #expect(try retime.run("start", "work").status == 4)   // not "already active"
         let doctor = try retime.run("doctor")
-        #expect(doctor.status == 4 && doctor.out.contains("error  blocks: cannot check or lift the block"), "\(doctor.out)")
+        #expect(doctor.status == 4 && doctor.prose.contains("error  blocks: cannot check or lift the block"), "\(doctor.out)")
         try FileManager.default.removeItem(atPath: hosts)
         #expect(FileManager.default.createFile(atPath: hosts, contents: Data(blocked.utf8)))
         let retried = try retime.run("status")

@@ -92,7 +92,7 @@ struct ShieldVerdictEndToEndTests {
                 "\(leak.out)")
         #expect(Self.detail(rows["doh"]).contains("10.0.0.5:80 accepts"), "\(leak.out)")
         let found = try user.run("doctor")
-        #expect(found.out.contains("warning  shield test: 1 of 1 targets can still be reached: plain.test (doh)"), "\(found.out)")
+        #expect(found.prose.contains("warning  shield test: 1 of 1 targets can still be reached: plain.test (doh)"), "\(found.out)")
 
         #expect(try user.run("stop").status == 0)
         #expect(try user.run("group", "create", "gone", "--block", "nowhere.test").status == 0)
@@ -101,7 +101,7 @@ struct ShieldVerdictEndToEndTests {
         #expect(untold.status == 0 && untold.out.contains("nowhere.test  unknown") && !untold.out.contains("Every target is blocked"),
                 "held by the hosts layer, but where DoH would lead is not known: \(untold.out)")
         let doctor = try user.run("doctor")
-        #expect(doctor.out.contains("warning  shield test: 1 of 1 targets could not be shown blocked (unknown): nowhere.test (doh not known)"),
+        #expect(doctor.prose.contains("warning  shield test: 1 of 1 targets could not be shown blocked (unknown): nowhere.test (doh not known)"),
                 "\(doctor.out)")
     }
 }

@@ -29,6 +29,7 @@ struct DoctorCommand: RetimeCommand {
             "ok": .bool(problems.isEmpty),
             "checks": .array(checks.map { .object(["name": .string($0.name), "status": .string($0.status.rawValue), "detail": .string($0.detail)]) }),
         ])
+        let columns = io.console.proseColumns
         let human = checks.map { check in
             let mark = switch check.status {
             case .ok: io.style.green("ok")
@@ -36,10 +37,22 @@ struct DoctorCommand: RetimeCommand {
             case .error: io.style.red("error")
             case .repaired: io.style.green("repaired")
             }
-            return "\(mark)  \(check.name): \(check.detail)"
+            return Self.finding(mark, width: check.status.rawValue.count, "\(check.name): \(check.detail)", columns: columns)
         }.joined(separator: "\n")
         guard problems.isEmpty else { throw DoctorFindings(count: problems.count, report: human, json: json) }
         return CommandResult(json: json, human: human)
+    }
+}
+
+extension DoctorCommand {
+    /// One finding: its mark (`markWidth` columns on screen, its colour
+    /// aside), two spaces and its text, wrapped to `columns` with the rest
+    /// of a long one indented beneath it.
+    static func finding(_ mark: String, width markWidth: Int, _ text: String, columns: Int) -> String {
+        let parts = HelpRenderer.wrap(text, width: max(20, columns - markWidth - 2))
+        guard parts.count > 1 else { return "\(mark)  \(text)" }
+        let rest = HelpRenderer.wrap(parts.dropFirst().joined(separator: " "), width: max(20, columns - 4))
+        return (["\(mark)  \(parts[0])"] + rest.map { "    " + $0 }).joined(separator: "\n")
     }
 }
 
