@@ -72,6 +72,17 @@ struct DaemonPresenceTests {
         return Task { try await daemon.run() }
     }
 
+    /// A two-hour session of `work` started, and the daemon running on it
+    /// in-process (`runDaemon`).
+    func startedUnderDaemon() async throws
+        -> (started: SessionReceipt, sessions: any SessionRepository, wake: SteppedWake, running: Task<Void, any Error>) {
+        let setup = container()
+        _ = try await setup.resolve(CreateGroupUseCase.self).execute(name: "work", targets: ["example.com"])
+        let started = try await setup.resolve(StartSessionUseCase.self).execute(SessionPlan(groupName: "work", length: .duration(7_200)))
+        let wake = SteppedWake()
+        return (started, try setup.resolve((any SessionRepository).self), wake, runDaemon(waking: wake))
+    }
+
     /// What the daemon said, for a failed wait.
     func diagnosis() -> String {
         // At `warning`, this test's level: the return is a `notice` (DesktopBusReconnectTests reads it).
@@ -81,13 +92,7 @@ struct DaemonPresenceTests {
 
     @Test("locked from 10 to 30 minutes into a session is one away stretch from lock to unlock; idle under the threshold is none")
     func lockToUnlock() async throws {
-        let setup = container()
-        _ = try await setup.resolve(CreateGroupUseCase.self).execute(name: "work", targets: ["example.com"])
-        let started = try await setup.resolve(StartSessionUseCase.self).execute(SessionPlan(groupName: "work", length: .duration(7_200)))
-        let sessions = try setup.resolve((any SessionRepository).self)
-
-        let wake = SteppedWake()
-        let running = runDaemon(waking: wake)
+        let (started, sessions, wake, running) = try await startedUnderDaemon()
         // No wait for the daemon to listen: it hears the state as of when it
         // does (the scripted source, as logind, tells it first), and each
         // step below waits until the daemon recorded the one before.
@@ -121,12 +126,7 @@ struct DaemonPresenceTests {
 
     @Test("a source lost while followed (its bus restarted) is followed again after the backoff's first second; the loss said once")
     func sourceLostAndBack() async throws {
-        let setup = container()
-        _ = try await setup.resolve(CreateGroupUseCase.self).execute(name: "work", targets: ["example.com"])
-        _ = try await setup.resolve(StartSessionUseCase.self).execute(SessionPlan(groupName: "work", length: .duration(7_200)))
-        let sessions = try setup.resolve((any SessionRepository).self)
-        let wake = SteppedWake()
-        let running = runDaemon(waking: wake)
+        let (_, sessions, wake, running) = try await startedUnderDaemon()
         #expect(await until { presence.consumerCount == 1 }, "\(diagnosis())")
         presence.lose()
         // `ReconnectBackoff`'s first wait is a real second: counted in attempts, as `until` is.
@@ -142,12 +142,7 @@ struct DaemonPresenceTests {
 
     @Test("a return from sleep wakes the scheduler as a clock change, and the sleep is recorded")
     func returnFromSleep() async throws {
-        let setup = container()
-        _ = try await setup.resolve(CreateGroupUseCase.self).execute(name: "work", targets: ["example.com"])
-        _ = try await setup.resolve(StartSessionUseCase.self).execute(SessionPlan(groupName: "work", length: .duration(7_200)))
-        let sessions = try setup.resolve((any SessionRepository).self)
-        let wake = SteppedWake()
-        let running = runDaemon(waking: wake)
+        let (_, sessions, wake, running) = try await startedUnderDaemon()
         // No wait for the daemon to listen: it hears the state as of when it
         // does (the scripted source, as logind, tells it first), and each
         // step below waits until the daemon recorded the one before.

@@ -16,13 +16,10 @@ struct MutterIdleTests {
 
     @Test("the monitor's idle watch makes it idle from when input stopped; the user-active watch, present again")
     func idleAndBack() async throws {
-        let system = try PrivateBus(type: "system"), session = try PrivateBus()
-        defer { system.stop(); session.stop() }
-        let logind = try LogindStandIn(address: system.address)
-        defer { logind.stop() }
-        let monitor = try MutterIdleStandIn(address: session.address)
-        defer { monitor.stop() }
-        let signals = LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address, "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0)
+        let desktop = try TestDesktop()
+        defer { desktop.stop() }
+        let monitor = try #require(desktop.monitor)
+        let signals = LogindPresenceSignals(environment: desktop.environment, uid: 0)
         // doctor's words name both.
         let availability = await signals.availability()
         guard case .available(let source) = availability else { Issue.record("\(availability)"); return }
@@ -49,16 +46,12 @@ struct MutterIdleTests {
 
     @Test("a monitor that appears after the bus was reached (gnome-shell starts after the user's bus) is followed; one that goes drops its word")
     func monitorAppearsLater() async throws {
-        let system = try PrivateBus(type: "system"), session = try PrivateBus()
-        defer { system.stop(); session.stop() }
-        let logind = try LogindStandIn(address: system.address)
-        defer { logind.stop() }
-        let seen = FollowedPresence(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
-                                                                        "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        let desktop = try TestDesktop(monitor: false)
+        defer { desktop.stop() }
+        let seen = FollowedPresence(LogindPresenceSignals(environment: desktop.environment, uid: 0))
         defer { seen.cancel() }
         #expect(await within(promptlyHere) { seen.all.first?.state == .present }, "\(seen.all)")
-        let monitor = try MutterIdleStandIn(address: session.address)
-        defer { monitor.stop() }
+        let monitor = try desktop.startMonitor()
         #expect(await within(promptlyHere) { monitor.calls.contains("GetIdletime") }, "the new monitor is asked for its watch: \(monitor.calls)")
         monitor.fire(MutterIdleStandIn.idleWatch)
         #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
@@ -68,15 +61,10 @@ struct MutterIdleTests {
 
     @Test("idle already when followed: the first state is idle, from the monitor's idle time")
     func idleAtFirst() async throws {
-        let system = try PrivateBus(type: "system"), session = try PrivateBus()
-        defer { system.stop(); session.stop() }
-        let logind = try LogindStandIn(address: system.address)
-        defer { logind.stop() }
-        let monitor = try MutterIdleStandIn(address: session.address, idleTime: 120_000)
-        defer { monitor.stop() }
+        let desktop = try TestDesktop(idleTime: 120_000)
+        defer { desktop.stop() }
         let asked = Date()
-        let seen = FollowedPresence(LogindPresenceSignals(environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.address,
-                                                                        "DBUS_SESSION_BUS_ADDRESS": session.address], uid: 0))
+        let seen = FollowedPresence(LogindPresenceSignals(environment: desktop.environment, uid: 0))
         defer { seen.cancel() }
         #expect(await within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
         let heard = Date()

@@ -24,13 +24,9 @@ struct PresenceSourcesHealthTests {
 
     @Test("GNOME's idle monitor on the session bus: named beside logind's sources; with a daemon running, it says so")
     func monitorFollowed() async throws {
-        let system = try PrivateBus(type: "system"), session = try PrivateBus()
-        defer { system.stop(); session.stop() }
-        let logind = try LogindStandIn(address: system.address)
-        defer { logind.stop() }
-        let monitor = try MutterIdleStandIn(address: session.address)
-        defer { monitor.stop() }
-        let said = await detail(["DBUS_SYSTEM_BUS_ADDRESS": system.address, "DBUS_SESSION_BUS_ADDRESS": session.address], daemon: 4242)
+        let desktop = try TestDesktop()
+        defer { desktop.stop() }
+        let said = await detail(desktop.environment, daemon: 4242)
         #expect(said.contains("logind (session \(LogindStandIn.sessionPath): sleep, lock and its idle hint)"), "\(said)")
         #expect(said.contains("and GNOME's idle monitor (org.gnome.Mutter.IdleMonitor on the session bus)"), "\(said)")
         #expect(said.contains("now: the daemon, pid 4242"), "\(said)")
@@ -38,14 +34,12 @@ struct PresenceSourcesHealthTests {
 
     @Test("no monitor on the session bus, or no session bus: logind alone, and why not the monitor; no daemon: says so")
     func monitorNotFollowed() async throws {
-        let system = try PrivateBus(type: "system"), session = try PrivateBus()
-        defer { system.stop(); session.stop() }
-        let logind = try LogindStandIn(address: system.address)
-        defer { logind.stop() }
-        let notGnome = await detail(["DBUS_SYSTEM_BUS_ADDRESS": system.address, "DBUS_SESSION_BUS_ADDRESS": session.address])
+        let desktop = try TestDesktop(monitor: false)
+        defer { desktop.stop() }
+        let notGnome = await detail(desktop.environment)
         #expect(notGnome.contains("not GNOME's idle monitor: none answers on the session bus (not GNOME)"), "\(notGnome)")
         #expect(notGnome.contains("no daemon runs now"), "\(notGnome)")
-        let noBus = await detail(["DBUS_SYSTEM_BUS_ADDRESS": system.address])
+        let noBus = await detail(["DBUS_SYSTEM_BUS_ADDRESS": desktop.system.address])
         #expect(noBus.contains("not GNOME's idle monitor: no session bus"), "\(noBus)")
         #expect(!noBus.contains("and GNOME's idle monitor"), "\(noBus)")
     }

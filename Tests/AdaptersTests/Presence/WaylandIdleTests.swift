@@ -15,27 +15,7 @@ import Testing
 /// compositor fails these tests rather than skip them.
 @Suite("PresenceSignals: the Wayland compositor's idle time", .serialized)
 struct WaylandIdleTests {
-    final class Seen: Sendable {
-        let changes = Mutex<[PresenceChange]>([])
-        var all: [PresenceChange] { changes.withLock { $0 } }
-    }
-
-    func follow(_ signals: WaylandIdlePresenceSignals) -> (Seen, Task<Void, Never>) {
-        let seen = Seen()
-        let stream = signals.changes()
-        let task = Task { for await change in stream { seen.changes.withLock { $0.append(change) } } }
-        return (seen, task)
-    }
-
-    /// Polls `condition` until it holds or `seconds` pass.
-    static func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
+    static func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool { await FollowedPresence.within(seconds, condition) }
 
     /// Generous: two cores shared with a whole suite; a bound on lost, not on slow.
     let promptlyHere: Double = 30
@@ -60,8 +40,8 @@ struct WaylandIdleTests {
         guard case .available(let source) = availability else { Issue.record("\(availability)"); return }
         #expect(source.contains(name) && source.contains(compositor.display), "\(source)")
 
-        let (seen, task) = follow(signals)
-        defer { task.cancel() }
+        let seen = FollowedPresence(signals)
+        defer { seen.cancel() }
         #expect(await Self.within(promptlyHere) { seen.all.first?.state == .present }, "\(seen.all)")
         // The last input: a key, then no more; the notification counts 1 s
         // from it. (An idle may come before it on a starved machine: the
@@ -92,12 +72,11 @@ struct WaylandIdleTests {
     func compositorGone() async throws {
         let compositor = try await HeadlessCompositor.start(.sway)
         defer { compositor.stop() }
-        let (seen, task) = follow(WaylandIdlePresenceSignals(environment: compositor.environment, idleAfter: 1))
+        let seen = FollowedPresence(WaylandIdlePresenceSignals(environment: compositor.environment, idleAfter: 1))
+        defer { seen.cancel() }
         #expect(await Self.within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all)")
         compositor.stop()
-        // The stream ends on its own: the task that reads it returns.
-        let ended = Task { await task.value; return true }
-        #expect(await ended.value)
+        #expect(await Self.within(promptlyHere) { seen.ended }, "the stream ends on its own")
         #expect(seen.all.map(\.state) == [.present, .idle, .present], "\(seen.all)")
     }
 
