@@ -30,8 +30,10 @@ struct WaylandAwayEndToEndTests {
         // The daemon connects as it starts; its notification counts from
         // its request or the last input, whichever is later: a key after
         // `daemon status` answered is the last input.
-        try compositor.press()
+        // The key lands while `press` runs: the idle can come no sooner than
+        // 30 s after the instant before it.
         let lastKey = Date()
+        try compositor.press()
         func session() throws -> [String: Any] { try retime.run("status", "--json").json["session"] as? [String: Any] ?? [:] }
         // Idle heard (at 30 s) and past the threshold: counted as away while it lasts.
         #expect(try eventually(within: 120) { (try session()["awaySeconds"] as? Double ?? 0) > 0 }, "\((try? session()) ?? [:]) \(compositor.output)")
