@@ -28,8 +28,12 @@ struct DaemonLoopTests {
 
     func daemon(_ wake: ScriptedWakeSignals, _ services: ContainerService, configuration: @escaping @Sendable () -> AnyHashable? = { nil })
         -> ServiceGroup {
-        DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake, interrupt: { wake.post($0) },
-                           signals: ManualSignals(), configuration: configuration)
+        var group = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services, wake: wake, interrupt: { wake.post($0) },
+                                       signals: ManualSignals(), configuration: configuration)
+        // A stop asked of a starved pool (the full parallel suite) may take
+        // long: a bound on hanging, not on speed (as DaemonPresenceTests).
+        group.deadline = .seconds(120)
+        return group
     }
 
     @Test("a session ends at its planned end to the nanosecond; with nothing due the daemon sleeps without a deadline; TERM stops it")
