@@ -86,13 +86,14 @@ final class SyncthingInstance: @unchecked Sendable {
     }
 
     /// Writes the whole config: this device on its ports, its peers at
-    /// theirs, and the folders.
-    func configure(peers: [SyncthingInstance], folders: [SharedFolder]) throws {
+    /// theirs when it `dials` them (else it only listens for them), and the
+    /// folders.
+    func configure(peers: [SyncthingInstance], folders: [SharedFolder], dials: Bool = true) throws {
         let everyone = [self] + peers
         let devices = everyone.map { device in
             """
                 <device id="\(device.deviceID)" name="\(device.name)" compression="metadata" introducer="false" skipIntroductionRemovals="false" introducedBy="">
-                    <address>\(device === self ? "dynamic" : "tcp://127.0.0.1:\(device.listenPort)")</address>
+                    <address>\(device === self || !dials ? "dynamic" : "tcp://127.0.0.1:\(device.listenPort)")</address>
                     <paused>false</paused>
                     <autoAcceptFolders>false</autoAcceptFolders>
                 </device>
