@@ -53,11 +53,20 @@ public final class HeadlessCompositor: @unchecked Sendable {
         installed(kind) || ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false
     }
 
-    public init(_ kind: Kind) throws {
+    /// A runtime folder for a compositor started later in it (`init(_:in:)`):
+    /// what a user daemon started with the login has before the desktop.
+    public static func runtimeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retime-wayland-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
+    /// Starts `kind` in `folder` (a fresh one when nil), and returns once
+    /// its socket answers.
+    public init(_ kind: Kind, in folder: URL? = nil) throws {
         self.kind = kind
         guard Self.installed(kind) else { throw Failure("\(kind.executable) or its input tool is not installed (.ci/run installs them)") }
-        runtimeDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("retime-wayland-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        runtimeDirectory = try folder ?? Self.runtimeFolder()
         log = runtimeDirectory.appendingPathComponent("compositor.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         // sway refuses to run as root (it cannot drop it), so as root the
@@ -106,7 +115,7 @@ public final class HeadlessCompositor: @unchecked Sendable {
         // Ready once its socket is there and answers (a connect, not a guess at a delay).
         let deadline = Date().addingTimeInterval(60)
         while true {
-            if let socket = Self.socketName(in: runtimeDirectory), Self.answers(runtimeDirectory.appendingPathComponent(socket).path) {
+            if let socket = Self.socketNames(in: runtimeDirectory).first(where: { Self.answers(runtimeDirectory.appendingPathComponent($0).path) }) {
                 display = socket
                 break
             }
@@ -149,8 +158,8 @@ public final class HeadlessCompositor: @unchecked Sendable {
     /// `init` off the cooperative pool: starting a compositor waits
     /// seconds, and a blocked pool thread (two on two cores) starves every
     /// other test of the parallel suite.
-    public static func start(_ kind: Kind) async throws -> HeadlessCompositor {
-        try await offPool { try HeadlessCompositor(kind) }
+    public static func start(_ kind: Kind, in runtimeDirectory: URL? = nil) async throws -> HeadlessCompositor {
+        try await offPool { try HeadlessCompositor(kind, in: runtimeDirectory) }
     }
 
     /// `press()` off the cooperative pool (it waits for a process).
@@ -164,10 +173,11 @@ public final class HeadlessCompositor: @unchecked Sendable {
         }
     }
 
-    /// The compositor's socket: `wayland-N`, not its lock file.
-    private static func socketName(in directory: URL) -> String? {
+    /// The sockets a compositor may have: `wayland-N`, not its lock file
+    /// (the one that answers is the compositor's: a test may leave a dead one).
+    private static func socketNames(in directory: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+        return names.filter { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
     }
 
     /// What the compositor printed, for a failed check.

@@ -27,6 +27,33 @@ struct WaylandAwayEndToEndTests {
             kill(daemon.process.processIdentifier, SIGTERM)
             daemon.process.waitUntilExit()
         }
+        try awayStretch(compositor, retime)
+    }
+
+    @Test("a daemon started with the login, before the desktop (no WAYLAND_DISPLAY): the compositor that starts later in XDG_RUNTIME_DIR is followed")
+    func compositorAfterTheDaemon() throws {
+        let folder = try HeadlessCompositor.runtimeFolder()
+        var retime = RetimeProcess()
+        retime.environment["XDG_RUNTIME_DIR"] = folder.path
+        #expect(try retime.run("config", "set", "away.threshold", "30s").status == 0)
+        let away = try #require(try retime.doctorFinding("away time")?["detail"] as? String)
+        #expect(away.contains("the compositor's idle time once a compositor starts at \(folder.path)/wayland-N (none answers yet)"), "\(away)")
+        try retime.run("group", "create", "work")
+        #expect(try retime.run("start", "work", "--for", "2h").status == 0)
+        let daemon = try retime.startDaemon()
+        defer {
+            kill(daemon.process.processIdentifier, SIGTERM)
+            daemon.process.waitUntilExit()
+        }
+        let compositor = try HeadlessCompositor(.sway, in: folder)
+        defer { compositor.stop() }
+        try awayStretch(compositor, retime)
+    }
+
+    /// Half a minute without input on `compositor`, then a key: one closed
+    /// idle stretch in `retime`'s running session, from the last key to the
+    /// return (its daemon follows the compositor).
+    func awayStretch(_ compositor: HeadlessCompositor, _ retime: RetimeProcess) throws {
         // The daemon connects as it starts; its notification counts from
         // its request or the last input, whichever is later: a key after
         // `daemon status` answered is the last input.

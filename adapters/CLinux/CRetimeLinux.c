@@ -39,6 +39,20 @@ int retime_inotify_names_ending(const void *buffer, long length, const char *suf
     }
     return 0;
 }
+
+int retime_inotify_names_starting(const void *buffer, long length, const char *prefix) {
+    const char *cursor = buffer, *end = (const char *)buffer + length;
+    size_t prefix_length = strlen(prefix);
+    while (cursor + sizeof(struct inotify_event) <= end) {
+        const struct inotify_event *event = (const struct inotify_event *)cursor;
+        if (event->len > 0 && cursor + sizeof(struct inotify_event) + event->len <= end
+            && strnlen(event->name, event->len) >= prefix_length && memcmp(event->name, prefix, prefix_length) == 0) {
+            return 1;
+        }
+        cursor += sizeof(struct inotify_event) + event->len;
+    }
+    return 0;
+}
 #endif
 
 #ifdef __linux__

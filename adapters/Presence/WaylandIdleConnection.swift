@@ -44,21 +44,6 @@ final class WaylandIdleConnection: Sendable {
     /// called absent: a hung compositor must not hang the daemon's start.
     static let answerWithin: Int32 = 5_000
 
-    /// The compositor's socket: `$WAYLAND_DISPLAY` (a name under
-    /// `$XDG_RUNTIME_DIR`, or a path). No display named: none followed,
-    /// rather than guess at `wayland-0` (a user daemon started outside the
-    /// graphical session is given the variable by the desktop).
-    static func socketPath(_ environment: [String: String]) throws(WaylandIdleError) -> String {
-        guard let display = environment["WAYLAND_DISPLAY"], !display.isEmpty else {
-            throw WaylandIdleError("no Wayland display (WAYLAND_DISPLAY is not set)")
-        }
-        if display.hasPrefix("/") { return display }
-        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
-            throw WaylandIdleError("WAYLAND_DISPLAY is \(display) but XDG_RUNTIME_DIR is not set")
-        }
-        return runtime + "/" + display
-    }
-
     /// The best idle protocol the compositor at `path` offers: connects,
     /// reads its globals, disconnects.
     static func offered(at path: String) throws(WaylandIdleError) -> IdleProtocol {

@@ -134,10 +134,90 @@ struct WaylandIdleTests {
         try await PresenceSignalsContract.unavailableChecks[0].run {
             WaylandIdlePresenceSignals(environment: ["XDG_RUNTIME_DIR": "/nonexistent", "WAYLAND_DISPLAY": "wayland-9"])
         }
+        try await PresenceSignalsContract.unavailableChecks[0].run { WaylandIdlePresenceSignals(environment: ["XDG_RUNTIME_DIR": "/nonexistent"]) }
         let none = await WaylandIdlePresenceSignals(environment: [:]).availability()
-        #expect(none == .unavailable(reason: "the compositor's idle time is not followed: no Wayland display (WAYLAND_DISPLAY is not set)"))
+        #expect(none == .unavailable(reason: "the compositor's idle time is not followed: no Wayland display "
+                                         + "(WAYLAND_DISPLAY and XDG_RUNTIME_DIR are not set)"))
         let absent = await WaylandIdlePresenceSignals(environment: ["WAYLAND_DISPLAY": "/nonexistent/wayland-9"]).availability()
         #expect("\(absent)".contains("no compositor answers at /nonexistent/wayland-9"), "\(absent)")
+    }
+
+    @Test("no WAYLAND_DISPLAY (a daemon started with the login): the compositor in XDG_RUNTIME_DIR is found and followed",
+          .enabled(if: HeadlessCompositor.required(.sway)))
+    func foundInTheRuntimeFolder() async throws {
+        let compositor = try await HeadlessCompositor.start(.sway)
+        defer { compositor.stop() }
+        let signals = WaylandIdlePresenceSignals(environment: ["XDG_RUNTIME_DIR": compositor.runtimeDirectory.path], idleAfter: 1)
+        let path = compositor.runtimeDirectory.appendingPathComponent(compositor.display).path
+        #expect(await signals.availability() == .available(source: "the compositor's kwin idle (org_kde_kwin_idle) on \(path)"))
+        let seen = FollowedPresence(signals)
+        defer { seen.cancel() }
+        try await compositor.pressing()
+        #expect(await Self.within(promptlyHere) { seen.all.last?.state == .idle }, "\(seen.all) \(compositor.output)")
+    }
+
+    @Test("a compositor that starts after the source (the desktop after the daemon) is waited for, present meanwhile, then followed; its end ends the changes",
+          .enabled(if: HeadlessCompositor.required(.sway)))
+    func compositorStartsLater() async throws {
+        let folder = try HeadlessCompositor.runtimeFolder()
+        // A crashed compositor's socket, bound and never listened on: not a compositor.
+        try Self.deadSocket(at: folder.appendingPathComponent("wayland-7").path)
+        let signals = WaylandIdlePresenceSignals(environment: ["XDG_RUNTIME_DIR": folder.path], idleAfter: 1)
+        #expect(await signals.availability()
+                == .available(source: "the compositor's idle time once a compositor starts at \(folder.path)/wayland-N (none answers yet)"))
+        let seen = FollowedPresence(signals)
+        defer { seen.cancel() }
+        #expect(await Self.within(promptlyHere) { seen.all.map(\.state) == [.present] }, "present while no compositor is there: \(seen.all)")
+        // Files of other programs in the folder are not a compositor.
+        FileManager.default.createFile(atPath: folder.appendingPathComponent("pipewire-0").path, contents: nil)
+        let compositor = try await HeadlessCompositor.start(.sway, in: folder)
+        defer { compositor.stop() }
+        // Followed once it answers: idle 1 s after the last input.
+        let pressed = Date()
+        try await compositor.pressing()
+        #expect(await Self.within(promptlyHere) { seen.all.last.map { $0.state == .idle && $0.since >= pressed.addingTimeInterval(-0.1) } ?? false },
+                "\(seen.all) \(compositor.output)")
+        #expect(!seen.ended)
+        try await compositor.pressing()
+        #expect(await Self.within(promptlyHere) { seen.all.last?.state == .present }, "\(seen.all)")
+        compositor.stop()
+        #expect(await Self.within(promptlyHere) { seen.ended }, "a compositor lost while followed ends the changes, as the port says")
+    }
+
+    @Test("a wait for a compositor that never comes ends when the changes are no longer followed")
+    func waitEnds() async throws {
+        let folder = try HeadlessCompositor.runtimeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = Self.openDescriptors()
+        for _ in 0..<20 {
+            let seen = FollowedPresence(WaylandIdlePresenceSignals(environment: ["XDG_RUNTIME_DIR": folder.path], idleAfter: 1))
+            #expect(await Self.within(promptlyHere) { seen.all.map(\.state) == [.present] }, "\(seen.all)")
+            seen.cancel()
+            #expect(await Self.within(promptlyHere) { seen.ended })
+        }
+        // Each wait closes its watch and its pipe on its way out.
+        #expect(await Self.within(promptlyHere) { Self.openDescriptors() <= before + 2 }, "\(Self.openDescriptors()) open, \(before) before")
+    }
+
+    static func openDescriptors() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+    }
+
+    /// A Unix socket file nothing listens on.
+    static func deadSocket(at path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw HeadlessCompositor.Failure("bind \(path): \(errno)") }
     }
 }
 #endif

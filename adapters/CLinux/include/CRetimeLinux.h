@@ -31,6 +31,12 @@ static inline int retime_inotify_watch_writes(int fd, const char *path) {
     return inotify_add_watch(fd, path, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE);
 }
 
+/// Watches a directory for files made in it or renamed into it only (a
+/// socket is made by `bind`, and never written).
+static inline int retime_inotify_watch_new(int fd, const char *path) {
+    return inotify_add_watch(fd, path, IN_CREATE | IN_MOVED_TO);
+}
+
 /// Whether the inotify events in `buffer` (as read from the descriptor)
 /// name the file `name` in a watched directory. Events are variable-length
 /// records, which Swift has no type for.
@@ -39,6 +45,10 @@ int retime_inotify_names(const void *buffer, long length, const char *name);
 /// Whether any inotify event in `buffer` names a file whose name ends in
 /// `suffix`.
 int retime_inotify_names_ending(const void *buffer, long length, const char *suffix);
+
+/// Whether any inotify event in `buffer` names a file whose name begins
+/// with `prefix`.
+int retime_inotify_names_starting(const void *buffer, long length, const char *prefix);
 
 /// The uid of the process at the other end of a Unix socket, as the kernel
 /// recorded it when it connected (`SO_PEERCRED`): 0 on success, -1 with
