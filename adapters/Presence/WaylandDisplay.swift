@@ -156,14 +156,15 @@ final class WaylandDisplayWait: Sendable {
         }
     }
 
-    /// A compositor binds its socket before it listens on it: a socket
-    /// just made may refuse for a moment, so it is tried for up to a
-    /// second before the wait goes on.
+    /// A compositor makes its lock file before its socket, and binds the
+    /// socket before it listens on it: what was just made may not answer
+    /// yet, so it is tried every 10 ms for up to a second before the wait
+    /// goes on.
     private func answeringSoon() -> String? {
-        for _ in 0..<20 {
+        for _ in 0..<100 {
             if let path = display.answering() { return path }
             if state.withLock({ $0.stopping }) { return nil }
-            usleep(50_000)
+            usleep(10_000)
         }
         return nil
     }
