@@ -22,7 +22,7 @@ public final class BusConnection: @unchecked Sendable {
     public enum Kind: Sendable { case session, system }
 
     let bus: UnsafeMutableRawPointer
-    private let wakeRead: Int32, wakeWrite: Int32
+    private let wake: WakePipe
     /// Work for the thread; `closed` once its loop has ended (nothing runs after).
     /// `lostBus`: the loop ended on its own, not by `close`.
     private let pending = Mutex<(work: [@Sendable (BusConnection) -> Void], stopping: Bool, closed: Bool, lostBus: Bool)>(([], false, false, false))
@@ -55,17 +55,13 @@ public final class BusConnection: @unchecked Sendable {
         guard opened >= 0, let raw else {
             throw BusError("the \(kind == .system ? "system" : "session") bus cannot be reached (\(String(cString: strerror(-opened))))")
         }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        do {
+            wake = try WakePipe { BusError("no pipe for the bus thread (\($0))") }
+        } catch {
             rb_close(raw)
-            throw BusError("no pipe for the bus thread (\(String(cString: strerror(errno))))")
-        }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            throw error
         }
         bus = raw
-        (wakeRead, wakeWrite) = (fds[0], fds[1])
         let queue = DispatchQueue(label: "retime.bus")
         queue.async { [self] in loop() }
     }
@@ -80,8 +76,7 @@ public final class BusConnection: @unchecked Sendable {
             return true
         }
         guard queued else { return false }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wake.wake()
         return true
     }
 
@@ -114,12 +109,10 @@ public final class BusConnection: @unchecked Sendable {
         }
         guard first else { return }
         pending.withLock { $0.stopping = true }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wake.wake()
         finished.wait()
         rb_close(bus)
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
+        wake.close()
         retained.removeAll()
     }
 
@@ -140,14 +133,11 @@ public final class BusConnection: @unchecked Sendable {
             if stopping { break }
             if !work.isEmpty { continue }
             var fds = [pollfd(fd: rb_fd(bus), events: Int16(truncatingIfNeeded: rb_events(bus)), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                       wake.pollRead]
             let result = poll(&fds, 2, Self.milliseconds(until: rb_timeout(bus)))
             if result < 0, errno != EINTR { break }
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0, rb_process(bus) < 0 { break }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &drain, drain.count) > 0 {}
-            }
+            if fds[1].revents & Int16(POLLIN) != 0 { wake.drain() }
         }
         // A closed bus (the daemon of the bus went away) ends the loop
         // early: what was queued runs (its calls fail), later `perform`s are refused.

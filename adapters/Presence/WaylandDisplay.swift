@@ -86,7 +86,8 @@ struct WaylandDisplay: Sendable {
 /// a file named as the compositor's socket is made or moved into it. `stop` ends it through a pipe.
 final class WaylandDisplayWait: Sendable {
     private let display: WaylandDisplay
-    private let inotify: Int32, wakeRead: Int32, wakeWrite: Int32
+    private let inotify: Int32
+    private let wake: WakePipe
     private let state = Mutex<(stopping: Bool, closed: Bool)>((false, false))
 
     init(_ display: WaylandDisplay) throws(WaylandIdleError) {
@@ -96,18 +97,14 @@ final class WaylandDisplayWait: Sendable {
             if inotify >= 0 { close(inotify) }
             throw WaylandIdleError("\(display.directory) cannot be watched for a compositor (\(why))")
         }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        do {
+            wake = try WakePipe { WaylandIdleError("no pipe for the compositor's wait (\($0))") }
+        } catch {
             close(inotify)
-            throw WaylandIdleError("no pipe for the compositor's wait (\(String(cString: strerror(errno))))")
-        }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            throw error
         }
         self.display = display
         self.inotify = inotify
-        (wakeRead, wakeWrite) = (fds[0], fds[1])
     }
 
     /// Waits until `found(path)` takes a compositor that answers (it
@@ -118,8 +115,7 @@ final class WaylandDisplayWait: Sendable {
             state.withLock { state in
                 state.closed = true
                 close(inotify)
-                close(wakeRead)
-                close(wakeWrite)
+                wake.close()
             }
         }
     }
@@ -129,8 +125,7 @@ final class WaylandDisplayWait: Sendable {
         state.withLock { state in
             guard !state.stopping, !state.closed else { return }
             state.stopping = true
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
+            wake.wake()
         }
     }
 
@@ -145,7 +140,7 @@ final class WaylandDisplayWait: Sendable {
         let prefix = display.name ?? "wayland-"
         while !state.withLock({ $0.stopping }) {
             if look, let path = answeringSoon(), found(path) { return }
-            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), wake.pollRead]
             let polled = poll(&fds, 2, -1)
             if polled < 0, errno != EINTR { return }
             if fds[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return }

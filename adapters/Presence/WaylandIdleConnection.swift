@@ -66,7 +66,7 @@ final class WaylandIdleConnection: Sendable {
     /// The protocol followed.
     let followed: IdleProtocol
     nonisolated(unsafe) private let idle: OpaquePointer
-    private let wakeRead: Int32, wakeWrite: Int32
+    private let wake: WakePipe
     /// `closed` once the thread has closed the pipe: no wake after it.
     private let state = Mutex<(stopping: Bool, closed: Bool)>((false, false))
 
@@ -75,18 +75,14 @@ final class WaylandIdleConnection: Sendable {
     /// round trips).
     init(path: String, timeout: UInt32) throws(WaylandIdleError) {
         let idle = try Self.open(path, timeout: timeout)
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        do {
+            wake = try WakePipe { WaylandIdleError("no pipe for the idle thread (\($0))") }
+        } catch {
             rw_idle_close(idle)
-            throw WaylandIdleError("no pipe for the idle thread (\(String(cString: strerror(errno))))")
-        }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            throw error
         }
         self.idle = idle
         followed = IdleProtocol(rw_idle_protocol(idle)) ?? .kwinIdle
-        (wakeRead, wakeWrite) = (fds[0], fds[1])
     }
 
     /// Follows the notifications on a thread of its own until `stop` or the
@@ -98,8 +94,7 @@ final class WaylandIdleConnection: Sendable {
             loop(report)
             state.withLock { state in
                 state.closed = true
-                Glibc.close(wakeRead)
-                Glibc.close(wakeWrite)
+                wake.close()
             }
             rw_idle_close(idle)
             ended()
@@ -111,8 +106,7 @@ final class WaylandIdleConnection: Sendable {
         state.withLock { state in
             guard !state.stopping, !state.closed else { return }
             state.stopping = true
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
+            wake.wake()
         }
     }
 
@@ -120,7 +114,7 @@ final class WaylandIdleConnection: Sendable {
         while !state.withLock({ $0.stopping }) {
             guard rw_idle_prepare(idle) == 0 else { return }
             var fds = [pollfd(fd: rw_idle_fd(idle), events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                       wake.pollRead]
             let polled = poll(&fds, 2, -1)
             if polled < 0, errno != EINTR { _ = rw_idle_dispatch(idle, 0); return }
             let readable = polled > 0 && fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
