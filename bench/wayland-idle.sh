@@ -18,19 +18,12 @@ exec python3 - "$BIN" "$rounds" "$seconds" <<'PY'
 import glob, json, os, statistics, subprocess, sys, tempfile, time
 
 binary, rounds, seconds = os.path.abspath(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+sys.path.insert(0, "bench/lib")
+from headless_sway import HeadlessSway
 work = tempfile.mkdtemp()
-runtime = work + "/runtime"
-os.mkdir(runtime, 0o700)
-open(work + "/sway.conf", "w").write("output * resolution 640x480\n")
-sway_env = dict(PATH="/usr/bin:/bin", HOME=runtime, XDG_RUNTIME_DIR=runtime, WLR_BACKENDS="headless",
-                WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman")
-launcher = []
-if os.getuid() == 0:
-    os.chown(runtime, 65534, 65534)
-    os.chmod(work, 0o755)
-    launcher = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-sway = subprocess.Popen(launcher + ["sway", "-c", work + "/sway.conf"], env=sway_env,
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+compositor = HeadlessSway(work)
+runtime = compositor.runtime
+sway = compositor.start()
 for _ in range(600):
     sockets = [p for p in glob.glob(runtime + "/wayland-*") if not p.endswith(".lock")]
     if sockets: break

@@ -19,17 +19,11 @@ exec python3 - "$BIN" "$rounds" "$seconds" "$files" <<'PY'
 import glob, os, socket, statistics, subprocess, sys, tempfile, time
 
 binary, rounds, seconds, files = os.path.abspath(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, "bench/lib")
+from headless_sway import HeadlessSway
 work = tempfile.mkdtemp()
-runtime = work + "/runtime"
-os.mkdir(runtime, 0o700)
-open(work + "/sway.conf", "w").write("output * resolution 640x480\n")
-sway_env = dict(PATH="/usr/bin:/bin", HOME=runtime, XDG_RUNTIME_DIR=runtime, WLR_BACKENDS="headless",
-                WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman")
-launcher = []
-if os.getuid() == 0:
-    os.chown(runtime, 65534, 65534)
-    os.chmod(work, 0o755)
-    launcher = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+compositor = HeadlessSway(work)
+runtime = compositor.runtime
 env = dict(os.environ, HOME=work + "/home", NO_COLOR="1", RETIME_SHIELD_SOCKET=work + "/none.sock",
            XDG_RUNTIME_DIR=runtime, DBUS_SYSTEM_BUS_ADDRESS="unix:path=" + work + "/no-system-bus")
 for name in ("XDG_STATE_HOME", "DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY"):
@@ -78,8 +72,7 @@ after = cpu(daemon.pid)
 connects = []
 for round in range(rounds):
     held = sockets(daemon.pid)
-    sway = subprocess.Popen(launcher + ["sway", "-c", work + "/sway.conf"], env=sway_env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sway = compositor.start()
     while not answering(): time.sleep(0.001)
     up = time.time()
     while sockets(daemon.pid) <= held: time.sleep(0.001)
