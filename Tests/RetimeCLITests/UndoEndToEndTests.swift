@@ -239,7 +239,14 @@ struct UndoEndToEndTests {
         try retime.run("import", "--from", "watson", first)
         let began = Date()
         #expect(try retime.run("undo").status == 0)
-        let length = UInt32(Date().timeIntervalSince(began) * 1_000_000)
+        // The instants are drawn below a bound that follows the undo's
+        // write: a kill that came after it lowers the bound to that kill's
+        // delay, one that came before raises it a little. So the kills land
+        // on both sides however slow the parallel suite makes an undo (one
+        // measured alone can be a fraction of one under load: CI's full run
+        // once saw all 100 before it).
+        var bound = UInt32(Date().timeIntervalSince(began) * 1_000_000)
+        let most = max(bound * 20, 2_000_000)
         var generator = SystemRandomNumberGenerator()
         var outcomes: [String: Int] = [:]
         var kept: Set<String> = []
@@ -254,7 +261,8 @@ struct UndoEndToEndTests {
             #expect(ids == kept.union(imported), "round \(round): the import took")
 
             let undo = try retime.start(["undo"])
-            usleep(UInt32.random(in: 0...length, using: &generator))
+            let delay = UInt32.random(in: 0...bound, using: &generator)
+            usleep(delay)
             kill(undo.process.processIdentifier, SIGKILL)
             _ = try retime.finish(undo)
 
@@ -262,8 +270,10 @@ struct UndoEndToEndTests {
             if now == kept.union(imported) {
                 outcomes["before", default: 0] += 1
                 kept.formUnion(imported)
+                bound = min(most, bound + bound / 8 + 100)
             } else if now == kept {
                 outcomes["undone", default: 0] += 1
+                bound = delay
             } else {
                 Issue.record("round \(round): neither before nor after the undo: \(now.subtracting(kept).count) of 3 left")
             }

@@ -30,11 +30,17 @@ final class FollowedPresence: Sendable {
     func cancel() { task.cancel() }
 
     /// Whether `condition` holds within `seconds`, asked every 20 ms.
+    /// Seconds this task spent waiting for a thread of the cooperative
+    /// pool do not count: the follower's task waits for the same two
+    /// threads, and a full parallel run once held them for minutes (a
+    /// bound on lost, not on a starved suite).
     static func within(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        var left = seconds
+        while left > 0 {
             if condition() { return true }
+            let asleep = Date()
             try? await Task.sleep(for: .milliseconds(20))
+            left -= min(Date().timeIntervalSince(asleep), 0.1)
         }
         return condition()
     }
