@@ -56,10 +56,16 @@ public struct WaylandIdlePresenceSignals: PresenceSignals {
                 let wait = try WaylandDisplayWait(display)
                 follower.waiting(wait)
                 wait.start { path in
-                    // A compositor that answers but offers neither protocol is
-                    // not followed; the wait goes on for another.
-                    guard let connection = try? WaylandIdleConnection(path: path, timeout: follower.timeout) else { return false }
-                    follower.follow(connection)
+                    if let connection = try? WaylandIdleConnection(path: path, timeout: follower.timeout) {
+                        follower.follow(connection)
+                    } else {
+                        // Found but not followed (it offers neither protocol, or
+                        // did not answer in time under a loaded login): the
+                        // changes end as for a lost compositor, so the follower
+                        // looks again after its backoff, and a second look at a
+                        // compositor that offers neither says unavailable.
+                        follower.lost()
+                    }
                     return true
                 }
             }
@@ -134,6 +140,11 @@ public struct WaylandIdlePresenceSignals: PresenceSignals {
             })
             // Stopped while it connected: started only to be closed by its thread.
             if stopped { connection.stop() }
+        }
+
+        /// The changes end: the compositor found could not be followed.
+        func lost() {
+            continuation.finish()
         }
 
         func stop() {

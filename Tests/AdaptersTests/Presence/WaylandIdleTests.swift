@@ -184,6 +184,27 @@ struct WaylandIdleTests {
         #expect(await Self.within(promptlyHere) { seen.ended }, "a compositor lost while followed ends the changes, as the port says")
     }
 
+    @Test("a named display that starts later offering neither protocol (weston 10): the changes end, and a second look says why",
+          .enabled(if: HeadlessCompositor.required(.weston)))
+    func neitherProtocolLater() async throws {
+        let folder = try HeadlessCompositor.runtimeFolder()
+        // weston listens at the name it is given: the one the environment names.
+        let environment = ["XDG_RUNTIME_DIR": folder.path, "WAYLAND_DISPLAY": "wayland-retime"]
+        let signals = WaylandIdlePresenceSignals(environment: environment, idleAfter: 1)
+        #expect(await signals.availability()
+                == .available(source: "the compositor's idle time once a compositor starts at \(folder.path)/wayland-retime (none answers yet)"))
+        let seen = FollowedPresence(signals)
+        defer { seen.cancel() }
+        #expect(await Self.within(promptlyHere) { seen.all.map(\.state) == [.present] }, "\(seen.all)")
+        let compositor = try await HeadlessCompositor.start(.weston, in: folder)
+        defer { compositor.stop() }
+        #expect(await Self.within(promptlyHere) { seen.ended }, "found, not followed: ended as a lost compositor is")
+        #expect(seen.all.map(\.state) == [.present])
+        let again = await signals.availability()
+        #expect(again == .unavailable(reason: "the compositor's idle time is not followed: the compositor at \(folder.path)/wayland-retime offers "
+                                          + "neither ext_idle_notifier_v1 nor org_kde_kwin_idle"), "\(again)")
+    }
+
     @Test("a wait for a compositor that never comes ends when the changes are no longer followed")
     func waitEnds() async throws {
         let folder = try HeadlessCompositor.runtimeFolder()
