@@ -20,6 +20,7 @@ import glob, json, os, statistics, subprocess, sys, tempfile, time
 binary, rounds, seconds = os.path.abspath(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 sys.path.insert(0, "bench/lib")
 from headless_sway import HeadlessSway
+from retime_daemon import cpu, start_daemon
 work = tempfile.mkdtemp()
 compositor = HeadlessSway(work)
 runtime = compositor.runtime
@@ -38,10 +39,6 @@ def retime(*args):
     return subprocess.run([binary, "--data-dir", data, *args], env=env, check=True, stdout=subprocess.PIPE).stdout
 def key():
     subprocess.run(["wtype", "-k", "space"], env=env, check=True)
-def cpu(pid):
-    # utime + stime of the whole process (threads that ended included), in ms.
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 def closed():
     # Stretches the return has ended (an open one, since the idle, has no end).
     return sum(1 for stretch in json.loads(retime("status", "--json"))["session"]["away"] if stretch["end"])
@@ -50,11 +47,7 @@ retime("config", "set", "away.threshold", "30s")
 retime("group", "create", "focus")
 finding = [c for c in json.loads(retime("doctor", "--json"))["checks"] if c["name"] == "away time"][0]["detail"]
 retime("start", "focus", "--for", "25m")
-daemon = subprocess.Popen([binary, "--data-dir", data, "daemon", "run"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-for _ in range(300):
-    if subprocess.run([binary, "--data-dir", data, "daemon", "status"], env=env, stdout=subprocess.DEVNULL,
-                      stderr=subprocess.DEVNULL).returncode == 0: break
-    time.sleep(0.05)
+daemon = start_daemon(binary, data, env)
 time.sleep(1)
 key()
 before = cpu(daemon.pid)

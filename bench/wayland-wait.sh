@@ -21,6 +21,7 @@ import glob, os, socket, statistics, subprocess, sys, tempfile, time
 binary, rounds, seconds, files = os.path.abspath(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 sys.path.insert(0, "bench/lib")
 from headless_sway import HeadlessSway
+from retime_daemon import cpu, start_daemon
 work = tempfile.mkdtemp()
 compositor = HeadlessSway(work)
 runtime = compositor.runtime
@@ -31,10 +32,6 @@ for name in ("XDG_STATE_HOME", "DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY"):
 data = work + "/data"
 def retime(*args):
     return subprocess.run([binary, "--data-dir", data, *args], env=env, check=True, stdout=subprocess.PIPE).stdout
-def cpu(pid):
-    # utime + stime of the whole process (threads that ended included), in ms.
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 def sockets(pid):
     count = 0
     for fd in os.listdir(f"/proc/{pid}/fd"):
@@ -54,11 +51,7 @@ def answering():
 
 retime("group", "create", "focus")
 retime("start", "focus", "--for", "25m")
-daemon = subprocess.Popen([binary, "--data-dir", data, "daemon", "run"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-for _ in range(300):
-    if subprocess.run([binary, "--data-dir", data, "daemon", "status"], env=env, stdout=subprocess.DEVNULL,
-                      stderr=subprocess.DEVNULL).returncode == 0: break
-    time.sleep(0.05)
+daemon = start_daemon(binary, data, env)
 time.sleep(2)
 before = cpu(daemon.pid)
 began = time.time()
