@@ -14,30 +14,37 @@ struct WaylandAwayEndToEndTests {
     func awayFromTheCompositor() throws {
         let compositor = try HeadlessCompositor(.sway)
         defer { compositor.stop() }
-        var retime = RetimeProcess()
-        retime.environment.merge(compositor.environment) { $1 }
-        #expect(try retime.run("config", "set", "away.threshold", "30s").status == 0)
+        let retime = try Self.retime(compositor.environment)
         let away = try #require(try retime.doctorFinding("away time")?["detail"] as? String)
         #expect(away.hasPrefix("followed through the compositor's kwin idle (org_kde_kwin_idle) on \(compositor.runtimeDirectory.path)"),
                 "\(away)")
-        try retime.run("group", "create", "work")
-        #expect(try retime.run("start", "work", "--for", "2h").status == 0)
-        let daemon = try retime.startDaemon()
-        defer {
-            kill(daemon.process.processIdentifier, SIGTERM)
-            daemon.process.waitUntilExit()
-        }
-        try awayStretch(compositor, retime)
+        try Self.underDaemon(retime) { try awayStretch(compositor, retime) }
     }
 
     @Test("a daemon started with the login, before the desktop (no WAYLAND_DISPLAY): the compositor that starts later in XDG_RUNTIME_DIR is followed")
     func compositorAfterTheDaemon() throws {
         let folder = try HeadlessCompositor.runtimeFolder()
-        var retime = RetimeProcess()
-        retime.environment["XDG_RUNTIME_DIR"] = folder.path
-        #expect(try retime.run("config", "set", "away.threshold", "30s").status == 0)
+        let retime = try Self.retime(["XDG_RUNTIME_DIR": folder.path])
         let away = try #require(try retime.doctorFinding("away time")?["detail"] as? String)
         #expect(away.contains("the compositor's idle time once a compositor starts at \(folder.path)/wayland-N (none answers yet)"), "\(away)")
+        try Self.underDaemon(retime) {
+            let compositor = try HeadlessCompositor(.sway, in: folder)
+            defer { compositor.stop() }
+            try awayStretch(compositor, retime)
+        }
+    }
+
+    /// A retime of the test's own with `environment` added, whose shortest
+    /// away is half a minute.
+    static func retime(_ environment: [String: String]) throws -> RetimeProcess {
+        var retime = RetimeProcess()
+        retime.environment.merge(environment) { $1 }
+        #expect(try retime.run("config", "set", "away.threshold", "30s").status == 0)
+        return retime
+    }
+
+    /// Runs `body` with a 2-hour session running and the daemon started; stops the daemon after.
+    static func underDaemon(_ retime: RetimeProcess, _ body: () throws -> Void) throws {
         try retime.run("group", "create", "work")
         #expect(try retime.run("start", "work", "--for", "2h").status == 0)
         let daemon = try retime.startDaemon()
@@ -45,9 +52,7 @@ struct WaylandAwayEndToEndTests {
             kill(daemon.process.processIdentifier, SIGTERM)
             daemon.process.waitUntilExit()
         }
-        let compositor = try HeadlessCompositor(.sway, in: folder)
-        defer { compositor.stop() }
-        try awayStretch(compositor, retime)
+        try body()
     }
 
     /// Half a minute without input on `compositor`, then a key: one closed

@@ -46,13 +46,19 @@ struct WaylandDisplay: Sendable {
 
     /// The socket of a compositor that answers now, if any.
     func answering() -> String? {
-        if let namedPath { return Self.answers(namedPath) ? namedPath : nil }
+        candidates().first(where: Self.answers)
+    }
+
+    /// The files there that could be the compositor's socket, best first:
+    /// the named one, else every `wayland-N` by N.
+    func candidates() -> [String] {
+        if let namedPath { return access(namedPath, F_OK) == 0 ? [namedPath] : [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let numbered = names.compactMap { name -> (Int, String)? in
             guard name.hasPrefix("wayland-"), let number = Int(name.dropFirst("wayland-".count)) else { return nil }
             return (number, name)
         }
-        return numbered.sorted { $0.0 < $1.0 }.map { directory + "/" + $0.1 }.first(where: Self.answers)
+        return numbered.sorted { $0.0 < $1.0 }.map { directory + "/" + $0.1 }
     }
 
     /// Whether the folder exists to be watched.
@@ -83,7 +89,8 @@ struct WaylandDisplay: Sendable {
 
 /// A wait, on a thread of its own, for a compositor to answer at a
 /// `WaylandDisplay`: the folder watched with inotify, looked at again when
-/// a file named as the compositor's socket is made or moved into it. `stop` ends it through a pipe.
+/// a file named as the compositor's socket is made or moved into it.
+/// `stop` ends it through a pipe.
 final class WaylandDisplayWait: Sendable {
     private let display: WaylandDisplay
     private let inotify: Int32
@@ -151,13 +158,15 @@ final class WaylandDisplayWait: Sendable {
         }
     }
 
-    /// A compositor makes its lock file before its socket, and binds the
-    /// socket before it listens on it: what was just made may not answer
-    /// yet, so it is tried every 10 ms for up to a second before the wait
-    /// goes on.
+    /// A compositor binds its socket before it listens on it: a socket
+    /// just made may not answer yet, so it is tried every 10 ms for up to a
+    /// second before the wait goes on. No socket there (only its lock file
+    /// yet, or none): nothing to try, the socket's own event comes next.
     private func answeringSoon() -> String? {
         for _ in 0..<100 {
-            if let path = display.answering() { return path }
+            let candidates = display.candidates()
+            if candidates.isEmpty { return nil }
+            if let path = candidates.first(where: WaylandDisplay.answers) { return path }
             if state.withLock({ $0.stopping }) { return nil }
             usleep(10_000)
         }
