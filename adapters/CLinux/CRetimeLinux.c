@@ -45,6 +45,8 @@ int retime_inotify_names_starting(const void *buffer, long length, const char *p
     size_t prefix_length = strlen(prefix);
     while (cursor + sizeof(struct inotify_event) <= end) {
         const struct inotify_event *event = (const struct inotify_event *)cursor;
+        // Events were lost: any of them may have named it.
+        if (event->mask & IN_Q_OVERFLOW) return 1;
         if (event->len > 0 && cursor + sizeof(struct inotify_event) + event->len <= end
             && strnlen(event->name, event->len) >= prefix_length && memcmp(event->name, prefix, prefix_length) == 0) {
             return 1;

@@ -49,16 +49,22 @@ struct WaylandDisplay: Sendable {
         candidates().first(where: Self.answers)
     }
 
-    /// The files there that could be the compositor's socket, best first:
-    /// the named one, else every `wayland-N` by N.
+    /// The sockets there that could be the compositor's, best first: the
+    /// named one, else every `wayland-N` by N. Only sockets: any other file
+    /// of that name is no compositor, and is never retried.
     func candidates() -> [String] {
-        if let namedPath { return access(namedPath, F_OK) == 0 ? [namedPath] : [] }
+        if let namedPath { return Self.isSocket(namedPath) ? [namedPath] : [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let numbered = names.compactMap { name -> (Int, String)? in
             guard name.hasPrefix("wayland-"), let number = Int(name.dropFirst("wayland-".count)) else { return nil }
             return (number, name)
         }
-        return numbered.sorted { $0.0 < $1.0 }.map { directory + "/" + $0.1 }
+        return numbered.sorted { $0.0 < $1.0 }.map { directory + "/" + $0.1 }.filter(Self.isSocket)
+    }
+
+    static func isSocket(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// Whether the folder exists to be watched.

@@ -168,8 +168,10 @@ struct WaylandIdleTests {
         let seen = FollowedPresence(signals)
         defer { seen.cancel() }
         #expect(await Self.within(promptlyHere) { seen.all.map(\.state) == [.present] }, "present while no compositor is there: \(seen.all)")
-        // Files of other programs in the folder are not a compositor.
+        // Files of other programs in the folder are not a compositor, nor
+        // is a plain file that has a compositor's name.
         FileManager.default.createFile(atPath: folder.appendingPathComponent("pipewire-0").path, contents: nil)
+        FileManager.default.createFile(atPath: folder.appendingPathComponent("wayland-3").path, contents: Data("not a socket".utf8))
         let compositor = try await HeadlessCompositor.start(.sway, in: folder)
         defer { compositor.stop() }
         // Followed once it answers: idle 1 s after the last input.

@@ -47,7 +47,7 @@ int retime_inotify_names(const void *buffer, long length, const char *name);
 int retime_inotify_names_ending(const void *buffer, long length, const char *suffix);
 
 /// Whether any inotify event in `buffer` names a file whose name begins
-/// with `prefix`.
+/// with `prefix`, or says events were lost (the queue overflowed).
 int retime_inotify_names_starting(const void *buffer, long length, const char *prefix);
 
 /// The uid of the process at the other end of a Unix socket, as the kernel
