@@ -275,6 +275,26 @@ state=$(alice systemctl --user is-active retime.service 2>&1); was_active=$state
 [ "$state" = active ] && ok "the user unit is active" || bad "the user unit is active" "$state"
 state=$(alice systemctl --user is-enabled retime.service 2>&1)
 [ "$state" = enabled ] && ok "the user unit is enabled" || bad "the user unit is enabled" "$state"
+# The desktop after the daemon (issue 33): the user manager gives the daemon
+# XDG_RUNTIME_DIR and no WAYLAND_DISPLAY, and a compositor the user starts
+# afterwards (a headless sway, run by the same manager) is followed: the
+# daemon holds a connection to it.
+dpid=$(alice systemctl --user show -p MainPID --value retime.service)
+denv=$(bx sh -c "tr '\\0' '\\n' < /proc/$dpid/environ" 2>&1)
+echo "$denv" | grep -qx 'XDG_RUNTIME_DIR=/run/user/1000' && ! echo "$denv" | grep -q '^WAYLAND_DISPLAY=' \
+  && ok "the daemon has XDG_RUNTIME_DIR and no WAYLAND_DISPLAY" || bad "the daemon has XDG_RUNTIME_DIR and no WAYLAND_DISPLAY" "$denv"
+if bx test -x /usr/bin/sway; then
+  daemon_sockets() { bx sh -c "ls -l /proc/$dpid/fd 2>/dev/null | grep -c socket:"; }
+  held=$(daemon_sockets)
+  bx sh -c 'echo "output * resolution 640x480" > /tmp/box-sway.conf && chmod 644 /tmp/box-sway.conf'
+  alice systemd-run --user --quiet --unit=box-sway --setenv=WLR_BACKENDS=headless --setenv=WLR_LIBINPUT_NO_DEVICES=1 \
+    --setenv=WLR_RENDERER=pixman /usr/bin/sway -c /tmp/box-sway.conf
+  for i in $(seq 1 300); do bx sh -c 'ls /run/user/1000/wayland-[0-9]* 2>/dev/null | grep -qv lock' && break; sleep 0.1; done
+  for i in $(seq 1 100); do [ "$(daemon_sockets)" -gt "$held" ] && break; sleep 0.1; done
+  [ "$(daemon_sockets)" -gt "$held" ] && ok "a compositor started after the daemon is followed (a connection to it)" \
+    || bad "a compositor started after the daemon is followed (a connection to it)" "$(bx ls -l /run/user/1000/ 2>&1 | head; alice journalctl --user -u box-sway -n 5 2>&1)"
+  alice systemctl --user stop box-sway >/dev/null 2>&1
+fi
 out=$(alice $R --data-dir $DD start --for 5s 2>&1); rc=$?
 [ $rc = 0 ] && ok "alice: retime start --for 5s (exit 0)" || bad "alice: retime start --for 5s" "exit $rc: $out"
 # No retime command may run until it has ended (one would end it itself):
