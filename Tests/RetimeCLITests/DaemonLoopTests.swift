@@ -112,9 +112,12 @@ struct DaemonLoopTests {
         let mailbox = try WakeMailbox()
         let data = try DirectoryWatcher.data(directory: directory + "/store")
         let wake = ScriptedWakeSignals(clock: clock)
-        let group = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services,
+        var group = DaemonRunner.group(lock: DaemonLock(dataDirectory: directory), services: services,
                                        watchers: [probe, WatcherService(watcher: data, mailbox: mailbox)],
                                        wake: wake, interrupt: { wake.post($0) }, signals: ManualSignals(), configuration: { nil })
+        // The same bound on hanging as `daemon(_:_:)`: the full parallel
+        // suite's starved pool once took over 10 s to stop 'presence'.
+        group.deadline = .seconds(120)
         try await group.run()
         #expect(seen.withLock { $0 } == ["start with services true", "stop with services true"])
         // The data watcher was stopped with the group: what the daemon's own
