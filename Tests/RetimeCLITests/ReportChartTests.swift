@@ -59,6 +59,16 @@ struct ReportChartTests {
         #expect(ReportChart.bar(fraction, width: 10) == bar)
     }
 
+    @Test("a day's weekday, before 1970 too; a key that is not a day has none")
+    func weekdays() {
+        #expect(ReportChart.weekday("2026-11-23") == "Mon" && ReportChart.weekday("2026-11-29") == "Sun")
+        #expect(ReportChart.weekday("1970-01-01") == "Thu" && ReportChart.weekday("1969-12-31") == "Wed")
+        #expect(ReportChart.weekday("2024-02-29") == "Thu")
+        for key in ["2026-W48", "2026-11", "2026-11-23-1", "-2026-11-23", "2026--11-23", "2026-13-01", "99999999999-01-01", ""] {
+            #expect(ReportChart.weekday(key) == "", "\(key)")
+        }
+    }
+
     @Test("an empty report says how to begin, or that the range holds nothing")
     func empty() {
         let style = Style(enabled: false)

@@ -37,6 +37,7 @@ struct WidthTests {
 
     @Test("display width: CJK and emoji two columns, combining marks none, colour none")
     func displayWidth() {
+        #expect(DisplayWidth.of("a\tb\u{7F}") == 2 && DisplayWidth.of("a\u{301}") == 1 && DisplayWidth.of("ab"[...]) == 2)
         #expect(DisplayWidth.of("abc") == 3 && DisplayWidth.of("深度") == 4 && DisplayWidth.of("🚀") == 2 && DisplayWidth.of("é") == 1)
         #expect(DisplayWidth.visible("\u{1B}[1mwork\u{1B}[0m") == 4)
         #expect(DisplayWidth.truncate("深度工作 focus", to: 6) == "深度…" && DisplayWidth.truncate("short", to: 10) == "short")

@@ -91,6 +91,7 @@ struct ReportCommand: RetimeCommand {
 enum ReportChart {
     /// Eighths of a cell, for bars with sub-cell resolution.
     static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+    private static let fullBlock = Array("█".utf8)
 
     /// A labelled table, a row per bucket (for days, their weekday), with
     /// each row's bar at its end. Days or weeks without sessions before the
@@ -146,7 +147,20 @@ enum ReportChart {
 
     /// `Mon` for `2026-11-23` (1970-01-01 was a Thursday).
     static func weekday(_ key: String) -> String {
-        let parts = key.split(separator: "-").compactMap { Int($0) }
+        // Read digit by digit: `split` and `Int(_:)` cost more than the rest of a row.
+        var parts: [Int] = [], value = 0, digits = 0
+        for byte in key.utf8 {
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 9 {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            } else if byte == UInt8(ascii: "-"), digits > 0 {
+                parts.append(value)
+                (value, digits) = (0, 0)
+            } else {
+                return ""
+            }
+        }
+        if digits > 0 { parts.append(value) }
         guard parts.count == 3, let day = LocalDays.day(year: parts[0], month: parts[1], day: parts[2]) else { return "" }
         let names = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
         return names[Int(((day % 7) + 7) % 7)]
@@ -155,7 +169,11 @@ enum ReportChart {
     /// `fraction` of `width` cells in full and eighth blocks.
     static func bar(_ fraction: Double, width: Int) -> String {
         let eighthsTotal = Int((min(1, max(0, fraction)) * Double(width * 8)).rounded())
-        return String(repeating: "█", count: eighthsTotal / 8) + eighths[eighthsTotal % 8]
+        // As bytes: `String(repeating:count:)` appends the block cell by cell.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(eighthsTotal / 8 * fullBlock.count)
+        for _ in 0..<eighthsTotal / 8 { bytes.append(contentsOf: fullBlock) }
+        return String(decoding: bytes, as: UTF8.self) + eighths[eighthsTotal % 8]
     }
 
     private static func pad(_ text: String, _ width: Int) -> String { DisplayWidth.pad(text, to: width) }

@@ -3,7 +3,15 @@
 /// an emoji line up with the others (`String.count` counts characters).
 enum DisplayWidth {
     static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // Printable ASCII, nearly every cell of a table: a column a byte,
+        // without breaking the text into characters (a `report` measures
+        // each cell twice).
+        var ascii = true
+        for byte in text.utf8 where byte < 0x20 || byte >= 0x7F {
+            ascii = false
+            break
+        }
+        return ascii ? text.utf8.count : text.reduce(0) { $0 + of($1) }
     }
 
     /// Escape sequences (colour) take no column.
