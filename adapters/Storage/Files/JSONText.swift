@@ -41,15 +41,18 @@ enum JSONText {
         case UInt8(ascii: "\""): return .string(try reader.readString())
         case UInt8(ascii: "{"):
             _ = reader.take(UInt8(ascii: "{"))
-            var members: [String: JSONValue] = [:]
-            if reader.take(UInt8(ascii: "}")) { return .object(members) }
+            var members: [(String, JSONValue)] = []
+            if reader.take(UInt8(ascii: "}")) { return .object([:]) }
             repeat {
                 let key = try reader.readString()
                 try reader.expect(UInt8(ascii: ":"))
-                members[key] = try readValue(&reader, depth: depth + 1)
+                members.append((key, try readValue(&reader, depth: depth + 1)))
             } while reader.take(UInt8(ascii: ","))
             try reader.expect(UInt8(ascii: "}"))
-            return .object(members)
+            // The table made at its size at once (a repeated member keeps
+            // its last value): inserted member by member, a session's
+            // twenty grew it five times, each growth hashing every key again.
+            return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
         case UInt8(ascii: "["):
             _ = reader.take(UInt8(ascii: "["))
             var items: [JSONValue] = []
