@@ -265,4 +265,40 @@ import Testing
         #expect(Self.modified(bLog).inode == before.inode)
         #expect(try Self.bName(folder) == .string("bbbb"))
     }
+
+    /// A snapshot made right after a sync tool wrote the logs cannot keep
+    /// their stamps (a change within the file-time tick may not move them),
+    /// so every read hashed every log again, for as long as the snapshot
+    /// stayed current. The first read after they settle keeps them.
+    @Test("a snapshot made before its logs settled takes their stamps at the first read after, and a rewrite is still read")
+    func unsettledSourcesAreStampedOnceSettled() throws {
+        let (folder, bLog, snapshot) = try Self.folder()
+        let logs = [folder + "/\(Self.a)/changes/groups.jsonl", bLog]
+        // The logs just changed (their change time is now), the snapshot
+        // made at once: it names no stamp. Tried again if the machine was
+        // too slow to make it within the tick.
+        for _ in 0..<20 {
+            try FileManager.default.removeItem(atPath: snapshot)
+            for log in logs { chmod(log, 0o600) }
+            #expect(try Self.store(folder, Self.a).values(of: "groups").count == 41)
+            if try !String(contentsOfFile: snapshot, encoding: .utf8).contains("\"changed\":") { break }
+        }
+        #expect(try !String(contentsOfFile: snapshot, encoding: .utf8).contains("\"changed\":"))
+        Self.settle(folder)
+        #expect(try Self.store(folder, Self.a).values(of: "groups").count == 41)
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        #expect(text.components(separatedBy: "\"changed\":").count == 3, "both logs' stamps are kept now: \(text.prefix(400))")
+        // Served from it on the stamps: a value changed in it is what comes back.
+        try text.replacingOccurrences(of: "group number 7\"", with: "from the snapshot\"").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        guard case .object(let seven)? = try Self.store(folder, Self.a).values(of: "groups")["group-7"] else { Issue.record("no group-7"); return }
+        #expect(seven["name"] == .string("from the snapshot"))
+        // B's log rewritten in place to the same size, its time set back: read.
+        let before = Self.modified(bLog)
+        let old = try String(contentsOfFile: bLog, encoding: .utf8)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: bLog))
+        try handle.write(contentsOf: Data(old.replacingOccurrences(of: "\"aaaa\"", with: "\"bbbb\"").utf8))
+        try handle.close()
+        Self.setModified(bLog, to: before.time)
+        #expect(try Self.bName(folder) == .string("bbbb"))
+    }
 }

@@ -101,9 +101,14 @@ public final class ReplicatedLogStore: KeyValueStore {
         if let cached = cache.withLock({ $0[suite] }), cached.reader.isCurrent(stamps) { return .merged(cached) }
         if let served = served.withLock({ $0[suite] }), served.stamps == stamps { return .snapshot(served.snapshot) }
         let snapshot = snapshotPath(of: suite)
-        if let snapshot, let saved = SuiteSnapshot.load(snapshot), saved.isCurrent(files: files, directory: directory) {
-            served.withLock { $0[suite] = (stamps, saved) }
-            return .snapshot(saved)
+        if let snapshot, let saved = SuiteSnapshot.load(snapshot) {
+            let (current, restamped) = saved.check(files: files, directory: directory)
+            if current {
+                // Logs read to check them that will not need it again: kept so.
+                restamped?.write(to: snapshot)
+                served.withLock { $0[suite] = (stamps, restamped ?? saved) }
+                return .snapshot(restamped ?? saved)
+            }
         }
         let state = try merged(suite, files: files, stamps: stamps)
         if let snapshot { saveSnapshot(of: state, to: snapshot) }

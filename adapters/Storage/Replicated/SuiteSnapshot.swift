@@ -92,18 +92,31 @@ struct SuiteSnapshot: Equatable {
     }
 
     /// Whether `files` (every log of the suite as listed now, full paths
-    /// under `directory`) hold exactly the whole lines the values came from.
-    func isCurrent(files: [String], directory: String) -> Bool {
-        guard files.count == sources.count else { return false }
+    /// under `directory`) hold exactly the whole lines the values came
+    /// from; and when some had to be read to tell (no stamp was settled
+    /// when the snapshot was made: a sync tool had just written them) and
+    /// are settled now, this snapshot with their stamps (`restamped`), for
+    /// the caller to keep: the next reads need not read them again.
+    func check(files: [String], directory: String) -> (current: Bool, restamped: SuiteSnapshot?) {
+        guard files.count == sources.count else { return (false, nil) }
         let listed = files.sorted()
-        for (path, source) in zip(listed, sources.sorted(by: { $0.name < $1.name })) {
-            guard path == directory + "/" + source.name else { return false }
+        var sources = sources.sorted(by: { $0.name < $1.name }), restamped = false
+        for (index, path) in listed.enumerated() {
+            let source = sources[index]
+            guard path == directory + "/" + source.name else { return (false, nil) }
             // The file as it was read (its stamp could not stay the same
             // through a change): its bytes need no reading.
             if let stamp = source.stamp, (try? POSIXFiles.FileStamp.current(path)) == stamp { continue }
-            guard let now = Self.wholeLines(of: path), now.length == source.length, now.hash == source.hash else { return false }
+            guard let now = Self.wholeLines(of: path), now.length == source.length, now.hash == source.hash else { return (false, nil) }
+            if let stamp = now.settled {
+                sources[index].stamp = stamp
+                restamped = true
+            }
         }
-        return true
+        guard restamped else { return (true, nil) }
+        var kept = self
+        kept.sources = sources
+        return (true, kept)
     }
 
     /// Writes it in place of the last one (temp file, rename; no `fsync`).
@@ -137,16 +150,22 @@ struct SuiteSnapshot: Equatable {
         if !written || rename(temp, path) != 0 { unlink(temp) }
     }
 
-    /// The length and hash of a log's whole lines; nil if it cannot be
-    /// served from a snapshot at all (unreadable, not a regular file, too
-    /// large, no whole line, or damage after its last line: the full read
-    /// says which).
-    static func wholeLines(of path: String) -> (length: Int, hash: UInt64)? {
-        guard let bytes = try? POSIXFiles.read(path, limit: ChangeLogReader.readLimit),
+    /// The length and hash of a log's whole lines, and its stamp if a later
+    /// change is sure to move it (`ChangeLogReader.Progress.settledStamp`:
+    /// the file had last changed well before it was read, and it did not
+    /// grow while it was); nil if it cannot be served from a snapshot at
+    /// all (unreadable, not a regular file, too large, no whole line, or
+    /// damage after its last line: the full read says which).
+    static func wholeLines(of path: String) -> (length: Int, hash: UInt64, settled: POSIXFiles.FileStamp?)? {
+        let stampedAt = FolderListings.wallNanoseconds()
+        guard let (bytes, stamp) = try? POSIXFiles.readStamped(path, limit: ChangeLogReader.readLimit),
               let last = bytes.lastIndex(of: 0x0A) else { return nil }
         let whole = last + 1
         if whole < bytes.count, bytes[whole] != UInt8(ascii: "{") { return nil }
-        return (whole, bytes.withUnsafeBufferPointer { ContentHash.of(UnsafeBufferPointer(rebasing: $0[..<whole])) })
+        let hash = bytes.withUnsafeBufferPointer { ContentHash.of(UnsafeBufferPointer(rebasing: $0[..<whole])) }
+        let settled = Int64(bytes.count) == stamp.size
+            && max(stamp.modifiedNanoseconds, stamp.changedNanoseconds) < stampedAt - FolderListings.settled
+        return (whole, hash, settled ? stamp : nil)
     }
 }
 
