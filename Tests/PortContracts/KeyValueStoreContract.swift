@@ -34,6 +34,19 @@ public enum KeyValueStoreContract {
             try requireEqual(try store.value(Bool.self, forKey: "flag", in: "prefs"), true, "flag")
             try requireEqual(try store.keys(in: "prefs"), ["count", "flag", "profile"], "keys, sorted")
         },
+        ContractCheck("one value read by its key is what the suite's values hold under it, defaults aside") { make in
+            let store = try await make()
+            store.register(defaults: ["level": .string("warning")], in: "prefs")
+            try store.set(profile, forKey: "profile", in: "prefs")
+            try store.set("x", forKey: "k", in: "prefs")
+            try store.removeValue(forKey: "k", in: "prefs")
+            let values = try store.values(of: "prefs")
+            for key in ["profile", "k", "level", "missing"] {
+                try requireEqual(try store.storedValue(forKey: key, in: "prefs"), values[key], key)
+            }
+            try require(try store.storedValue(forKey: "profile", in: "prefs") != nil, "a stored value")
+            try require(try store.storedValue(forKey: "profile", in: "never-written") == nil, "another suite")
+        },
         ContractCheck("setting a key again replaces it; remove deletes it") { make in
             let store = try await make()
             try store.set("a", forKey: "k", in: "prefs")

@@ -301,4 +301,31 @@ import Testing
         Self.setModified(bLog, to: before.time)
         #expect(try Self.bName(folder) == .string("bbbb"))
     }
+
+    /// A snapshot's values are read one by one when asked for: one of
+    /// them, changed in the snapshot, is what a read of that key answers;
+    /// one that does not read (a number out of range, which its structure
+    /// check lets by) sends the read to the logs, and the snapshot is made
+    /// again from them.
+    @Test("one value is read alone from the snapshot; a value in it that does not read sends the read to the logs")
+    func oneValueFromTheSnapshot() throws {
+        let (folder, _, snapshot) = try Self.folder()
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+        try text.replacingOccurrences(of: "group number 7\"", with: "from the snapshot\"").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        guard case .object(let seven)? = try Self.store(folder, Self.a).storedValue(forKey: "group-7", in: "groups") else {
+            Issue.record("no group-7"); return
+        }
+        #expect(seven["name"] == .string("from the snapshot"))
+        #expect(try Self.store(folder, Self.a).storedValue(forKey: "no-such-group", in: "groups") == nil)
+        // Group 8's name a number no Double holds: JSON in shape, not in value.
+        try text.replacingOccurrences(of: "\"group number 8\"", with: "1e999").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        let store = Self.store(folder, Self.a)
+        guard case .object(let eight)? = try store.storedValue(forKey: "group-8", in: "groups") else { Issue.record("no group-8"); return }
+        #expect(eight["name"] == .string("group number 8"), "from the logs")
+        #expect(try store.values(of: "groups").count == 41)
+        #expect(try !String(contentsOfFile: snapshot, encoding: .utf8).contains("1e999"), "the snapshot made again")
+        try text.replacingOccurrences(of: "\"group number 8\"", with: "1e999").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        guard case .object(let all)? = try Self.store(folder, Self.a).values(of: "groups")["group-8"] else { Issue.record("no group-8"); return }
+        #expect(all["name"] == .string("group number 8"), "every value, from the logs")
+    }
 }

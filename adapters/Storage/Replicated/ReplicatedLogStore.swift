@@ -78,9 +78,29 @@ public final class ReplicatedLogStore: KeyValueStore {
 
     public func values(of suite: String) throws -> [String: JSONValue] {
         switch try readState(suite) {
-        case .merged(let state): state.values
-        case .snapshot(let snapshot): snapshot.values
+        case .merged(let state): return state.values
+        case .snapshot(let snapshot):
+            do { return try snapshot.values.values() } catch { return try fromLogs(suite).values }
         }
+    }
+
+    /// One value, read alone from a snapshot that serves the suite (its
+    /// other values left unparsed): a `stop` asks one group's name.
+    public func storedValue(forKey key: String, in suite: String) throws -> JSONValue? {
+        switch try readState(suite) {
+        case .merged(let state): return state.values[key]
+        case .snapshot(let snapshot):
+            do { return try snapshot.values.value(key) } catch { return try fromLogs(suite).values[key] }
+        }
+    }
+
+    /// The suite merged from its logs, in place of a snapshot that turned
+    /// out damaged (a value in it that does not read), which is made again.
+    private func fromLogs(_ suite: String) throws -> Merged {
+        served.withLock { _ = $0.removeValue(forKey: suite) }
+        let state = try merged(suite)
+        if let path = snapshotPath(of: suite) { saveSnapshot(of: state, to: path) }
+        return state
     }
 
     /// What a read is served from: the suite merged in this process, or a

@@ -42,7 +42,9 @@ struct SuiteSnapshot: Equatable {
     }
 
     var sources: [Source]
-    var values: [String: JSONValue]
+    /// The merged values; a loaded snapshot reads each from its text when
+    /// it is asked for.
+    var values: SnapshotValues
     /// Per key of a suite merged per whole value (the session slot): what
     /// `ReplicatedLogStore.unseen`, `lastValue` and `valueRemovedElsewhere`
     /// answer from the merge (`removedBy`: the device whose change removed
@@ -51,6 +53,21 @@ struct SuiteSnapshot: Equatable {
     var lastValues: [String: JSONValue] = [:]
     var removedBy: [String: String] = [:]
 
+    init(sources: [Source], values: [String: JSONValue], unseen: [String: [JSONValue]] = [:], lastValues: [String: JSONValue] = [:],
+         removedBy: [String: String] = [:]) {
+        self.init(sources: sources, values: SnapshotValues(values), unseen: unseen, lastValues: lastValues, removedBy: removedBy)
+    }
+
+    private init(sources: [Source], values: SnapshotValues, unseen: [String: [JSONValue]], lastValues: [String: JSONValue],
+                 removedBy: [String: String]) {
+        (self.sources, self.values, self.unseen, self.lastValues, self.removedBy) = (sources, values, unseen, lastValues, removedBy)
+    }
+
+    static func == (lhs: SuiteSnapshot, rhs: SuiteSnapshot) -> Bool {
+        lhs.sources == rhs.sources && lhs.unseen == rhs.unseen && lhs.lastValues == rhs.lastValues && lhs.removedBy == rhs.removedBy
+            && (try? lhs.values.values()) == (try? rhs.values.values())
+    }
+
     static let format = "retime.snapshot"
     /// 2: with `removedBy`; a version-1 snapshot is merged again.
     static let version: Int64 = 2
@@ -58,9 +75,9 @@ struct SuiteSnapshot: Equatable {
     /// The snapshot at `path`, if it is one this retime wrote; nil for
     /// anything else (missing, torn, another version).
     static func load(_ path: String) -> SuiteSnapshot? {
-        guard let bytes = try? POSIXFiles.read(path), case .object(let members)? = try? JSONText.parse(bytes),
+        guard let bytes = try? POSIXFiles.read(path), let (members, values) = try? document(bytes),
               members["format"] == .string(format), members["version"] == .int(version),
-              case .array(let listed)? = members["sources"], case .object(let values)? = members["values"],
+              case .array(let listed)? = members["sources"], let values,
               case .object(let unseenMembers)? = members["unseen"], case .object(let lastValues)? = members["lastValues"],
               case .object(let removedMembers)? = members["removedBy"] else { return nil }
         var removedBy: [String: String] = [:]
@@ -89,6 +106,30 @@ struct SuiteSnapshot: Equatable {
         }
         guard sources.count == listed.count else { return nil }
         return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues, removedBy: removedBy)
+    }
+
+    /// The snapshot's members, its `values` left in its text (read one by
+    /// one when asked for) but checked to be JSON, as every other member.
+    private static func document(_ bytes: [UInt8]) throws -> (members: [String: JSONValue], values: SnapshotValues?) {
+        try bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONByteReader(buffer)
+            var members: [String: JSONValue] = [:], values: SnapshotValues?
+            try reader.expect(UInt8(ascii: "{"))
+            if !reader.take(UInt8(ascii: "}")) {
+                repeat {
+                    let name = try reader.readString()
+                    try reader.expect(UInt8(ascii: ":"))
+                    if name == "values", reader.peek() == UInt8(ascii: "{") {
+                        values = try SnapshotValues(reading: &reader, in: bytes)
+                    } else {
+                        members[name] = try JSONText.readValue(&reader, depth: 1)
+                    }
+                } while reader.take(UInt8(ascii: ","))
+                try reader.expect(UInt8(ascii: "}"))
+            }
+            guard reader.atEnd else { throw JSONText.Malformed(description: "text after the snapshot") }
+            return (members, values)
+        }
     }
 
     /// Whether `files` (every log of the suite as listed now, full paths
@@ -124,6 +165,7 @@ struct SuiteSnapshot: Equatable {
     func write(to path: String) {
         let folder = POSIXFiles.parentDirectory(of: path)
         guard (try? POSIXFiles.ensureDirectory(folder)) != nil else { return }
+        guard let values = try? values.values() else { return }
         let document = JSONValue.object([
             "format": .string(Self.format), "version": .int(Self.version), "values": .object(values),
             "unseen": .object(unseen.mapValues { .array($0) }), "lastValues": .object(lastValues),

@@ -21,7 +21,7 @@ public struct StoreGroupRepository: GroupRepository {
     }
 
     public func name(of id: GroupID) async throws -> String? {
-        guard let raw = try store.values(of: Self.suite)[id.description] else { return nil }
+        guard let raw = try store.storedValue(forKey: id.description, in: Self.suite) else { return nil }
         // A record whose name cannot be read is decoded: its error says why.
         return try RecordNames.name(of: raw) ?? Self.decode(id.description, raw).name.rawValue
     }

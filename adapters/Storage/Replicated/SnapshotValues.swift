@@ -1,0 +1,73 @@
+import Domain
+import JSONDocument
+import Synchronization
+
+/// A snapshot's values (`SuiteSnapshot`), each read from the snapshot's
+/// text only when it is asked for: a `stop` asks one group's name, and
+/// parsing every group of the snapshot for it was an eighth of the
+/// command. The text is checked whole when the snapshot is loaded (its
+/// structure: `JSONByteReader.skipValue`); a value that still does not
+/// read (a number out of range, text that is not UTF-8: a hand edit) is
+/// `Damaged`, and the store reads the logs instead, as for any damaged
+/// snapshot.
+final class SnapshotValues: Sendable {
+    /// A value of the snapshot's text that does not read.
+    struct Damaged: Error {}
+
+    private let text: [UInt8]
+    /// Where each key's value is in `text` (a repeated key: its last).
+    private let ranges: [String: Range<Int>]
+    /// Every value, once all were asked for (or when made in memory).
+    private let all: Mutex<[String: JSONValue]?>
+
+    /// Values held in memory (a snapshot about to be written).
+    init(_ values: [String: JSONValue]) {
+        text = []
+        ranges = [:]
+        all = Mutex(values)
+    }
+
+    /// The `values` object at the reader's position in `text`: each member
+    /// skipped over, its place kept.
+    init(reading reader: inout JSONByteReader, in text: [UInt8]) throws {
+        var ranges: [String: Range<Int>] = [:]
+        try reader.expect(UInt8(ascii: "{"))
+        if !reader.take(UInt8(ascii: "}")) {
+            repeat {
+                let key = try reader.readString()
+                try reader.expect(UInt8(ascii: ":"))
+                _ = reader.peek()
+                let start = reader.index
+                try reader.skipValue()
+                ranges[key] = start..<reader.index
+            } while reader.take(UInt8(ascii: ","))
+            try reader.expect(UInt8(ascii: "}"))
+        }
+        self.text = text
+        self.ranges = ranges
+        all = Mutex(nil)
+    }
+
+    var count: Int { all.withLock { $0?.count } ?? ranges.count }
+
+    /// The value of `key`, nil if the snapshot has none.
+    func value(_ key: String) throws(Damaged) -> JSONValue? {
+        if let all = all.withLock({ $0 }) { return all[key] }
+        guard let range = ranges[key] else { return nil }
+        return try Self.parse(text[range])
+    }
+
+    /// Every value.
+    func values() throws(Damaged) -> [String: JSONValue] {
+        if let all = all.withLock({ $0 }) { return all }
+        var values: [String: JSONValue] = [:]
+        values.reserveCapacity(ranges.count)
+        for (key, range) in ranges { values[key] = try Self.parse(text[range]) }
+        all.withLock { $0 = values }
+        return values
+    }
+
+    private static func parse(_ bytes: ArraySlice<UInt8>) throws(Damaged) -> JSONValue {
+        do { return try JSONText.parse(Array(bytes)) } catch { throw Damaged() }
+    }
+}
