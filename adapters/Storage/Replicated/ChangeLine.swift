@@ -68,8 +68,10 @@ enum ChangeLine {
         try decodeLine(line).changes
     }
 
-    static func decodeLine(_ line: [UInt8]) throws(Malformed) -> Decoded {
-        guard let members = try? LineMembers.parse(line) else { throw Malformed(reason: "not a JSON object") }
+    /// `values: false`: each whole value read as `.null` (only its shape
+    /// checked), for a reader of which fields lines set, not of their values.
+    static func decodeLine(_ line: [UInt8], values: Bool = true) throws(Malformed) -> Decoded {
+        guard let members = try? LineMembers.parse(line, values: values) else { throw Malformed(reason: "not a JSON object") }
         guard case .string(let text)? = members.at, let at = HybridTimestamp(text: text) else {
             throw Malformed(reason: "no valid \"at\" (a hybrid clock reading)")
         }

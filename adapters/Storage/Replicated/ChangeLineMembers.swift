@@ -19,7 +19,10 @@ struct LineMembers {
     /// missing or is no array.
     var changes: [ChangeMembers?]?
 
-    static func parse(_ line: [UInt8]) throws -> LineMembers {
+    /// `values: false` passes over a whole value (`value`) checking only
+    /// its shape, and gives `.null` for it: for what only needs to know
+    /// which field a line sets (compaction), not to what.
+    static func parse(_ line: [UInt8], values: Bool = true) throws -> LineMembers {
         try line.withUnsafeBufferPointer { buffer in
             var reader = JSONByteReader(buffer)
             guard reader.take(UInt8(ascii: "{")) else { throw JSONText.Malformed(description: "not an object") }
@@ -34,7 +37,10 @@ struct LineMembers {
                     case "over": members.over = try JSONText.readValue(&reader, depth: 1)
                     case "seen": members.seen = try JSONText.readValue(&reader, depth: 1)
                     case "delete": members.delete = try JSONText.readValue(&reader, depth: 1)
-                    case "value": members.value = try JSONText.readValue(&reader, depth: 1)
+                    case "value" where values: members.value = try JSONText.readValue(&reader, depth: 1)
+                    case "value":
+                        try reader.skipValue()
+                        members.value = .null
                     case "changes": members.changes = try readChanges(&reader)
                     default: _ = try JSONText.readValue(&reader, depth: 1)
                     }
