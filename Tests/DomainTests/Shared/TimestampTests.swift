@@ -15,6 +15,43 @@ struct TimestampTests {
         }
     }
 
+    /// The text as `format` wrote it when it joined padded strings: the
+    /// bytes it writes now must be the same, for any instant it takes.
+    static func joined(_ date: Date, offset: Int, fractionDigits: Int) -> String {
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        let t = date.timeIntervalSinceReferenceDate
+        var whole = Int64(t.rounded(.down))
+        let digits = min(max(fractionDigits, 0), 9)
+        let scale = (0..<digits).reduce(Int64(1)) { power, _ in power * 10 }
+        var nanos = Int64(((t - Double(whole)) * Double(scale)).rounded())
+        if nanos >= scale { whole += 1; nanos -= scale }
+        let local = whole + 978_307_200 + Int64(offset)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let secondOfDay = local - days * 86_400
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+            + pad(secondOfDay / 3_600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if nanos != 0 { text += "." + pad(nanos, digits) }
+        guard offset != 0 else { return text + "Z" }
+        let minutes = abs(offset) / 60
+        return text + (offset < 0 ? "-" : "+") + pad(Int64(minutes / 60), 2) + ":" + pad(Int64(minutes % 60), 2)
+    }
+
+    @Test("50,000 random instants, years -9999 to 99999, any offset and digits: the text the joined strings made")
+    func sameTextAsJoined() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50_000 {
+            let date = Date(timeIntervalSinceReferenceDate: Double.random(in: -3.8e11...3.1e12, using: &generator))
+            let offset = Int.random(in: -50_400...50_400, using: &generator) / 60 * 60
+            let digits = Int.random(in: -1...10, using: &generator)
+            #expect(Timestamp.format(date, offset: offset, fractionDigits: digits) == Self.joined(date, offset: offset, fractionDigits: digits))
+        }
+        #expect(Timestamp.format(Date(timeIntervalSinceReferenceDate: -6.4e10)) == Self.joined(Date(timeIntervalSinceReferenceDate: -6.4e10), offset: 0, fractionDigits: 9))
+    }
+
     @Test("known instants format as UTC text with nanoseconds")
     func knownInstants() {
         #expect(Timestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")

@@ -22,12 +22,29 @@ public enum Timestamp {
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let secondOfDay = local - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-            + pad(secondOfDay / 3_600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if nanos != 0 { text += "." + pad(nanos, digits) }
-        guard offset != 0 else { return text + "Z" }
-        let minutes = abs(offset) / 60
-        return text + (offset < 0 ? "-" : "+") + pad(Int64(minutes / 60), 2) + ":" + pad(Int64(minutes % 60), 2)
+        // Written as bytes: joining a dozen small strings cost about 9 k
+        // instructions a call, and a `stop` formats a dozen instants.
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        append(year, 4, to: &text, then: "-")
+        append(month, 2, to: &text, then: "-")
+        append(day, 2, to: &text, then: "T")
+        append(secondOfDay / 3_600, 2, to: &text, then: ":")
+        append(secondOfDay / 60 % 60, 2, to: &text, then: ":")
+        append(secondOfDay % 60, 2, to: &text)
+        if nanos != 0 {
+            text.append(UInt8(ascii: "."))
+            append(nanos, digits, to: &text)
+        }
+        if offset == 0 {
+            text.append(UInt8(ascii: "Z"))
+        } else {
+            let minutes = abs(offset) / 60
+            text.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+            append(Int64(minutes / 60), 2, to: &text, then: ":")
+            append(Int64(minutes % 60), 2, to: &text)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fraction]](Z|±HH:MM|±HHMM)`; nil if malformed.
@@ -148,9 +165,22 @@ public enum Timestamp {
         }
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// `value` in decimal, zeros in front up to `width` characters (a sign
+    /// counts as one, after the zeros, as `String(value)` padded reads).
+    private static func append(_ value: Int64, _ width: Int, to text: inout [UInt8], then separator: Unicode.Scalar? = nil) {
+        defer { if let separator { text.append(UInt8(ascii: separator)) } }
+        var magnitude = value.magnitude, count = 1
+        var probe = magnitude
+        while probe >= 10 { probe /= 10; count += 1 }
+        let length = count + (value < 0 ? 1 : 0)
+        if width > length { text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - length)) }
+        if value < 0 { text.append(UInt8(ascii: "-")) }
+        let start = text.count
+        text.append(contentsOf: repeatElement(0, count: count))
+        for index in stride(from: start + count - 1, through: start, by: -1) {
+            text[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        }
     }
 }
 
