@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Testing
 
@@ -14,10 +15,10 @@ extension DaemonEndToEndTests {
         return hosts
     }
 
+    /// An instant of a JSON document: with milliseconds, or without when
+    /// they are 000 (one start in a thousand), as the output writes it.
     static func instant(_ text: Any?) -> Date? {
-        let format = ISO8601DateFormatter()
-        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return (text as? String).flatMap { format.date(from: $0) }
+        (text as? String).flatMap { Timestamp.parse($0) }
     }
 
     @Test("a --cycle 3s/2s --rounds 2 session lowers and raises the block within 50 ms of each phase edge, and ends after 8 s with 6 s focused")

@@ -19,6 +19,13 @@ struct ReplicatedContractTests {
         try await check.run { Self.store() }
     }
 
+    /// The data folder's store as a command opens it: shared suites to the
+    /// logs, the others to this machine's own folder.
+    @Test(arguments: KeyValueStoreContract.checks)
+    func dataFolderStore(_ check: ContractCheck<KeyValueStoreContract.Factory>) async throws {
+        try await check.run { DataFolderStore.open(root: TemporaryDirectory().path, deviceID: { Self.device }, now: { Date() }) }
+    }
+
     @Test(arguments: GroupRepositoryContract.checks)
     func groups(_ check: ContractCheck<GroupRepositoryContract.Factory>) async throws {
         try await check.run { StoreGroupRepository(store: Self.store()) }

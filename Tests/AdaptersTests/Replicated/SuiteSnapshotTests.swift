@@ -328,4 +328,25 @@ import Testing
         guard case .object(let all)? = try Self.store(folder, Self.a).values(of: "groups")["group-8"] else { Issue.record("no group-8"); return }
         #expect(all["name"] == .string("group number 8"), "every value, from the logs")
     }
+
+    /// The sources are read straight into their values: one that lacks its
+    /// hash (or is no object) makes the snapshot unusable, as a torn one.
+    @Test("a snapshot whose sources lack a hash or hold a stranger is not used; one with members it does not know is")
+    func sourcesRead() throws {
+        let (folder, _, snapshot) = try Self.folder()
+        let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+            .replacingOccurrences(of: "group number 7\"", with: "from the snapshot\"")
+        func seven() throws -> JSONValue? {
+            guard case .object(let seven)? = try Self.store(folder, Self.a).values(of: "groups")["group-7"] else { return nil }
+            return seven["name"]
+        }
+        let unknown = text.replacingOccurrences(of: "\"sources\":[{", with: "\"sources\":[{\"later\":{\"a\":[1]},")
+        try unknown.write(toFile: snapshot, atomically: true, encoding: .utf8)
+        #expect(try seven() == .string("from the snapshot"), "a member it does not know is passed over")
+        let hashless = try #require(text.range(of: #""hash":"[0-9a-f]+","#, options: .regularExpression))
+        try text.replacingCharacters(in: hashless, with: "").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        #expect(try seven() == .string("group number 7"), "no hash: the logs")
+        try text.replacingOccurrences(of: "\"sources\":[", with: "\"sources\":[7,").write(toFile: snapshot, atomically: true, encoding: .utf8)
+        #expect(try seven() == .string("group number 7"), "a source that is no object: the logs")
+    }
 }

@@ -56,7 +56,9 @@ final class FolderListings: Sendable {
     /// listing does); nil if there is none.
     private static func stamp(_ path: String) -> POSIXFiles.FileStamp? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        // `withCString` hands over the string's own bytes; passing the
+        // String made a C copy of it at each of a command's hundred looks.
+        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
         return POSIXFiles.FileStamp(info)
     }
 

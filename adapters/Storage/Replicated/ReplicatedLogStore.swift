@@ -347,17 +347,19 @@ public final class ReplicatedLogStore: KeyValueStore {
         // The same listings as last time (arrays compare by identity first): the same files.
         if let made = suiteFiles.withLock({ $0.files[suite] }), made.devices == devices, made.listed == listed { return made.files }
         var files: [String] = []
+        let log = suite + ".jsonl", conflict = suite + SyncToolFiles.conflictMarker
         for (folder, names) in zip(folders, listed) {
-            for name in names.sorted() where Self.holds(suite, name) { files.append(folder + "/" + name) }
+            for name in names.sorted() where Self.holds(log: log, conflict: conflict, name) { files.append(folder + "/" + name) }
         }
         suiteFiles.withLock { $0.files[suite] = (devices, listed, files) }
         return files
     }
 
     /// `<suite>.jsonl`, or a conflict copy of it (`<suite>.sync-conflict-….jsonl`).
-    static func holds(_ suite: String, _ name: String) -> Bool {
-        name == suite + ".jsonl"
-            || (name.hasPrefix(suite + ".sync-conflict-") && name.hasSuffix(".jsonl") && !name.hasPrefix("."))
+    /// (`log` and `conflict` are the suite's names, made once per listing,
+    /// not for each name of each folder.)
+    static func holds(log: String, conflict: String, _ name: String) -> Bool {
+        name == log || (name.hasPrefix(conflict) && name.hasSuffix(".jsonl") && !name.hasPrefix("."))
     }
 
     /// Drops the merged suites it keeps: the next read merges the files

@@ -58,7 +58,7 @@ struct SuiteSnapshot: Equatable {
         self.init(sources: sources, values: SnapshotValues(values), unseen: unseen, lastValues: lastValues, removedBy: removedBy)
     }
 
-    private init(sources: [Source], values: SnapshotValues, unseen: [String: [JSONValue]], lastValues: [String: JSONValue],
+    init(sources: [Source], values: SnapshotValues, unseen: [String: [JSONValue]], lastValues: [String: JSONValue],
                  removedBy: [String: String]) {
         (self.sources, self.values, self.unseen, self.lastValues, self.removedBy) = (sources, values, unseen, lastValues, removedBy)
     }
@@ -71,66 +71,6 @@ struct SuiteSnapshot: Equatable {
     static let format = "retime.snapshot"
     /// 2: with `removedBy`; a version-1 snapshot is merged again.
     static let version: Int64 = 2
-
-    /// The snapshot at `path`, if it is one this retime wrote; nil for
-    /// anything else (missing, torn, another version).
-    static func load(_ path: String) -> SuiteSnapshot? {
-        guard let bytes = try? POSIXFiles.read(path), let (members, values) = try? document(bytes),
-              members["format"] == .string(format), members["version"] == .int(version),
-              case .array(let listed)? = members["sources"], let values,
-              case .object(let unseenMembers)? = members["unseen"], case .object(let lastValues)? = members["lastValues"],
-              case .object(let removedMembers)? = members["removedBy"] else { return nil }
-        var removedBy: [String: String] = [:]
-        for (key, member) in removedMembers {
-            guard case .string(let device) = member else { return nil }
-            removedBy[key] = device
-        }
-        var unseen: [String: [JSONValue]] = [:]
-        for (key, member) in unseenMembers {
-            guard case .array(let items) = member else { return nil }
-            unseen[key] = items
-        }
-        var sources: [Source] = []
-        for case .object(let source) in listed {
-            guard case .string(let name)? = source["name"], case .int(let length)? = source["length"],
-                  case .string(let hex)? = source["hash"], let hash = UInt64(hex, radix: 16) else { return nil }
-            var stamp: POSIXFiles.FileStamp?
-            if case .int(let device)? = source["device"], case .int(let inode)? = source["inode"], case .int(let size)? = source["size"],
-               case .int(let modified)? = source["modified"], case .int(let changed)? = source["changed"] {
-                var read = POSIXFiles.FileStamp()
-                (read.device, read.inode, read.size) = (UInt64(bitPattern: device), UInt64(bitPattern: inode), size)
-                (read.modifiedNanoseconds, read.changedNanoseconds) = (modified, changed)
-                stamp = read
-            }
-            sources.append(Source(name: name, length: Int(length), hash: hash, stamp: stamp))
-        }
-        guard sources.count == listed.count else { return nil }
-        return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues, removedBy: removedBy)
-    }
-
-    /// The snapshot's members, its `values` left in its text (read one by
-    /// one when asked for) but checked to be JSON, as every other member.
-    private static func document(_ bytes: [UInt8]) throws -> (members: [String: JSONValue], values: SnapshotValues?) {
-        try bytes.withUnsafeBufferPointer { buffer in
-            var reader = JSONByteReader(buffer)
-            var members: [String: JSONValue] = [:], values: SnapshotValues?
-            try reader.expect(UInt8(ascii: "{"))
-            if !reader.take(UInt8(ascii: "}")) {
-                repeat {
-                    let name = try reader.readString()
-                    try reader.expect(UInt8(ascii: ":"))
-                    if name == "values", reader.peek() == UInt8(ascii: "{") {
-                        values = try SnapshotValues(reading: &reader, in: bytes)
-                    } else {
-                        members[name] = try JSONText.readValue(&reader, depth: 1)
-                    }
-                } while reader.take(UInt8(ascii: ","))
-                try reader.expect(UInt8(ascii: "}"))
-            }
-            guard reader.atEnd else { throw JSONText.Malformed(description: "text after the snapshot") }
-            return (members, values)
-        }
-    }
 
     /// Whether `files` (every log of the suite as listed now, full paths
     /// under `directory`) hold exactly the whole lines the values came
