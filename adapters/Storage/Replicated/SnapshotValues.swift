@@ -48,8 +48,6 @@ final class SnapshotValues: Sendable {
         all = Mutex(nil)
     }
 
-    var count: Int { all.withLock { $0?.count } ?? ranges.count }
-
     /// The value of `key`, nil if the snapshot has none.
     func value(_ key: String) throws(Damaged) -> JSONValue? {
         if let all = all.withLock({ $0 }) { return all[key] }

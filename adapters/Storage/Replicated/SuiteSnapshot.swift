@@ -59,7 +59,7 @@ struct SuiteSnapshot: Equatable {
     }
 
     init(sources: [Source], values: SnapshotValues, unseen: [String: [JSONValue]], lastValues: [String: JSONValue],
-                 removedBy: [String: String]) {
+         removedBy: [String: String]) {
         (self.sources, self.values, self.unseen, self.lastValues, self.removedBy) = (sources, values, unseen, lastValues, removedBy)
     }
 
