@@ -43,4 +43,20 @@ struct JSONTextReaderTests {
             #expect(throws: JSONText.Malformed.self) { try JSONText.parse(Array(bad.utf8)) }
         }
     }
+
+    @Test("whole numbers read from their digits, to the edges of 64 bits; past them, and written otherwise, as before")
+    func numbers() throws {
+        let cases: [(String, JSONValue)] = [
+            ("0", .int(0)), ("-0", .int(0)), ("7", .int(7)), ("-42", .int(-42)), ("1795848677788000000", .int(1_795_848_677_788_000_000)),
+            ("9223372036854775807", .int(.max)), ("-9223372036854775808", .int(.min)),
+            ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("-9223372036854775809", .double(-9_223_372_036_854_775_809)),
+            ("1.5e3", .int(1_500)), ("2.5", .double(2.5)), ("100000000000000000000", .double(1e20)),
+        ]
+        for (text, value) in cases {
+            #expect(try JSONText.parse(Array(text.utf8)) == value, "\(text)")
+        }
+        for bad in ["01", "-", "1.", "+1", "1e"] {
+            #expect(throws: JSONText.Malformed.self) { try JSONText.parse(Array(bad.utf8)) }
+        }
+    }
 }

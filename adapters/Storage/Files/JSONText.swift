@@ -97,6 +97,23 @@ enum JSONText {
 }
 
 extension JSONByteReader {
+    /// `-?[0-9]+` as an `Int64`, read from its digits; nil past the type's
+    /// range (read as text then, as before). No string is made for it: a
+    /// snapshot's sources are six numbers each, and making one a number
+    /// was most of reading them.
+    static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let negative = digits.first == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for byte in digits.dropFirst(negative ? 1 : 0) {
+            let digit = Int64(byte &- UInt8(ascii: "0"))
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, over) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflow, !over else { return nil }
+            value = next
+        }
+        return value
+    }
+
     /// Reads a number by RFC 8259's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     /// Whole numbers that fit 64 bits become `.int`; a number too large for
     /// a Double is malformed rather than infinite.
@@ -117,8 +134,8 @@ extension JSONByteReader {
             _ = takeByte(UInt8(ascii: "+")) || takeByte(UInt8(ascii: "-"))
             guard takeDigits() else { throw Malformed(description: "bad number at byte \(start)") }
         }
+        if integral, let number = Self.integer(text(from: start)) { return .int(number) }
         let text = String(decoding: text(from: start), as: UTF8.self)
-        if integral, let number = Int64(text) { return .int(number) }
         guard let number = Double(text), number.isFinite else { throw Malformed(description: "number out of range at byte \(start)") }
         // Whole values are integers however they are written (`3.0`, `1E2`),
         // as JSONDecoder read them: the same file gives the same tree.
