@@ -33,8 +33,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     public let compactionInterval: Int
     /// Shorter intervals for some suites (see `dataFolder`).
     private let compactionIntervals: [String: Int]
-    private let deviceID: @Sendable () throws -> String
-    private let now: @Sendable () -> Date
+    let deviceID: @Sendable () throws -> String
+    let now: @Sendable () -> Date
     private let shapes: @Sendable (String) -> RecordJSON
     /// Registered defaults and change observers (this process only).
     private let side = StoreSideTables()
@@ -113,7 +113,7 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// The suite as it is now: kept in this process if no log's stamp
     /// moved, else from the snapshot if every log holds exactly what it was
     /// made from, else merged from the logs (and the snapshot made again).
-    private func readState(_ suite: String) throws -> ReadState {
+    func readState(_ suite: String) throws -> ReadState {
         try SuiteName.check(suite)
         let files = logFiles(of: suite)
         var stamps: [String: POSIXFiles.FileStamp] = [:]
@@ -251,73 +251,9 @@ public final class ReplicatedLogStore: KeyValueStore {
         cache.withLock { $0[suite] = kept }
     }
 
-    /// The whole values of `key` (in a suite merged per whole value) that
-    /// another value replaced without having seen them, oldest first: what
-    /// two devices wrote before either saw the other's (two sessions
-    /// started at once). Each stays here until a device `settle`s it.
-    public func unseen(_ suite: String, key: String) throws -> [JSONValue] {
-        switch try readState(suite) {
-        case .merged(let state): Self.unseen(in: state, key: key)
-        case .snapshot(let snapshot): snapshot.unseen[key] ?? []
-        }
-    }
-
-    private static func unseen(in state: Merged, key: String) -> [JSONValue] {
-        let current = state.records.record(key) != nil ? state.records.stamp(of: key, field: ChangeLine.wholeValue) : nil
-        return (state.reader.wholeValues[key] ?? [:])
-            .filter { $0.key != current && !state.reader.acknowledged.contains($0.key) }
-            .sorted { $0.key < $1.key }.map(\.value)
-    }
-
-    /// The whole value `key` last held, also once it was deleted (the
-    /// delete hides it; it stays in the log).
-    public func lastValue(_ suite: String, key: String) throws -> JSONValue? {
-        switch try readState(suite) {
-        case .merged(let state): state.records.remains(key).fields[ChangeLine.wholeValue]
-        case .snapshot(let snapshot): snapshot.lastValues[key]
-        }
-    }
-
-    /// The whole value `key` last held, when the change that removed it
-    /// (its latest) was another device's. From the snapshot when it serves
-    /// the read: an idle command's reconcile asks this every time.
-    public func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue? {
-        let (removedBy, last): (String?, JSONValue?) = switch try readState(suite) {
-        case .merged(let state): (Self.removal(in: state, key: key), state.records.remains(key).fields[ChangeLine.wholeValue])
-        case .snapshot(let snapshot): (snapshot.removedBy[key], snapshot.lastValues[key])
-        }
-        guard let removedBy, removedBy != (try deviceID()) else { return nil }
-        return last
-    }
-
-    /// The device whose change removed `key`, when it holds no value now.
-    private static func removal(in state: Merged, key: String) -> String? {
-        guard state.records.record(key) == nil else { return nil }
-        return state.records.lastChange(of: key)?.device
-    }
-
-    /// Records that the unseen `value` of `key` has been dealt with, so no
-    /// device reports it again; the value in the slot does not change.
-    public func settle(_ suite: String, key: String, value: JSONValue) throws {
-        let device = try deviceID()
-        let folder = directory + "/" + device + "/changes"
-        try POSIXFiles.ensureDirectory(directory + "/" + device)
-        try POSIXFiles.ensureDirectory(folder)
-        let lock = try FileLock(path: folder + "/" + suite + ".lock", timeout: lockTimeout)
-        let state = try merged(suite)
-        let stamps = (state.reader.wholeValues[key] ?? [:]).filter { $0.value == value && !state.reader.acknowledged.contains($0.key) }.keys
-        guard !stamps.isEmpty else { return }
-        var clock = HybridClock(device: device, latest: state.records.latest)
-        var lines: [UInt8] = []
-        for stamp in stamps.sorted() { lines += try ChangeLine.encodeSeen(at: clock.tick(now: now()), key: key, seen: stamp) }
-        try ChangeLogAppender.append(lines, path: folder + "/" + suite + ".jsonl", folder: folder, durability: .durable)
-        _ = consume lock
-        notify(suite)
-    }
-
     /// The suite merged from every device's log, reading on only from
     /// where each file was last read.
-    private func merged(_ suite: String) throws -> Merged {
+    func merged(_ suite: String) throws -> Merged {
         try SuiteName.check(suite)
         let files = logFiles(of: suite)
         var stamps: [String: POSIXFiles.FileStamp] = [:]
@@ -411,7 +347,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         side.changes()
     }
 
-    private func notify(_ suite: String) {
+    func notify(_ suite: String) {
         side.notify(suite)
     }
 }

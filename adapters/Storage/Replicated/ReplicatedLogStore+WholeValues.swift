@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Domain
+import FoundationEssentials
+import JSONDocument
+#endif
+
+/// A suite merged per whole value (the session slot): the values a write
+/// replaced without having seen them (two devices that each started a
+/// session before they synced), the value a key last held, the device that
+/// removed it, and the line that says an unseen value was dealt with. Read
+/// from the merge, or from the snapshot, which keeps these per key.
+extension ReplicatedLogStore {
+    /// The whole values of `key` (in a suite merged per whole value) that
+    /// another value replaced without having seen them, oldest first: what
+    /// two devices wrote before either saw the other's (two sessions
+    /// started at once). Each stays here until a device `settle`s it.
+    public func unseen(_ suite: String, key: String) throws -> [JSONValue] {
+        switch try readState(suite) {
+        case .merged(let state): Self.unseen(in: state, key: key)
+        case .snapshot(let snapshot): snapshot.unseen[key] ?? []
+        }
+    }
+
+    static func unseen(in state: Merged, key: String) -> [JSONValue] {
+        let current = state.records.record(key) != nil ? state.records.stamp(of: key, field: ChangeLine.wholeValue) : nil
+        return (state.reader.wholeValues[key] ?? [:])
+            .filter { $0.key != current && !state.reader.acknowledged.contains($0.key) }
+            .sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The whole value `key` last held, also once it was deleted (the
+    /// delete hides it; it stays in the log).
+    public func lastValue(_ suite: String, key: String) throws -> JSONValue? {
+        switch try readState(suite) {
+        case .merged(let state): state.records.remains(key).fields[ChangeLine.wholeValue]
+        case .snapshot(let snapshot): snapshot.lastValues[key]
+        }
+    }
+
+    /// The whole value `key` last held, when the change that removed it
+    /// (its latest) was another device's. From the snapshot when it serves
+    /// the read: an idle command's reconcile asks this every time.
+    public func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue? {
+        let (removedBy, last): (String?, JSONValue?) = switch try readState(suite) {
+        case .merged(let state): (Self.removal(in: state, key: key), state.records.remains(key).fields[ChangeLine.wholeValue])
+        case .snapshot(let snapshot): (snapshot.removedBy[key], snapshot.lastValues[key])
+        }
+        guard let removedBy, removedBy != (try deviceID()) else { return nil }
+        return last
+    }
+
+    /// The device whose change removed `key`, when it holds no value now.
+    static func removal(in state: Merged, key: String) -> String? {
+        guard state.records.record(key) == nil else { return nil }
+        return state.records.lastChange(of: key)?.device
+    }
+
+    /// Records that the unseen `value` of `key` has been dealt with, so no
+    /// device reports it again; the value in the slot does not change.
+    public func settle(_ suite: String, key: String, value: JSONValue) throws {
+        let device = try deviceID()
+        let folder = directory + "/" + device + "/changes"
+        try POSIXFiles.ensureDirectory(directory + "/" + device)
+        try POSIXFiles.ensureDirectory(folder)
+        let lock = try FileLock(path: folder + "/" + suite + ".lock", timeout: lockTimeout)
+        let state = try merged(suite)
+        let stamps = (state.reader.wholeValues[key] ?? [:]).filter { $0.value == value && !state.reader.acknowledged.contains($0.key) }.keys
+        guard !stamps.isEmpty else { return }
+        var clock = HybridClock(device: device, latest: state.records.latest)
+        var lines: [UInt8] = []
+        for stamp in stamps.sorted() { lines += try ChangeLine.encodeSeen(at: clock.tick(now: now()), key: key, seen: stamp) }
+        try ChangeLogAppender.append(lines, path: folder + "/" + suite + ".jsonl", folder: folder, durability: .durable)
+        _ = consume lock
+        notify(suite)
+    }
+}
