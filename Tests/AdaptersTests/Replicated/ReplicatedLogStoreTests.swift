@@ -202,6 +202,37 @@ import Testing
         #expect(lines(compacted) < 70 && lines(whole) > 40, "compacted \(lines(compacted)), whole \(lines(whole))")
     }
 
+    /// A line of this device's log that replaced another device's value
+    /// (`over`) is superseded by this device's later values, but what it
+    /// said, that the other value was replaced knowingly, must outlive it.
+    @Test("another device's value replaced here is not read as replaced unseen once this device's log is compacted")
+    func acknowledgmentOutlivesItsLine() throws {
+        for copies in [false, true] {
+            let folder = TemporaryDirectory().file("devices")
+            let store = { (device: String) in ReplicatedLogStore.dataFolder(devices: folder, deviceID: { device }, now: { Date() }) }
+            try store(Self.b).update("session") { $0["current"] = .object(["id": .string("b's")]) }
+            try store(Self.a).update("session") { $0["current"] = .object(["id": .string("b's"), "ended": .bool(true)]) }
+            try store(Self.a).update("session") { $0["current"] = nil }
+            for round in 0..<6 {
+                try store(Self.a).update("session") { $0["current"] = .object(["id": .string("a's \(round)")]) }
+                if copies && round == 0 {
+                    // A conflict copy of A's log holding A's own first value,
+                    // which A's later lines replace knowingly.
+                    let changes = folder + "/\(Self.a)/changes"
+                    try FileManager.default.copyItem(atPath: changes + "/session.jsonl",
+                                                     toPath: changes + "/session.sync-conflict-20261128-000000-AAAAAAA.jsonl")
+                }
+                try store(Self.a).update("session") { $0["current"] = nil }
+            }
+            let log = try String(contentsOfFile: folder + "/\(Self.a)/changes/session.jsonl", encoding: .utf8)
+            #expect(log.split(separator: "\n").count < 14, "compacted: \(log)")
+            for device in [Self.a, Self.b] {
+                #expect(try store(device).unseen("session", key: "current") == [], "copies \(copies)")
+                #expect(try store(device).values(of: "session")["current"] == nil)
+            }
+        }
+    }
+
     /// Each line of the slot's log is a whole session, and the first write
     /// of a `start` or `stop` merges them all: with 64 lines between
     /// compactions a `stop` ran 6.1 M instructions after 57 of them.

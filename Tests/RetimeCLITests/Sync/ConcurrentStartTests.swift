@@ -126,6 +126,32 @@ struct ConcurrentStartTests {
         #expect((status["session"] as? [String: Any])?["id"] as? String == first["id"] as? String, "\(status)")
         #expect(try logged(a).count == 1, "B's own session, stopped")
     }
+
+    /// A's stop of B's session names it (`over`) in a line of A's slot log
+    /// that A's later sessions supersede; compacting that log used to drop
+    /// the line and, with it, the only sign that A had ended B's session
+    /// knowingly: B's session came back as one started unseen, and A's
+    /// next `start` was refused ("a session is already active").
+    @Test("a session stopped on the other device stays stopped after that device's log is compacted")
+    func stoppedElsewhereStaysStopped() throws {
+        try setUp()
+        let other = try session(try b.run("start", "focus", "--for", "20m", "--json"))
+        try sync(b, to: a)
+        #expect(try a.run("stop").status == 0)
+        // Enough sessions on A for its slot log to be compacted more than once.
+        for round in 1...6 {
+            let started = try a.run("start", "focus", "--for", "25m")
+            #expect(started.status == 0, "round \(round): \(started.out)\(started.err)")
+            #expect(try a.run("stop").status == 0, "round \(round)")
+        }
+        try sync(a, to: b)
+        for device in [a, b] {
+            #expect(try device.run("status", "--json").json["active"] as? Bool == false)
+            let sessions = try logged(device)
+            #expect(sessions.count == 7, "\(sessions.count) sessions")
+            #expect(sessions.filter { $0["id"] as? String == other["id"] as? String }.count == 1)
+        }
+    }
 }
 
 extension RetimeProcess {

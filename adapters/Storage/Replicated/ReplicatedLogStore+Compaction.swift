@@ -16,12 +16,23 @@ import JSONDocument
 /// one, whatever other devices wrote. Only this device's own log is ever
 /// rewritten (atomically: a reader sees the old file or the new one, and
 /// reads the new one whole); a line that is not all superseded stays whole.
+///
+/// A dropped line may also say which whole value it replaced knowingly
+/// (`over`): that acknowledgment outlives the line as a `seen` line at the
+/// line's own stamp. Else a value another device wrote and this one
+/// replaced (a session stopped on this device) would read as replaced
+/// unseen once the line is gone, and come back as a second session. Only
+/// an acknowledgment nothing can need goes: one a kept line makes too, or
+/// one of this device's own value that no kept line holds any more (only
+/// this log has this device's values, unless a conflict copy of it exists);
+/// a `seen` line of such a value goes too.
 extension ReplicatedLogStore {
-    /// Rewrites the log at `path` without its superseded lines when that
-    /// drops at least half of them. Runs under the suite's lock. Returns
-    /// how many lines were dropped.
+    /// Rewrites the log at `path` (`device`'s) without its superseded lines
+    /// when that drops at least half of them; `copies`: a conflict copy of
+    /// this log exists. Runs under the suite's lock. Returns how many lines
+    /// were dropped.
     @discardableResult
-    func compact(_ path: String) throws -> Int {
+    func compact(_ path: String, device: String, copies: Bool) throws -> Int {
         guard let bytes = try POSIXFiles.read(path, limit: ChangeLogReader.readLimit), let last = bytes.lastIndex(of: 0x0A) else { return 0 }
         // Cut at each newline found by `firstIndex` (`split` called a
         // closure per byte: a third of a compaction).
@@ -46,12 +57,48 @@ extension ReplicatedLogStore {
             if !changes.isEmpty, changes.allSatisfy(later.supersedes) { keep[index] = false }
             changes.forEach { later.note($0) }
         }
+        let gone = Self.valuesGone(decoded, keep: keep, device: device, copies: copies)
+        for index in decoded.indices where decoded[index].changes.isEmpty {
+            if let stamp = decoded[index].acknowledged, gone(stamp) { keep[index] = false }
+        }
         let dropped = keep.filter { !$0 }.count
         guard dropped * 2 >= lines.count, dropped > 0 else { return 0 }
+        let seen = try Self.acknowledgmentsKept(decoded, keep: keep, gone: gone)
         var kept: [UInt8] = []
-        for (index, line) in lines.enumerated() where keep[index] { kept += line + [0x0A] }
+        for (index, line) in lines.enumerated() {
+            if keep[index] { kept += line + [0x0A] } else if let seen = seen[index] { kept += seen }
+        }
         _ = try POSIXFiles.writeAtomically(kept, to: path)
         return dropped
+    }
+
+    /// Whether a whole value's stamp names one of this device's values that
+    /// no kept line holds: no reader can find it any more, so nothing needs
+    /// to say it was replaced knowingly (unless a conflict copy of this
+    /// log may hold it).
+    static func valuesGone(_ decoded: [ChangeLine.Decoded], keep: [Bool], device: String,
+                           copies: Bool) -> (HybridTimestamp) -> Bool {
+        var kept: Set<HybridTimestamp> = []
+        for index in decoded.indices where keep[index] {
+            for change in decoded[index].changes {
+                if case .set(ChangeLine.wholeValue, _?) = change.kind { kept.insert(change.at) }
+            }
+        }
+        return { stamp in !copies && stamp.device == device && !kept.contains(stamp) }
+    }
+
+    /// For each dropped line whose acknowledgment must outlive it, by its
+    /// index: the `seen` line that keeps it (see above).
+    static func acknowledgmentsKept(_ decoded: [ChangeLine.Decoded], keep: [Bool],
+                                    gone: (HybridTimestamp) -> Bool) throws -> [Int: [UInt8]] {
+        var acknowledged = Set(decoded.indices.filter { keep[$0] }.compactMap { decoded[$0].acknowledged })
+        var seen: [Int: [UInt8]] = [:]
+        for index in decoded.indices where !keep[index] {
+            guard let stamp = decoded[index].acknowledged, !acknowledged.contains(stamp), !gone(stamp) else { continue }
+            seen[index] = try ChangeLine.encodeSeen(at: decoded[index].at, key: decoded[index].key, seen: stamp)
+            acknowledged.insert(stamp)
+        }
+        return seen
     }
 }
 

@@ -219,7 +219,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         let before = state.reader.files[path]?.lines ?? 0, written = lines.count { $0 == 0x0A }
         let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
         if interval > 0, (before + written) / interval > before / interval {
-            try compact(path)
+            try compact(path, device: device, copies: logFiles(of: suite).contains { $0 != path && $0.hasPrefix(folder + "/") })
         } else {
             // This process's next look at the suite (the slot's second
             // write in a `stop`, the snapshot at its teardown) starts from
