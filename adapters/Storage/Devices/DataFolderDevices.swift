@@ -10,16 +10,22 @@ import JSONDocument
 /// `DATA_DIR/devices/<id>/device.json`, field `"name"`, which only that
 /// device writes (docs/storage.md, "Devices").
 public struct DataFolderDevices: DeviceDirectory {
-    let identity: DeviceIdentity
+    let deviceID: @Sendable () throws -> String
     /// `DATA_DIR/devices`.
     let directory: String
 
-    public init(identity: DeviceIdentity, directory: String) {
-        self.identity = identity
+    /// `thisDevice`: the id (`DeviceIdentity.loadOrCreate`, or the
+    /// process's `RememberedDeviceID`).
+    public init(thisDevice: @escaping @Sendable () throws -> String, directory: String) {
+        deviceID = thisDevice
         self.directory = directory
     }
 
-    public func thisDevice() throws -> String { try identity.loadOrCreate() }
+    public init(identity: DeviceIdentity, directory: String) {
+        self.init(thisDevice: { try identity.loadOrCreate() }, directory: directory)
+    }
+
+    public func thisDevice() throws -> String { try deviceID() }
 
     /// Nil for anything but a UUID (an id read from a synced file must never
     /// become a path outside `devices/`), for a missing, damaged or

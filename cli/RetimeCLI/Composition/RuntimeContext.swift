@@ -14,24 +14,30 @@ public struct RuntimeContext: Sendable {
     /// The data directory's store, one per process: whoever reads a suite
     /// first (the log level, before any service exists) parses it for all.
     public let store: DataFolderStore
+    /// This device's id (`deviceIdentity`), read once per process.
+    public let deviceID: RememberedDeviceID
 
     public init(dataDirectory: String, logLevel: LogLevel, environment: [String: String], store: DataFolderStore? = nil) {
         self.dataDirectory = dataDirectory
         self.logLevel = logLevel
         self.environment = environment
-        self.store = store ?? Self.store(of: dataDirectory, environment: environment)
+        deviceID = RememberedDeviceID(Self.identity(dataDirectory: dataDirectory, environment: environment))
+        self.store = store ?? Self.store(of: dataDirectory, deviceID: deviceID)
     }
 
     /// The store of the data folder at `dataDirectory`: its shared suites in
     /// this device's and the others' change logs (docs/storage.md, "Devices");
     /// this device is the one `environment` names (`deviceIdentity`).
     public static func store(of dataDirectory: String, environment: [String: String]) -> DataFolderStore {
-        let identity = identity(dataDirectory: dataDirectory, environment: environment)
+        store(of: dataDirectory, deviceID: RememberedDeviceID(identity(dataDirectory: dataDirectory, environment: environment)))
+    }
+
+    private static func store(of dataDirectory: String, deviceID: RememberedDeviceID) -> DataFolderStore {
         let layout = DataLayout(root: dataDirectory)
         // Resolved on first use, not here: the id is created (and the old
         // layout's machine files moved) only by a process that reads or
         // writes this machine's files.
-        let device = LocalDeviceFolder(deviceID: { try identity.loadOrCreate() }, moves: { layout.machineFiles(device: $0) })
+        let device = LocalDeviceFolder(deviceID: { try deviceID.id() }, moves: { layout.machineFiles(device: $0) })
         return DataFolderStore.open(root: dataDirectory, device: device, now: { SystemClock().now() })
     }
 
@@ -39,7 +45,7 @@ public struct RuntimeContext: Sendable {
     /// read or created, and the machine's files of the old layout moved in,
     /// when first asked.
     public func device() throws -> DeviceFolderLayout {
-        layout.device(try store.device?.id() ?? deviceIdentity.loadOrCreate())
+        layout.device(try store.device?.id() ?? deviceID.id())
     }
 
     /// Where each file of the data directory lives.

@@ -11,7 +11,7 @@ import Glibc
 public enum ServiceRegistration {
     public static func shared(_ context: RuntimeContext) -> Registry {
         var registry = Registry()
-        let data = context.dataDirectory, layout = context.layout, identity = context.deviceIdentity
+        let data = context.dataDirectory, layout = context.layout, deviceID = context.deviceID
         registry.register(RuntimeContext.self, value: context)
 
         registry.register((any RetimeShared.Clock).self, value: SystemClock())
@@ -26,28 +26,28 @@ public enum ServiceRegistration {
         // The local zone is looked up when first read: only schedules and
         // reports need it.
         registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { SystemTimeZone.current(context.environment).rules }))
-        registry.register((any DeviceDirectory).self, value: DataFolderDevices(identity: identity, directory: layout.devices))
+        registry.register((any DeviceDirectory).self, value: DataFolderDevices(thisDevice: { try deviceID.id() }, directory: layout.devices))
         registry.register((any AllowanceLedger).self, lifetime: .singleton) { StoreAllowanceLedger(store: try $0.resolve()) }
         registry.register {
             AllowanceBook(ledger: try $0.resolve(), devices: try $0.resolve(), clock: try $0.resolve(),
                           zone: { SystemTimeZone.current(context.environment).rules })
         }
         registry.register((any SessionHistory).self, lifetime: .singleton) { resolver in
-            JSONLinesSessionHistory(directory: layout.history, deviceID: { try identity.loadOrCreate() },
+            JSONLinesSessionHistory(directory: layout.history, deviceID: { try deviceID.id() },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
         // Ending a session sees the same history through the Session context's port.
         registry.register((any SessionArchive).self) { try $0.resolve((any SessionHistory).self) }
         registry.register((any HistoryJournal).self, lifetime: .singleton) { _ in
-            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try identity.loadOrCreate() })
+            JSONLinesHistoryJournal(directory: layout.history, deviceID: { try deviceID.id() })
         }
-        registry.register((any SyncFolder).self, value: FileSyncFolder(root: data, deviceID: { try identity.loadOrCreate() }))
+        registry.register((any SyncFolder).self, value: FileSyncFolder(root: data, deviceID: { try deviceID.id() }))
         registry.register { SyncStatusUseCase(folder: try $0.resolve()) }
         registry.register { DeviceNameUseCase(folder: try $0.resolve()) }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
             ConfiguredShields(store: try resolver.resolve(), settings: Result { try resolver.resolve(Settings.self) },
                               logger: try resolver.resolve(Logger.self).labelled("retime.shield"),
-                              dataDirectory: data, socketPath: context.shieldSocket, thisDevice: { try? identity.loadOrCreate() })
+                              dataDirectory: data, socketPath: context.shieldSocket, thisDevice: { try? deviceID.id() })
         }
         registry.register((any ShieldDirectory).self) { try $0.resolve(ConfiguredShields.self) }
         registry.register((any EnforcerPasscodes).self) { try $0.resolve(ConfiguredShields.self).enforcerPasscodes }
@@ -91,7 +91,7 @@ public enum ServiceRegistration {
         // lockout and the shield's authorization stay this machine's.
         registry.register((any AuthStateStore).self) { _ in
             SharedAuthState.dataFolder(store: context.store, devices: layout.devices,
-                                       deviceID: { try context.store.device?.id() ?? identity.loadOrCreate() })
+                                       deviceID: { try context.store.device?.id() ?? deviceID.id() })
         }
         #if os(Linux)
         registry.register((any PasscodeHasher).self, value: CryptPasscodeHasher())
