@@ -180,6 +180,7 @@ import Testing
                 case 4: try store.update("groups") { $0[key] = nil }
                 default: try store.set("v\(step)", forKey: key, in: "config")
                 }
+                store.forgetParsedSuites()   // the end of a command: a compaction due happens here
             }
             // Another device's line now and then, in both folders alike.
             if step % 7 == 0 {
@@ -210,11 +211,17 @@ import Testing
         for copies in [false, true] {
             let folder = TemporaryDirectory().file("devices")
             let store = { (device: String) in ReplicatedLogStore.dataFolder(devices: folder, deviceID: { device }, now: { Date() }) }
-            try store(Self.b).update("session") { $0["current"] = .object(["id": .string("b's")]) }
-            try store(Self.a).update("session") { $0["current"] = .object(["id": .string("b's"), "ended": .bool(true)]) }
-            try store(Self.a).update("session") { $0["current"] = nil }
+            // One write per process, each process ending as a command does.
+            let write = { (device: String, value: JSONValue?) in
+                let process = store(device)
+                try process.update("session") { $0["current"] = value }
+                process.forgetParsedSuites()
+            }
+            try write(Self.b, .object(["id": .string("b's")]))
+            try write(Self.a, .object(["id": .string("b's"), "ended": .bool(true)]))
+            try write(Self.a, nil)
             for round in 0..<6 {
-                try store(Self.a).update("session") { $0["current"] = .object(["id": .string("a's \(round)")]) }
+                try write(Self.a, .object(["id": .string("a's \(round)")]))
                 if copies && round == 0 {
                     // A conflict copy of A's log holding A's own first value,
                     // which A's later lines replace knowingly.
@@ -222,7 +229,7 @@ import Testing
                     try FileManager.default.copyItem(atPath: changes + "/session.jsonl",
                                                      toPath: changes + "/session.sync-conflict-20261128-000000-AAAAAAA.jsonl")
                 }
-                try store(Self.a).update("session") { $0["current"] = nil }
+                try write(Self.a, nil)
             }
             let log = try String(contentsOfFile: folder + "/\(Self.a)/changes/session.jsonl", encoding: .utf8)
             #expect(log.split(separator: "\n").count < 14, "compacted: \(log)")
@@ -241,12 +248,14 @@ import Testing
         let folder = TemporaryDirectory().file("devices")
         var longest = 0
         for index in 0..<40 {
-            let slot = StoreSessionRepository(store: ReplicatedLogStore.dataFolder(devices: folder, deviceID: { Self.a }, now: { Date() }))
+            let store = ReplicatedLogStore.dataFolder(devices: folder, deviceID: { Self.a }, now: { Date() })
+            let slot = StoreSessionRepository(store: store)
             let session = Fixtures.session(startingAt: Double(index) * 3_600)
             #expect(try await slot.replace(nil, with: session))
             let ended = session.ending(at: Fixtures.instant(Double(index) * 3_600 + 60), outcome: .stopped)
             #expect(try await slot.replace(session, with: ended))
             #expect(try await slot.replace(ended, with: nil))
+            store.forgetParsedSuites()   // the end of the command
             let text = try String(contentsOfFile: folder + "/\(Self.a)/changes/session.jsonl", encoding: .utf8)
             longest = max(longest, text.split(separator: "\n").count)
         }

@@ -24,6 +24,15 @@ extension ChangeLogReader {
         if let before, before.stamp.device != stamp.device || before.stamp.inode != stamp.inode { return false }
         guard written.allSatisfy({ $0.changes.allSatisfy(\.kind.readsBackExactly) }) else { return false }
         for line in written { take(line) }
+        if indexedPath == path {
+            if before == nil { indexed = [] }
+            var start = before?.consumed ?? 0
+            for (line, end) in zip(written, bytes.indices.filter { bytes[$0] == 0x0A }) {
+                let fileEnd = (before?.consumed ?? 0) + end
+                indexed.append(IndexedLine(start: start, end: fileEnd, line: line))
+                start = fileEnd + 1
+            }
+        }
         let lastStart = bytes.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
         let hash = bytes.withUnsafeBufferPointer { ContentHash.of($0, continuing: before?.hash ?? ContentHash.start) }
         files[path] = Progress(stamp: stamp, consumed: consumed, lines: (before?.lines ?? 0) + written.count,

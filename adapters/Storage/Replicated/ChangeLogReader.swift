@@ -44,6 +44,20 @@ struct ChangeLogReader {
     /// (`ReplicatedLogStore.unseen`).
     var wholeValues: [String: [HybridTimestamp: JSONValue]] = [:]
     var acknowledged: Set<HybridTimestamp> = []
+    /// The log whose lines are kept as they are read (this device's own,
+    /// which only this device compacts), and those lines: compacting it
+    /// then parses nothing again (it parsed every line, a third of a
+    /// `stop` that compacts the session slot's log).
+    var indexedPath: String?
+    var indexed: [IndexedLine] = []
+
+    /// One line of `indexedPath`: where its bytes are in the file (newline
+    /// excluded) and what it holds.
+    struct IndexedLine {
+        var start: Int
+        var end: Int
+        var line: ChangeLine.Decoded
+    }
 
     /// The largest log read: far above years of edits.
     static let readLimit = 64 << 20
@@ -133,13 +147,17 @@ struct ChangeLogReader {
             throw StoreError.corrupted(path: path, reason: "the text after its last line is not the start of a change")
         }
         var number = progress?.lines ?? 0, lineStart = 0
+        let indexing = reader.indexedPath == path
+        if indexing, progress == nil { reader.indexed = [] }
         while lineStart < whole, let end = bytes[lineStart..<whole].firstIndex(of: 0x0A) {
             number += 1
             defer { lineStart = end + 1 }
             let line = Array(bytes[lineStart..<end])
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do {
-                reader.take(try ChangeLine.decodeLine(line))
+                let decoded = try ChangeLine.decodeLine(line)
+                reader.take(decoded)
+                if indexing { reader.indexed.append(IndexedLine(start: start + lineStart, end: start + end, line: decoded)) }
             } catch {
                 throw StoreError.corrupted(path: path, reason: "line \(number): \(error.reason)")
             }

@@ -27,28 +27,43 @@ import JSONDocument
 /// this log has this device's values, unless a conflict copy of it exists);
 /// a `seen` line of such a value goes too.
 extension ReplicatedLogStore {
-    /// Rewrites the log at `path` (`device`'s) without its superseded lines
-    /// when that drops at least half of them; `copies`: a conflict copy of
-    /// this log exists. Runs under the suite's lock. Returns how many lines
-    /// were dropped.
+    /// Rewrites `device`'s log of `suite` (at `path`) without its
+    /// superseded lines when that drops at least half of them; `copies`: a
+    /// conflict copy of this log exists. Runs under the suite's lock.
+    /// Returns how many lines were dropped.
     @discardableResult
-    func compact(_ path: String, device: String, copies: Bool) throws -> Int {
+    func compact(_ suite: String, at path: String, device: String) throws -> Int {
+        let folder = directory + "/" + device + "/changes/"
+        let copies = logFiles(of: suite).contains { $0 != path && $0.hasPrefix(folder) }
+        defer { forgetReader(of: suite) }   // the log is another file now
+        return try compact(path, device: device, copies: copies, kept: keptReader(suite))
+    }
+
+    /// `kept`: what this process read of the suite; its lines of `path`,
+    /// if they are the whole file as it is, are taken as they were read.
+    @discardableResult
+    private func compact(_ path: String, device: String, copies: Bool, kept: ChangeLogReader?) throws -> Int {
         guard let bytes = try POSIXFiles.read(path, limit: ChangeLogReader.readLimit), let last = bytes.lastIndex(of: 0x0A) else { return 0 }
-        // Cut at each newline found by `firstIndex` (`split` called a
-        // closure per byte: a third of a compaction).
-        var lines: [[UInt8]] = [], start = 0
-        while start <= last, let end = bytes[start...last].firstIndex(of: 0x0A) {
-            if end > start { lines.append(Array(bytes[start..<end])) }
-            start = end + 1
-        }
-        var decoded: [ChangeLine.Decoded] = []
-        for line in lines {
-            // A line it cannot read is left for doctor: nothing is rewritten.
-            // Whole values are not parsed: which field a line sets is all
-            // that tells what supersedes what (a whole session parsed was
-            // nine tenths of a compaction, which falls in every third `stop`).
-            guard let one = try? ChangeLine.decodeLine(line, values: false) else { return 0 }
-            decoded.append(one)
+        var lines: [[UInt8]] = [], decoded: [ChangeLine.Decoded] = []
+        if let kept, kept.indexedPath == path, let progress = kept.files[path], progress.consumed == last + 1,
+           kept.indexed.count == progress.lines, (try? POSIXFiles.FileStamp.current(path)) == progress.stamp {
+            lines = kept.indexed.map { Array(bytes[$0.start..<$0.end]) }
+            decoded = kept.indexed.map(\.line)
+        } else {
+            // Cut at each newline found by `firstIndex` (`split` called a
+            // closure per byte: a third of a compaction).
+            var start = 0
+            while start <= last, let end = bytes[start...last].firstIndex(of: 0x0A) {
+                if end > start { lines.append(Array(bytes[start..<end])) }
+                start = end + 1
+            }
+            for line in lines {
+                // A line it cannot read is left for doctor: nothing is rewritten.
+                // Whole values are not parsed: which field a line sets is all
+                // that tells what supersedes what.
+                guard let one = try? ChangeLine.decodeLine(line, values: false) else { return 0 }
+                decoded.append(one)
+            }
         }
         var later = Superseding()
         var keep = [Bool](repeating: true, count: lines.count)

@@ -52,6 +52,10 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// done with the store (`forgetParsedSuites`), so the next command
     /// finds it current instead of merging every log and making it.
     private let changedSuites = Mutex<Set<String>>([])
+    /// Suites whose log this process's writes took past a compaction
+    /// interval: compacted at its next write of the suite, or in
+    /// `forgetParsedSuites`.
+    private let compactionDue = Mutex<Set<String>>([])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -215,17 +219,21 @@ public final class ReplicatedLogStore: KeyValueStore {
         try ChangeLogAppender.append(lines, path: path, folder: folder, durability: durability)
         // Every `compactionInterval` lines, superseded ones are dropped (see
         // ReplicatedLogStore+Compaction.swift): a log that only grew would
-        // make every read slower with every session.
+        // make every read slower with every session. Not at once, though:
+        // at this process's next write of the suite, or when it is done
+        // with the store, so that no read of this process parses the
+        // rewritten log again (a `stop` writes the slot twice: compacting
+        // at the first write cost its second a whole read, 0.25 M
+        // instructions).
         let before = state.reader.files[path]?.lines ?? 0, written = lines.count { $0 == 0x0A }
         let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
-        if interval > 0, (before + written) / interval > before / interval {
-            try compact(path, device: device, copies: logFiles(of: suite).contains { $0 != path && $0.hasPrefix(folder + "/") })
-        } else {
-            // This process's next look at the suite (the slot's second
-            // write in a `stop`, the snapshot at its teardown) starts from
-            // here instead of parsing back what it wrote.
-            keepWritten(decoded, bytes: lines, to: path, after: state, suite: suite)
-        }
+        let due = compactionDue.withLock { $0.remove(suite) != nil }
+        if interval > 0, (before + written) / interval > before / interval { compactionDue.withLock { _ = $0.insert(suite) } }
+        // This process's next look at the suite (the slot's second write
+        // in a `stop`, the snapshot at its teardown, the compaction) starts
+        // from here instead of parsing back what it wrote.
+        keepWritten(decoded, bytes: lines, to: path, after: state, suite: suite)
+        if due { try compact(suite, at: path, device: device) }
         // The next read reads on from what this process holds now, taking
         // in whatever other devices added meanwhile.
         _ = consume lock
@@ -265,16 +273,34 @@ public final class ReplicatedLogStore: KeyValueStore {
     private func merged(_ suite: String, files: [String], stamps: [String: POSIXFiles.FileStamp]) throws -> Merged {
         let cached = cache.withLock { $0[suite] }
         if let cached, cached.reader.isCurrent(stamps) { return cached }
-        var reader = cached.map(\.reader).flatMap { $0.canContinue(with: stamps) ? $0 : nil } ?? ChangeLogReader()
+        var reader = cached.map(\.reader).flatMap { $0.canContinue(with: stamps) ? $0 : nil } ?? newReader(suite)
         do {
             try reader.readOn(files, stamps: stamps)
         } catch is ChangeLogReader.Replaced {
-            reader = ChangeLogReader()
+            reader = newReader(suite)
             try reader.readOn(files, stamps: stamps)
         }
         let state = Merged(reader: reader, values: shapes(suite).values(of: reader.records))
         cache.withLock { $0[suite] = state }
         return state
+    }
+
+    /// A reader that keeps this device's own log of `suite` line by line
+    /// (for `compact`).
+    private func newReader(_ suite: String) -> ChangeLogReader {
+        var reader = ChangeLogReader()
+        if let device = try? deviceID() { reader.indexedPath = directory + "/" + device + "/changes/" + suite + ".jsonl" }
+        return reader
+    }
+
+    /// The reader this process keeps of `suite`, if any (for `compact`).
+    func keptReader(_ suite: String) -> ChangeLogReader? {
+        cache.withLock { $0[suite] }?.reader
+    }
+
+    /// Drops it: the next read reads every log of `suite` again.
+    func forgetReader(of suite: String) {
+        cache.withLock { _ = $0.removeValue(forKey: suite) }
     }
 
     /// Every file holding changes to `suite`: each device's log and the
@@ -314,6 +340,16 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// process stopped: only its own last lines), so the next command, in
     /// any process, is served from it; a command's teardown calls this.
     public func forgetParsedSuites() {
+        // Compacted first: a snapshot made before would name the old log.
+        for suite in compactionDue.withLock({ due in defer { due.removeAll() }; return due.sorted() }) {
+            guard let device = try? deviceID() else { continue }
+            let folder = directory + "/" + device + "/changes"
+            // Another process holding the lock is left alone: compaction is
+            // only ever an economy, and its next write will see to it.
+            guard let lock = try? FileLock(path: folder + "/" + suite + ".lock", timeout: 0) else { continue }
+            _ = try? compact(suite, at: folder + "/" + suite + ".jsonl", device: device)
+            _ = consume lock
+        }
         for suite in changedSuites.withLock({ changed in defer { changed.removeAll() }; return changed.sorted() }) {
             guard let path = snapshotPath(of: suite), let state = try? merged(suite) else { continue }
             saveSnapshot(of: state, to: path)
