@@ -240,6 +240,35 @@ import Testing
         }
     }
 
+    /// The acknowledgments a compaction keeps are themselves let go once no
+    /// log holds the value they name: a device that stops another's
+    /// sessions kept one `seen` line per session stopped, for ever.
+    @Test("a device that stops another device's sessions keeps a short log, and nothing it stopped comes back")
+    func stoppingAnothersSessionsKeepsALogShort() throws {
+        let folder = TemporaryDirectory().file("devices")
+        let write = { (device: String, value: JSONValue?) in
+            let process = ReplicatedLogStore.dataFolder(devices: folder, deviceID: { device }, now: { Date() })
+            try process.update("session") { $0["current"] = value }
+            process.forgetParsedSuites()
+        }
+        var longest = 0
+        for round in 0..<40 {
+            try write(Self.b, .object(["id": .string("b's \(round)")]))
+            try write(Self.a, .object(["id": .string("b's \(round)"), "ended": .bool(true)]))
+            try write(Self.a, nil)
+            let log = try String(contentsOfFile: folder + "/\(Self.a)/changes/session.jsonl", encoding: .utf8)
+            longest = max(longest, log.split(separator: "\n").count)
+        }
+        // A's own few lines, and a `seen` line for each of B's values that
+        // B's log still holds (at most what B keeps between compactions).
+        #expect(longest <= 2 * ReplicatedLogStore.sessionCompactionInterval + 3, "\(longest) lines")
+        for device in [Self.a, Self.b] {
+            let store = ReplicatedLogStore.dataFolder(devices: folder, deviceID: { device }, now: { Date() })
+            #expect(try store.unseen("session", key: "current") == [])
+            #expect(try store.values(of: "session")["current"] == nil)
+        }
+    }
+
     /// Each line of the slot's log is a whole session, and the first write
     /// of a `start` or `stop` merges them all: with 64 lines between
     /// compactions a `stop` ran 6.1 M instructions after 57 of them.

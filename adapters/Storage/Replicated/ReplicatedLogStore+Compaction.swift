@@ -36,13 +36,25 @@ extension ReplicatedLogStore {
         let folder = directory + "/" + device + "/changes/"
         let copies = logFiles(of: suite).contains { $0 != path && $0.hasPrefix(folder) }
         defer { forgetReader(of: suite) }   // the log is another file now
-        return try compact(path, device: device, copies: copies, kept: keptReader(suite))
+        let kept = keptReader(suite)
+        // The whole values every log holds, if this process read them all as
+        // they are now: an acknowledgment of another device's value that no
+        // log holds any more is needed by no reader (a device that stops
+        // another's sessions kept one line per session stopped, for ever).
+        var held: Set<HybridTimestamp>?
+        if let kept {
+            var stamps: [String: POSIXFiles.FileStamp] = [:]
+            for file in logFiles(of: suite) { if let stamp = try? POSIXFiles.FileStamp.current(file) { stamps[file] = stamp } }
+            if kept.isCurrent(stamps) { held = Set(kept.wholeValues.values.flatMap(\.keys)) }
+        }
+        return try compact(path, device: device, copies: copies, kept: kept, held: held)
     }
 
     /// `kept`: what this process read of the suite; its lines of `path`,
     /// if they are the whole file as it is, are taken as they were read.
+    /// `held`: the stamps of the whole values in every log, when known.
     @discardableResult
-    private func compact(_ path: String, device: String, copies: Bool, kept: ChangeLogReader?) throws -> Int {
+    private func compact(_ path: String, device: String, copies: Bool, kept: ChangeLogReader?, held: Set<HybridTimestamp>?) throws -> Int {
         guard let bytes = try POSIXFiles.read(path, limit: ChangeLogReader.readLimit), let last = bytes.lastIndex(of: 0x0A) else { return 0 }
         var lines: [[UInt8]] = [], decoded: [ChangeLine.Decoded] = []
         if let kept, kept.indexedPath == path, let progress = kept.files[path], progress.consumed == last + 1,
@@ -72,7 +84,7 @@ extension ReplicatedLogStore {
             if !changes.isEmpty, changes.allSatisfy(later.supersedes) { keep[index] = false }
             changes.forEach { later.note($0) }
         }
-        let gone = Self.valuesGone(decoded, keep: keep, device: device, copies: copies)
+        let gone = Self.valuesGone(decoded, keep: keep, device: device, copies: copies, held: held)
         for index in decoded.indices where decoded[index].changes.isEmpty {
             if let stamp = decoded[index].acknowledged, gone(stamp) { keep[index] = false }
         }
@@ -87,19 +99,23 @@ extension ReplicatedLogStore {
         return dropped
     }
 
-    /// Whether a whole value's stamp names one of this device's values that
-    /// no kept line holds: no reader can find it any more, so nothing needs
-    /// to say it was replaced knowingly (unless a conflict copy of this
-    /// log may hold it).
+    /// Whether a whole value's stamp names a value no reader can find any
+    /// more, so that nothing needs to say it was replaced knowingly: one of
+    /// this device's that no kept line holds (unless a conflict copy of
+    /// this log may hold it), or, when `held` tells, one no log holds.
     static func valuesGone(_ decoded: [ChangeLine.Decoded], keep: [Bool], device: String,
-                           copies: Bool) -> (HybridTimestamp) -> Bool {
+                           copies: Bool, held: Set<HybridTimestamp>?) -> (HybridTimestamp) -> Bool {
         var kept: Set<HybridTimestamp> = []
         for index in decoded.indices where keep[index] {
             for change in decoded[index].changes {
                 if case .set(ChangeLine.wholeValue, _?) = change.kind { kept.insert(change.at) }
             }
         }
-        return { stamp in !copies && stamp.device == device && !kept.contains(stamp) }
+        return { stamp in
+            if kept.contains(stamp) { return false }
+            if stamp.device == device, !copies { return true }
+            return held.map { !$0.contains(stamp) } ?? false
+        }
     }
 
     /// For each dropped line whose acknowledgment must outlive it, by its
