@@ -127,6 +127,56 @@ struct ConcurrentStartTests {
         #expect(try logged(a).count == 1, "B's own session, stopped")
     }
 
+    /// B pauses (resumes, skips to the next phase of) a session A has
+    /// already stopped, before the copy brought B the stop: B's edit is
+    /// written later than A's stop, and the slot, merged by the clock, ran
+    /// the stopped session again on both devices.
+    @Test("an edit of a session made on a device that had not seen it stopped does not bring it back", arguments: ["pause", "resume", "next"])
+    func endingIsFinal(edit: String) throws {
+        try setUp()
+        let length = edit == "next" ? ["--cycle", "10m/5m"] : ["--for", "30m"]   // `next` is a cycle's; a pause, a plain session's
+        let stopped = try session(try a.run(["start", "focus"] + length + ["--json"]))
+        if edit == "resume" { try a.run("pause") }
+        try sync(a, to: b)
+        #expect(try a.run("stop").status == 0)
+        let edited = try b.run(edit)
+        #expect(edited.status == 0, "\(edited.out)\(edited.err)")
+        try sync(b, to: a)
+        try sync(a, to: b)
+        for device in [a, b] {
+            #expect(try device.run("status", "--json").json["active"] as? Bool == false)
+            let logged = try logged(device).filter { $0["id"] as? String == stopped["id"] as? String }
+            #expect(logged.count == 1 && logged.first?["outcome"] as? String == "stopped", "\(logged)")
+        }
+        // And each device starts the next session as usual.
+        #expect(try a.run("start", "focus", "--for", "10m").status == 0)
+        #expect(try a.run("stop").status == 0)
+        try sync(a, to: b)
+        #expect(try b.run("start", "focus", "--for", "10m").status == 0)
+    }
+
+    @Test("a session started after one stopped keeps running when an unseen edit of the stopped one arrives")
+    func laterSessionHolds() throws {
+        try setUp()
+        let stopped = try session(try a.run("start", "focus", "--for", "30m", "--json"))
+        try sync(a, to: b)
+        #expect(try a.run("stop").status == 0)
+        let running = try session(try a.run("start", "focus", "--for", "20m", "--json"))
+        #expect(try b.run("pause").status == 0)
+        try sync(b, to: a)
+        try sync(a, to: b)
+        for device in [a, b] {
+            let status = try device.run("status", "--json").json
+            #expect((status["session"] as? [String: Any])?["id"] as? String == running["id"] as? String, "\(status)")
+        }
+        try sync(a, to: b)
+        try sync(b, to: a)
+        for device in [a, b] {
+            #expect(try logged(device).filter { $0["id"] as? String == stopped["id"] as? String }.count == 1)
+            #expect(try logged(device).filter { $0["id"] as? String == running["id"] as? String }.isEmpty)
+        }
+    }
+
     /// A's stop of B's session names it (`over`) in a line of A's slot log
     /// that A's later sessions supersede; compacting that log used to drop
     /// the line and, with it, the only sign that A had ended B's session

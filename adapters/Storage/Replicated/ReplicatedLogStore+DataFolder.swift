@@ -5,7 +5,8 @@ import FoundationEssentials
 extension ReplicatedLogStore {
     /// The suites of a data folder as retime shares them: a group's targets
     /// merge per target, and the session slot is one value (two devices'
-    /// sessions are never mixed field by field). The slot's log is
+    /// sessions are never mixed field by field), a session's ending final
+    /// over any edit of it made unseen (`WholeValueEnding`). The slot's log is
     /// compacted every `sessionCompactionInterval` lines: each of its lines
     /// is a whole session, the first write of a `start` or `stop` merges
     /// them all, and a `stop` after 57 lines ran 6.1 M instructions where
@@ -15,7 +16,8 @@ extension ReplicatedLogStore {
                                   compactionInterval: Int = 64) -> ReplicatedLogStore {
         ReplicatedLogStore(directory: directory, deviceID: deviceID, now: now, setFields: ["groups": ["targets"]],
                            wholeValueSuites: ["session"], lockTimeout: lockTimeout, compactionInterval: compactionInterval,
-                           compactionIntervals: ["session": min(compactionInterval, sessionCompactionInterval)])
+                           compactionIntervals: ["session": min(compactionInterval, sessionCompactionInterval)],
+                           endings: ["session": .sessions])
     }
 
     /// Lines of the session slot's own log between compactions: a session

@@ -36,6 +36,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     let deviceID: @Sendable () throws -> String
     let now: @Sendable () -> Date
     private let shapes: @Sendable (String) -> RecordJSON
+    /// Per suite of whole values that end, how to tell (see `WholeValueEnding`).
+    private let endings: [String: WholeValueEnding]
     /// Registered defaults and change observers (this process only).
     private let side = StoreSideTables()
     private let cache = Mutex<[String: Merged]>([:])
@@ -70,7 +72,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     ///   - now: the wall clock the hybrid clock follows.
     public init(directory: String, deviceID: @escaping @Sendable () throws -> String, now: @escaping @Sendable () -> Date,
                 setFields: [String: Set<String>] = [:], wholeValueSuites: Set<String> = [], lockTimeout: Double = 5,
-                compactionInterval: Int = 64, compactionIntervals: [String: Int] = [:]) {
+                compactionInterval: Int = 64, compactionIntervals: [String: Int] = [:], endings: [String: WholeValueEnding] = [:]) {
+        self.endings = endings
         self.compactionInterval = compactionInterval
         self.compactionIntervals = compactionIntervals
         self.directory = directory
@@ -255,7 +258,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         guard let stamp = try? POSIXFiles.FileStamp.current(path) else { return }
         var reader = state.reader
         guard reader.takeWritten(written, bytes: bytes, to: path, now: stamp, stampedAt: stampedAt) else { return }
-        let kept = Merged(reader: reader, values: shapes(suite).values(of: reader.records))
+        let kept = Merged(reader: reader, values: values(of: reader, suite: suite))
         cache.withLock { $0[suite] = kept }
     }
 
@@ -280,9 +283,17 @@ public final class ReplicatedLogStore: KeyValueStore {
             reader = newReader(suite)
             try reader.readOn(files, stamps: stamps)
         }
-        let state = Merged(reader: reader, values: shapes(suite).values(of: reader.records))
+        let state = Merged(reader: reader, values: values(of: reader, suite: suite))
         cache.withLock { $0[suite] = state }
         return state
+    }
+
+    /// The suite's values as `reader` merged them, an ended value read in
+    /// place of any later edit of the same thing (`WholeValueEnding`).
+    private func values(of reader: ChangeLogReader, suite: String) -> [String: JSONValue] {
+        let values = shapes(suite).values(of: reader.records)
+        guard let ending = endings[suite] else { return values }
+        return ending.applied(to: values, written: reader.wholeValues)
     }
 
     /// A reader that keeps this device's own log of `suite` line by line

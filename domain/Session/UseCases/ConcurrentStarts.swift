@@ -14,8 +14,9 @@ import RetimeShared
 /// - Otherwise the slot's session holds, and the unseen one ends (stopped)
 ///   at the instant the slot's session started: from then on the person
 ///   was focusing on the other.
-/// - An unseen session still running while the slot is empty (the session
-///   that replaced it has ended since) takes the slot back.
+/// - An unseen session still running while the slot is empty, or holds a
+///   session that has ended (the session that replaced it has ended
+///   since), takes the slot back.
 /// - An unseen session that had ended, or whose planned end has passed,
 ///   goes to history as it ended.
 ///
@@ -49,6 +50,14 @@ struct ConcurrentStarts: Sendable {
             } else if slot == nil {
                 guard try await sessions.replace(nil, with: contender) else { return try await sessions.current() }
                 logger.notice("a session started elsewhere at the same time runs again", metadata: ["session": "\(contender.id)"])
+                slot = contender
+            } else if let ending = slot, !ending.isActive, ending.id != contender.id {
+                // The slot's session has ended (an edit of it made unseen of
+                // its stop took the slot, and the stop wins): it goes to
+                // history as it ended, and the running one takes the slot back.
+                try await history.append(ending)
+                guard try await sessions.replace(ending, with: contender) else { return try await sessions.current() }
+                logger.notice("a session replaced by an edit of one that had ended runs again", metadata: ["session": "\(contender.id)"])
                 slot = contender
             } else {
                 try await close(contender.ending(at: now, outcome: .stopped), reason: "the slot is being emptied")
