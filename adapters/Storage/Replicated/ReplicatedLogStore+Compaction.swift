@@ -45,22 +45,31 @@ extension ReplicatedLogStore {
         if let kept {
             var stamps: [String: POSIXFiles.FileStamp] = [:]
             for file in logFiles(of: suite) { if let stamp = try? POSIXFiles.FileStamp.current(file) { stamps[file] = stamp } }
-            if kept.isCurrent(stamps) { held = Set(kept.wholeValues.values.flatMap(\.keys)) }
+            // (A loop, not `flatMap(\.keys)`: a key path of a generic type
+            // is built at run time, 0.28 M instructions the first time.)
+            if kept.isCurrent(stamps) {
+                var stampsHeld: Set<HybridTimestamp> = []
+                for values in kept.wholeValues.values { for stamp in values.keys { stampsHeld.insert(stamp) } }
+                held = stampsHeld
+            }
         }
-        return try compact(path, device: device, copies: copies, kept: kept, held: held)
+        return try compact(path, device: device, copies: copies, kept: kept, held: held, ending: endings[suite])
     }
 
     /// `kept`: what this process read of the suite; its lines of `path`,
     /// if they are the whole file as it is, are taken as they were read.
     /// `held`: the stamps of the whole values in every log, when known.
+    /// `ending`: the suite's (`WholeValueEnding`), whose last ended value
+    /// stays, for a late edit of that session to meet.
     @discardableResult
-    private func compact(_ path: String, device: String, copies: Bool, kept: ChangeLogReader?, held: Set<HybridTimestamp>?) throws -> Int {
+    private func compact(_ path: String, device: String, copies: Bool, kept: ChangeLogReader?, held: Set<HybridTimestamp>?,
+                         ending: WholeValueEnding?) throws -> Int {
         guard let bytes = try POSIXFiles.read(path, limit: ChangeLogReader.readLimit), let last = bytes.lastIndex(of: 0x0A) else { return 0 }
         var lines: [[UInt8]] = [], decoded: [ChangeLine.Decoded] = []
         if let kept, kept.indexedPath == path, let progress = kept.files[path], progress.consumed == last + 1,
            kept.indexed.count == progress.lines, (try? POSIXFiles.FileStamp.current(path)) == progress.stamp {
             lines = kept.indexed.map { Array(bytes[$0.start..<$0.end]) }
-            decoded = kept.indexed.map(\.line)
+            decoded = kept.indexed.map { $0.line }
         } else {
             // Cut at each newline found by `firstIndex` (`split` called a
             // closure per byte: a third of a compaction).
@@ -71,17 +80,24 @@ extension ReplicatedLogStore {
             }
             for line in lines {
                 // A line it cannot read is left for doctor: nothing is rewritten.
-                // Whole values are not parsed: which field a line sets is all
-                // that tells what supersedes what.
-                guard let one = try? ChangeLine.decodeLine(line, values: false) else { return 0 }
+                // Whole values are not parsed (unless whether one is an
+                // ending matters): which field a line sets is all that tells
+                // what supersedes what.
+                guard let one = try? ChangeLine.decodeLine(line, values: ending != nil) else { return 0 }
                 decoded.append(one)
             }
         }
-        var later = Superseding()
+        var later = Superseding(), laterEnding = false
         var keep = [Bool](repeating: true, count: lines.count)
         for index in decoded.indices.reversed() {
             let changes = decoded[index].changes
-            if !changes.isEmpty, changes.allSatisfy(later.supersedes) { keep[index] = false }
+            // The last ending stays: a pause made unseen of that stop, on a
+            // device that syncs late, must still meet it (`WholeValueEnding`).
+            let ends = ending.map { rule in
+                changes.contains { if case .set(ChangeLine.wholeValue, let value?) = $0.kind { rule.isEnded(value) } else { false } }
+            } ?? false
+            if !changes.isEmpty, changes.allSatisfy(later.supersedes), !ends || laterEnding { keep[index] = false }
+            laterEnding = laterEnding || ends
             changes.forEach { later.note($0) }
         }
         let gone = Self.valuesGone(decoded, keep: keep, device: device, copies: copies, held: held)
@@ -97,6 +113,16 @@ extension ReplicatedLogStore {
         }
         _ = try POSIXFiles.writeAtomically(kept, to: path)
         return dropped
+    }
+
+    /// The reader this process keeps of `suite`, if any.
+    func keptReader(_ suite: String) -> ChangeLogReader? {
+        cache.withLock { $0[suite] }?.reader
+    }
+
+    /// Drops it: the next read reads every log of `suite` again.
+    func forgetReader(of suite: String) {
+        cache.withLock { _ = $0.removeValue(forKey: suite) }
     }
 
     /// Whether a whole value's stamp names a value no reader can find any

@@ -6,11 +6,11 @@ extension ReplicatedLogStore {
     /// The suites of a data folder as retime shares them: a group's targets
     /// merge per target, and the session slot is one value (two devices'
     /// sessions are never mixed field by field), a session's ending final
-    /// over any edit of it made unseen (`WholeValueEnding`). The slot's log is
-    /// compacted every `sessionCompactionInterval` lines: each of its lines
-    /// is a whole session, the first write of a `start` or `stop` merges
-    /// them all, and a `stop` after 57 lines ran 6.1 M instructions where
-    /// one after 12 ran 3.7 M (docs/performance.md).
+    /// over any edit of it made unseen (`WholeValueEnding`). The slot's log
+    /// is compacted at each `start` and every `sessionCompactionInterval`
+    /// lines: each of its lines is a whole session, the first write of a
+    /// `start` or `stop` merges them all, and a `stop` after 57 lines ran
+    /// 6.1 M instructions where one after 12 ran 3.7 M (docs/performance.md).
     public static func dataFolder(devices directory: String, deviceID: @escaping @Sendable () throws -> String,
                                   now: @escaping @Sendable () -> Date, lockTimeout: Double = 5,
                                   compactionInterval: Int = 64) -> ReplicatedLogStore {
@@ -20,8 +20,9 @@ extension ReplicatedLogStore {
                            endings: ["session": .sessions])
     }
 
-    /// Lines of the session slot's own log between compactions: a session
-    /// writes three (its start, its end, the slot emptied), and compacting
-    /// leaves the last value and the emptying.
+    /// Lines of the session slot's own log between compactions, at most: it
+    /// is compacted at each `start` too (see `update`), so it holds two
+    /// lines when a `stop` reads it and five when the next `start` does; a
+    /// daemon that moves a long cycle's phases writes one line per edge.
     public static let sessionCompactionInterval = 8
 }

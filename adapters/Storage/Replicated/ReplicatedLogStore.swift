@@ -37,18 +37,20 @@ public final class ReplicatedLogStore: KeyValueStore {
     let now: @Sendable () -> Date
     private let shapes: @Sendable (String) -> RecordJSON
     /// Per suite of whole values that end, how to tell (see `WholeValueEnding`).
-    private let endings: [String: WholeValueEnding]
+    let endings: [String: WholeValueEnding]
     /// Registered defaults and change observers (this process only).
     private let side = StoreSideTables()
-    private let cache = Mutex<[String: Merged]>([:])
+    /// Each suite as this process last merged it.
+    let cache = Mutex<[String: Merged]>([:])
     /// Values this process took from a snapshot, by the stamps of the logs
     /// it was checked against.
     private let served = Mutex<[String: (stamps: [String: POSIXFiles.FileStamp], snapshot: SuiteSnapshot)]>([:])
     /// `devices/` and each device's `changes/`, listed once while unchanged.
     private let listings = FolderListings()
+    private let devicesFolder: FolderListings.Folder
     /// What `logFiles` made of the listings last time: the device folders'
     /// paths, and per suite its files (by the listings they came from).
-    private let suiteFiles = Mutex<(folders: (devices: [String], paths: [String])?,
+    private let suiteFiles = Mutex<(folders: (devices: [String], paths: [FolderListings.Folder])?,
                                     files: [String: (devices: [String], listed: [[String]], files: [String])])>((nil, [:]))
     /// Suites this process changed, whose snapshot it makes once it is
     /// done with the store (`forgetParsedSuites`), so the next command
@@ -77,6 +79,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         self.compactionInterval = compactionInterval
         self.compactionIntervals = compactionIntervals
         self.directory = directory
+        devicesFolder = FolderListings.Folder(directory)
         self.deviceID = deviceID
         self.now = now
         self.lockTimeout = lockTimeout
@@ -124,6 +127,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         try SuiteName.check(suite)
         let files = logFiles(of: suite)
         var stamps: [String: POSIXFiles.FileStamp] = [:]
+        stamps.reserveCapacity(files.count)
         for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
         if let cached = cache.withLock({ $0[suite] }), cached.reader.isCurrent(stamps) { return .merged(cached) }
         if let served = served.withLock({ $0[suite] }), served.stamps == stamps { return .snapshot(served.snapshot) }
@@ -207,7 +211,9 @@ public final class ReplicatedLogStore: KeyValueStore {
         var lines: [UInt8] = []
         var decoded: [ChangeLine.Decoded] = []
         let instant = now()
+        var began = false   // a value written where there was none (a session started)
         for key in Set(state.values.keys).union(after.keys).sorted() where after[key] != state.values[key] {
+            if state.values[key] == nil { began = true }
             let kinds = shape.changes(to: after[key], of: key, in: records)
             guard !kinds.isEmpty else { continue }
             let at = clock.tick(now: instant, count: kinds.count)
@@ -222,16 +228,22 @@ public final class ReplicatedLogStore: KeyValueStore {
         try ChangeLogAppender.append(lines, path: path, folder: folder, durability: durability)
         // Every `compactionInterval` lines, superseded ones are dropped (see
         // ReplicatedLogStore+Compaction.swift): a log that only grew would
-        // make every read slower with every session. Not at once, though:
-        // at this process's next write of the suite, or when it is done
-        // with the store, so that no read of this process parses the
+        // make every read slower with every session. In a whole-value
+        // suite, also whenever a value is written where there was none (a
+        // session started): the last one's lines are all superseded then,
+        // and the `stop` that follows, what a person waits on to get their
+        // sites back, reads two lines and compacts nothing. Not at once,
+        // though: at this process's next write of the suite, or when it is
+        // done with the store, so that no read of this process parses the
         // rewritten log again (a `stop` writes the slot twice: compacting
         // at the first write cost its second a whole read, 0.25 M
         // instructions).
         let before = state.reader.files[path]?.lines ?? 0, written = lines.count { $0 == 0x0A }
         let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
         let due = compactionDue.withLock { $0.remove(suite) != nil }
-        if interval > 0, (before + written) / interval > before / interval { compactionDue.withLock { _ = $0.insert(suite) } }
+        if interval > 0, (before + written) / interval > before / interval || (shape.wholeValues && began && before >= 2) {
+            compactionDue.withLock { _ = $0.insert(suite) }
+        }
         // This process's next look at the suite (the slot's second write
         // in a `stop`, the snapshot at its teardown, the compaction) starts
         // from here instead of parsing back what it wrote.
@@ -268,6 +280,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         try SuiteName.check(suite)
         let files = logFiles(of: suite)
         var stamps: [String: POSIXFiles.FileStamp] = [:]
+        stamps.reserveCapacity(files.count)
         for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
         return try merged(suite, files: files, stamps: stamps)
     }
@@ -304,25 +317,15 @@ public final class ReplicatedLogStore: KeyValueStore {
         return reader
     }
 
-    /// The reader this process keeps of `suite`, if any (for `compact`).
-    func keptReader(_ suite: String) -> ChangeLogReader? {
-        cache.withLock { $0[suite] }?.reader
-    }
-
-    /// Drops it: the next read reads every log of `suite` again.
-    func forgetReader(of suite: String) {
-        cache.withLock { _ = $0.removeValue(forKey: suite) }
-    }
-
     /// Every file holding changes to `suite`: each device's log and the
     /// conflict copies a sync tool made of it; never a sync tool's
     /// temporary file.
     func logFiles(of suite: String) -> [String] {
-        let devices = listings.names(in: directory)
+        let devices = listings.names(in: devicesFolder)
         // The device folders' paths, made again only when `devices/` was listed again.
         let folders = suiteFiles.withLock { kept in
             if let made = kept.folders, made.devices == devices { return made.paths }
-            let paths = devices.sorted().filter(HybridTimestamp.isDeviceID).map { directory + "/" + $0 + "/changes" }
+            let paths = devices.sorted().filter(HybridTimestamp.isDeviceID).map { FolderListings.Folder(directory + "/" + $0 + "/changes") }
             kept.folders = (devices, paths)
             return paths
         }
@@ -332,7 +335,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         var files: [String] = []
         let log = suite + ".jsonl", conflict = suite + SyncToolFiles.conflictMarker
         for (folder, names) in zip(folders, listed) {
-            for name in names.sorted() where Self.holds(log: log, conflict: conflict, name) { files.append(folder + "/" + name) }
+            for name in names.sorted() where Self.holds(log: log, conflict: conflict, name) { files.append(folder.path + "/" + name) }
         }
         suiteFiles.withLock { $0.files[suite] = (devices, listed, files) }
         return files

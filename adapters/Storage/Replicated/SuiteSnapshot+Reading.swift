@@ -74,20 +74,21 @@ extension SuiteSnapshot {
             var length: Int64?, device: Int64?, inode: Int64?, size: Int64?, modified: Int64?, changed: Int64?
             if !reader.take(UInt8(ascii: "}")) {
                 repeat {
-                    let member = try reader.readString()
+                    // Told apart by their bytes: no String made of each name.
+                    let member = try reader.withString(SourceMember.init)
                     try reader.expect(UInt8(ascii: ":"))
                     let value = try JSONText.readValue(&reader, depth: 3)
                     let number: Int64? = if case .int(let number) = value { number } else { nil }
                     switch member {
-                    case "name": if case .string(let text) = value { name = text }
-                    case "hash": if case .string(let hex) = value { hash = UInt64(hex, radix: 16) }
-                    case "length": length = number
-                    case "device": device = number
-                    case "inode": inode = number
-                    case "size": size = number
-                    case "modified": modified = number
-                    case "changed": changed = number
-                    default: break
+                    case .name: if case .string(let text) = value { name = text }
+                    case .hash: if case .string(let hex) = value { hash = UInt64(hex, radix: 16) }
+                    case .length: length = number
+                    case .device: device = number
+                    case .inode: inode = number
+                    case .size: size = number
+                    case .modified: modified = number
+                    case .changed: changed = number
+                    case .other: break
                     }
                 } while reader.take(UInt8(ascii: ","))
                 try reader.expect(UInt8(ascii: "}"))
@@ -107,5 +108,19 @@ extension SuiteSnapshot {
         } while reader.take(UInt8(ascii: ","))
         try reader.expect(UInt8(ascii: "]"))
         return complete ? sources : nil
+    }
+}
+
+/// A member of a snapshot's source, by the bytes of its name.
+private enum SourceMember {
+    case name, hash, length, device, inode, size, modified, changed, other
+
+    init(_ raw: UnsafeBufferPointer<UInt8>) {
+        func named(_ text: StaticString) -> Bool {
+            raw.count == text.utf8CodeUnitCount && raw.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        self = if named("name") { .name } else if named("hash") { .hash } else if named("length") { .length }
+            else if named("device") { .device } else if named("inode") { .inode } else if named("size") { .size }
+            else if named("modified") { .modified } else if named("changed") { .changed } else { .other }
     }
 }
