@@ -26,11 +26,10 @@ extension ChangeLogReader {
         for line in written { take(line) }
         if indexedPath == path {
             if before == nil { indexed = [] }
-            var start = before?.consumed ?? 0
+            var start = 0
             for (line, end) in zip(written, bytes.indices.filter { bytes[$0] == 0x0A }) {
-                let fileEnd = (before?.consumed ?? 0) + end
-                indexed.append(IndexedLine(start: start, end: fileEnd, line: line))
-                start = fileEnd + 1
+                indexed.append(IndexedLine(bytes: Array(bytes[start..<end]), line: line))
+                start = end + 1
             }
         }
         let lastStart = bytes.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? 0

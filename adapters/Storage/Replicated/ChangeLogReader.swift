@@ -51,11 +51,10 @@ struct ChangeLogReader {
     var indexedPath: String?
     var indexed: [IndexedLine] = []
 
-    /// One line of `indexedPath`: where its bytes are in the file (newline
-    /// excluded) and what it holds.
+    /// One line of `indexedPath`: its bytes (newline excluded) and what it
+    /// holds.
     struct IndexedLine {
-        var start: Int
-        var end: Int
+        var bytes: [UInt8]
         var line: ChangeLine.Decoded
     }
 
@@ -157,7 +156,7 @@ struct ChangeLogReader {
             do {
                 let decoded = try ChangeLine.decodeLine(line)
                 reader.take(decoded)
-                if indexing { reader.indexed.append(IndexedLine(start: start + lineStart, end: start + end, line: decoded)) }
+                if indexing { reader.indexed.append(IndexedLine(bytes: line, line: decoded)) }
             } catch {
                 throw StoreError.corrupted(path: path, reason: "line \(number): \(error.reason)")
             }

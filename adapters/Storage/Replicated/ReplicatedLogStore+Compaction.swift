@@ -64,13 +64,14 @@ extension ReplicatedLogStore {
     @discardableResult
     private func compact(_ path: String, device: String, copies: Bool, kept: ChangeLogReader?, held: Set<HybridTimestamp>?,
                          ending: WholeValueEnding?) throws -> Int {
-        guard let bytes = try POSIXFiles.read(path, limit: ChangeLogReader.readLimit), let last = bytes.lastIndex(of: 0x0A) else { return 0 }
         var lines: [[UInt8]] = [], decoded: [ChangeLine.Decoded] = []
-        if let kept, kept.indexedPath == path, let progress = kept.files[path], progress.consumed == last + 1,
-           kept.indexed.count == progress.lines, (try? POSIXFiles.FileStamp.current(path)) == progress.stamp {
-            lines = kept.indexed.map { Array(bytes[$0.start..<$0.end]) }
+        // The whole file, as this process read it and nothing since: not read again.
+        if let kept, kept.indexedPath == path, let progress = kept.files[path], kept.indexed.count == progress.lines,
+           let now = try? POSIXFiles.FileStamp.current(path), now == progress.stamp, now.size == Int64(progress.consumed) {
+            lines = kept.indexed.map { $0.bytes }
             decoded = kept.indexed.map { $0.line }
         } else {
+            guard let bytes = try POSIXFiles.read(path, limit: ChangeLogReader.readLimit), let last = bytes.lastIndex(of: 0x0A) else { return 0 }
             // Cut at each newline found by `firstIndex` (`split` called a
             // closure per byte: a third of a compaction).
             var start = 0
