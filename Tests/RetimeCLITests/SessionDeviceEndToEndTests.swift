@@ -46,6 +46,24 @@ struct SessionDeviceEndToEndTests {
         #expect(device(json)?["id"] as? String == laptop && device(json)?["name"] as? String == "laptop")
     }
 
+    @Test("log --json names the device each session was started on, whichever device ended it")
+    func logNamesTheDevice() throws {
+        var retime = RetimeProcess()
+        try retime.run("device", "name", "laptop")
+        try retime.run("start", "--for", "25m")
+        let laptop = try deviceID(home: retime.dataDirectory + "-home")
+        retime.environment["HOME"] = retime.dataDirectory + "-desktop"
+        #expect(try retime.run("stop").status == 0)
+        try retime.run("start", "--for", "25m")
+        #expect(try retime.run("stop").status == 0)
+        let desktop = try deviceID(home: retime.dataDirectory + "-desktop")
+        let sessions = try #require(try retime.run("log", "--json").json["sessions"] as? [[String: Any]])
+        let devices = sessions.map { $0["device"] as? [String: Any] }
+        #expect(devices.count == 2)
+        #expect(devices.last??["id"] as? String == laptop && devices.last??["name"] as? String == "laptop", "\(devices)")
+        #expect(devices.first??["id"] as? String == desktop && devices.first??["name"] is NSNull, "\(devices)")
+    }
+
     @Test("a session recorded before sessions named their device still reads: device null")
     func oldSession() throws {
         let retime = RetimeProcess()

@@ -19,10 +19,11 @@ enum SessionLineCodec {
         var id: SessionID?, groupId: GroupID?, startedAt: Date?, plannedEnd: Date?, endedAt: Date?
         var outcome: SessionOutcome?, strict = false, breaks: [Break] = [], tags: [String] = [], note: String?
         var origin = SessionOrigin.manual, bootDeadline: BootTimeReading?, groupName: String?, cycle: Cycle?
-        var away: [AwayStretch] = []
+        var away: [AwayStretch] = [], device: String?
         try readObject(&reader) { key, reader in
             switch key {
             case .away: away = try readAway(&reader)
+            case .device: device = reader.takeNull() ? nil : try reader.readString()
             case .id: id = SessionID(try reader.withString(uuid))
             case .groupId: groupId = GroupID(try reader.withString(uuid))
             case .groupName: groupName = reader.takeNull() ? nil : try reader.readString()
@@ -47,7 +48,7 @@ enum SessionLineCodec {
         }
         return Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt,
                        outcome: outcome, strict: strict, breaks: breaks, tags: tags, note: note, origin: origin,
-                       bootDeadline: bootDeadline, groupName: groupName, cycle: cycle, away: away)
+                       bootDeadline: bootDeadline, groupName: groupName, device: device, cycle: cycle, away: away)
     }
 
     /// What an edit's amendment line changed (`"changed"`, `"tagsAdded"`,
@@ -276,6 +277,7 @@ enum SessionLineCodec {
         case away, reason, kept, threshold
         case cycle, work, breakLength, breakRatio, longBreak, rounds
         case changed, tagsAdded, tagsRemoved
+        case device
 
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             func equals(_ text: StaticString) -> Bool {
@@ -284,6 +286,7 @@ enum SessionLineCodec {
             guard !bytes.isEmpty else { return nil }
             switch bytes[0] {
             case UInt8(ascii: "i") where equals("id"): self = .id
+            case UInt8(ascii: "d") where equals("device"): self = .device
             case UInt8(ascii: "g") where equals("groupId"): self = .groupId
             case UInt8(ascii: "g") where equals("groupName"): self = .groupName
             case UInt8(ascii: "s") where equals("startedAt"): self = .startedAt

@@ -100,6 +100,8 @@ struct SessionLineEncoder {
         }
         raw("]")
         if let cycle = session.cycle { key("cycle"); self.cycle(cycle) }
+        // The device it was started on, so `log --json` can name it.
+        if let device = session.device { key("device"); string(device) }
         if let endedAt = session.endedAt { key("endedAt"); date(endedAt) }
         key("groupId"); string(session.groupId.description)
         if let name = session.groupName { key("groupName"); string(name) }

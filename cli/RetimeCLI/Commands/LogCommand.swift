@@ -47,6 +47,7 @@ struct LogCommand: RetimeCommand {
         @Resolved var log: SessionLogUseCase
         @Resolved var allowances: any AllowanceLedger
         @Resolved var groups: any GroupRepository
+        @Resolved var devices: any DeviceDirectory
     }
 
     func run(_ services: Services, _ io: CommandIO) async throws -> CommandResult {
@@ -56,8 +57,17 @@ struct LogCommand: RetimeCommand {
         // after the sessions (none when nothing was spent).
         let spent = try await AllowanceSpent.days(try await services.allowances.allSpending(), names: { try await services.groups.names() },
                                                   since: windowed ? lastWeek : since, until: until)
-        let json = Documents.document(["sessions": .array(log.sessions.map {
-            Documents.session($0, groupName: log.groupName(of: $0), at: log.readAt)
+        // Each device's name read once (a session names the device it was
+        // started on; history written before sessions did has none).
+        var deviceNames: [String: String?] = [:]
+        let json = Documents.document(["sessions": .array(log.sessions.map { session in
+            let deviceName = session.device.flatMap { device in
+                if let known = deviceNames[device] { return known }
+                let name = services.devices.name(of: device)
+                deviceNames[device] = name
+                return name
+            }
+            return Documents.session(session, groupName: log.groupName(of: session), at: log.readAt, deviceName: deviceName)
         }), "allowanceSpent": AllowanceSpent.json(spent)])
         var human = csv ? CSVTable.sessions(log.sessions, names: log.groupNames, now: log.readAt) : table(log, style: io.style)
         if windowed {

@@ -147,7 +147,8 @@ public struct AmendedSessions: Sendable {
             sessions[id] = Session(id: session.id, groupId: session.groupId, startedAt: session.startedAt, plannedEnd: session.plannedEnd,
                                    endedAt: session.endedAt, outcome: session.outcome, strict: session.strict, breaks: session.breaks,
                                    tags: tags, note: session.note, origin: session.origin, bootDeadline: session.bootDeadline,
-                                   shield: session.shield, groupName: session.groupName, cycle: session.cycle, away: session.away)
+                                   shield: session.shield, groupName: session.groupName, device: session.device, cycle: session.cycle,
+                                   away: session.away)
         }
         return sessions
     }

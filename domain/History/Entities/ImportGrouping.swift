@@ -47,6 +47,7 @@ extension Session {
     /// The same session with other tags.
     func retagged(_ tags: [String]) -> Session {
         Session(id: id, groupId: groupId, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt, outcome: outcome,
-                strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, groupName: groupName)
+                strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, groupName: groupName,
+                device: device)
     }
 }

@@ -56,6 +56,7 @@ public struct SessionChanges: Hashable, Sendable {
         }
         return Session(id: session.id, groupId: group.0, startedAt: times.0, plannedEnd: times.1, endedAt: times.2, outcome: outcome,
                        strict: strict, breaks: times.3, tags: session.tags, note: note, origin: origin,
-                       bootDeadline: session.bootDeadline, shield: session.shield, groupName: group.1, cycle: session.cycle, away: away)
+                       bootDeadline: session.bootDeadline, shield: session.shield, groupName: group.1, device: session.device,
+                       cycle: session.cycle, away: away)
     }
 }

@@ -155,7 +155,7 @@ public struct ImportHistoryUseCase: Sendable {
                                                 plannedEnd: record.session.endedAt, endedAt: record.session.endedAt,
                                                 outcome: existing.outcome, strict: existing.strict, breaks: record.session.breaks,
                                                 tags: record.session.tags, note: record.session.note, origin: existing.origin,
-                                                groupName: record.session.groupName ?? record.groupName)))
+                                                groupName: record.session.groupName ?? record.groupName, device: existing.device)))
         }
         if let now {
             try await recorder.record(.import, at: now, source: tool,
@@ -256,7 +256,8 @@ extension Session {
     /// The same session, filed under `group`, with the name it ran under.
     func inGroup(_ group: GroupID, named name: String) -> Session {
         Session(id: id, groupId: group, startedAt: startedAt, plannedEnd: plannedEnd, endedAt: endedAt, outcome: outcome,
-                strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, groupName: name)
+                strict: strict, breaks: breaks, tags: tags, note: note, origin: origin, bootDeadline: bootDeadline, groupName: name,
+                device: device)
     }
 }
 
