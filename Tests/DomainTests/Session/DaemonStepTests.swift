@@ -103,6 +103,23 @@ struct DaemonStepTests {
         #expect(daemon.world.tracker.events.contains { $0.name == "interval-skipped" })
     }
 
+    /// Two daemons sharing a data folder both start an interval: the
+    /// session has one id, so the one that comes second finds it running.
+    @Test("an interval whose own session another device's daemon started is handled there, not skipped here")
+    func startedElsewhereIsNotSkipped() async throws {
+        let daemon = try await DaemonWorld(at: "2026-11-23T09:00:00Z")
+        try await daemon.add("m", "09:00", "10:00")
+        let schedule = try #require(try await daemon.schedules.schedule(named: "m"))
+        var plan = SessionPlan(groupName: "m", groupId: schedule.groupId, length: .until(Timestamp.parse("2026-11-23T10:00:00Z")!),
+                               strict: false, origin: .schedule("m"), startAt: Timestamp.parse("2026-11-23T09:00:00Z"))
+        plan.id = ScheduledSessionID.of(schedule: schedule.id, intervalStart: Timestamp.parse("2026-11-23T09:00:00Z")!)
+        let elsewhere = try await daemon.world.start.execute(plan).session
+        let log = try await daemon.run(until: "2026-11-23T09:30:00Z")
+        #expect(log.isEmpty, "\(log)")
+        #expect(!daemon.world.tracker.events.contains { $0.name == "interval-skipped" })
+        #expect(try await daemon.world.sessions.current()?.id == elsewhere.id)
+    }
+
     @Test("a strict interval is not dodged: it stops a manual session in its way at its start, and starts its own")
     func strictPreempts() async throws {
         let daemon = try await DaemonWorld(at: "2026-11-23T08:30:00Z")

@@ -144,6 +144,14 @@ public struct RunDueEventsUseCase: Sendable {
                 return record(.sessionStarted, "interval-started")
             } catch SessionError.alreadyActive {
                 reconciled.forgetSlot()   // another process started one since the pass reconciled
+                // The interval's own session, started by another device's
+                // daemon sharing the data folder: handled, not skipped (no
+                // `interval-skipped` hook for an interval that runs).
+                if let running = try await startedByThis(interval, schedule, after: reconciled),
+                   running == ScheduledSessionID.of(schedule: schedule.id, intervalStart: interval.start) {
+                    logger.info("the interval's session runs, started elsewhere", metadata: ["schedule": "\(schedule.name)"])
+                    return nil
+                }
                 await events.interval(.intervalSkipped, event, session: nil, at: now)
                 return record(.intervalSkipped, "interval-skipped")
             } catch SessionError.invalidLength {
