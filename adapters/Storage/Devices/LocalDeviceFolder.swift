@@ -38,9 +38,12 @@ public final class LocalDeviceFolder: Sendable {
         /// folder's listing is read once for all the moves out of it.
         func names(listing: (String) -> [String]) -> [String] {
             guard rotations else { return [name] }
+            // The prefix and its length made once per move, not per name:
+            // every command resolves these moves.
+            let prefix = name + ".", length = prefix.utf8.count
             return listing(from).filter { candidate in
-                candidate == name || (candidate.hasPrefix(name + ".") && candidate.dropFirst(name.count + 1).allSatisfy(\.isASCIIDigit)
-                                      && candidate.count > name.count + 1)
+                candidate == name || (candidate.utf8.count > length && candidate.hasPrefix(prefix)
+                                      && candidate.utf8.dropFirst(length).allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
             }
         }
     }
@@ -104,8 +107,4 @@ public final class LocalDeviceFolder: Sendable {
             if lstat(to, &new) == 0, new.st_ino == old.st_ino, new.st_dev == old.st_dev { unlink(from) }
         }
     }
-}
-
-private extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -62,7 +62,9 @@ public protocol KeyValueStore: Sendable {
 /// of lower-case letters, digits, `.`, `-` and `_`, not starting with a dot.
 public enum SuiteName {
     public static func isValid(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 64 && name.first != "." && name.utf8.allSatisfy {
+        // Bytes only: `first` would cut a Character (grapheme rules) at
+        // every read of a suite, seven times a `stop`.
+        !name.isEmpty && name.utf8.count <= 64 && name.utf8.first != UInt8(ascii: ".") && name.utf8.allSatisfy {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
         }
