@@ -46,6 +46,20 @@ struct ConcurrentStartTests {
         }
     }
 
+    /// Each device's folders copied to the other: A's to B, then B's to A.
+    func syncBothWays() throws {
+        try sync(a, to: b)
+        try sync(b, to: a)
+    }
+
+    /// Both devices' `status` names `expected` (a session's JSON) as running.
+    func expectBothRun(_ expected: [String: Any]) throws {
+        for device in [a, b] {
+            let status = try device.run("status", "--json").json
+            #expect((status["session"] as? [String: Any])?["id"] as? String == expected["id"] as? String, "\(status)")
+        }
+    }
+
     func session(_ outcome: RetimeProcess.Outcome) throws -> [String: Any] {
         try #require(outcome.json["session"] as? [String: Any], "\(outcome.out)\(outcome.err)")
     }
@@ -59,14 +73,9 @@ struct ConcurrentStartTests {
         try setUp()
         let first = try session(try a.run("start", "focus", "--for", "30m", "--json"))
         let second = try session(try b.run("start", "focus", "--for", "20m", "--json"))
-        try sync(a, to: b)
-        try sync(b, to: a)
-        for device in [a, b] {
-            let status = try device.run("status", "--json").json
-            #expect((status["session"] as? [String: Any])?["id"] as? String == second["id"] as? String, "\(status)")
-        }
-        try sync(a, to: b)
-        try sync(b, to: a)
+        try syncBothWays()
+        try expectBothRun(second)
+        try syncBothWays()
         for device in [a, b] {
             let ended = try logged(device).filter { $0["id"] as? String == first["id"] as? String }
             #expect(ended.count == 1, "\(ended)")
@@ -165,12 +174,8 @@ struct ConcurrentStartTests {
         #expect(try b.run("pause").status == 0)
         try sync(b, to: a)
         try sync(a, to: b)
-        for device in [a, b] {
-            let status = try device.run("status", "--json").json
-            #expect((status["session"] as? [String: Any])?["id"] as? String == running["id"] as? String, "\(status)")
-        }
-        try sync(a, to: b)
-        try sync(b, to: a)
+        try expectBothRun(running)
+        try syncBothWays()
         for device in [a, b] {
             #expect(try logged(device).filter { $0["id"] as? String == stopped["id"] as? String }.count == 1)
             #expect(try logged(device).filter { $0["id"] as? String == running["id"] as? String }.isEmpty)
