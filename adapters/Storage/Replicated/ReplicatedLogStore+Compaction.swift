@@ -116,6 +116,14 @@ extension ReplicatedLogStore {
         return dropped
     }
 
+    /// A reader that keeps this device's own log of `suite` line by line
+    /// (for `compact`).
+    func newReader(_ suite: String) -> ChangeLogReader {
+        var reader = ChangeLogReader()
+        if let device = try? deviceID() { reader.indexedPath = directory + "/" + device + "/changes/" + suite + ".jsonl" }
+        return reader
+    }
+
     /// The reader this process keeps of `suite`, if any.
     func keptReader(_ suite: String) -> ChangeLogReader? {
         cache.withLock { $0[suite] }?.reader

@@ -309,14 +309,6 @@ public final class ReplicatedLogStore: KeyValueStore {
         return ending.applied(to: values, written: reader.wholeValues)
     }
 
-    /// A reader that keeps this device's own log of `suite` line by line
-    /// (for `compact`).
-    private func newReader(_ suite: String) -> ChangeLogReader {
-        var reader = ChangeLogReader()
-        if let device = try? deviceID() { reader.indexedPath = directory + "/" + device + "/changes/" + suite + ".jsonl" }
-        return reader
-    }
-
     /// Every file holding changes to `suite`: each device's log and the
     /// conflict copies a sync tool made of it; never a sync tool's
     /// temporary file.
