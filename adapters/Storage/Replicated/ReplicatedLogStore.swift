@@ -57,7 +57,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// finds it current instead of merging every log and making it.
     private let changedSuites = Mutex<Set<String>>([])
     /// Suites whose log this process's writes took past a compaction
-    /// interval: compacted at its next write of the suite, or in
+    /// interval (or, in a whole-value suite, gave a value where there was
+    /// none): compacted at its next write of the suite, or in
     /// `forgetParsedSuites`.
     private let compactionDue = Mutex<Set<String>>([])
 
@@ -232,7 +233,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         // suite, also whenever a value is written where there was none (a
         // session started): the last one's lines are all superseded then,
         // and the `stop` that follows, what a person waits on to get their
-        // sites back, reads two lines and compacts nothing. Not at once,
+        // sites back, reads three lines and compacts nothing. Not at once,
         // though: at this process's next write of the suite, or when it is
         // done with the store, so that no read of this process parses the
         // rewritten log again (a `stop` writes the slot twice: compacting
@@ -248,7 +249,8 @@ public final class ReplicatedLogStore: KeyValueStore {
         // in a `stop`, the snapshot at its teardown, the compaction) starts
         // from here instead of parsing back what it wrote.
         keepWritten(decoded, bytes: lines, to: path, after: state, suite: suite)
-        if due { try compact(suite, at: path, device: device) }
+        // An economy only: the write above stands whatever becomes of it.
+        if due { _ = try? compact(suite, at: path, device: device) }
         // The next read reads on from what this process holds now, taking
         // in whatever other devices added meanwhile.
         _ = consume lock
