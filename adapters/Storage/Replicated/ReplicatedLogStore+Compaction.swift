@@ -33,8 +33,8 @@ extension ReplicatedLogStore {
     /// Returns how many lines were dropped.
     @discardableResult
     func compact(_ suite: String, at path: String, device: String) throws -> Int {
-        let folder = directory + "/" + device + "/changes/"
-        let copies = logFiles(of: suite).contains { $0 != path && $0.hasPrefix(folder) }
+        let folder = directory + "/" + device + "/changes/", files = logFiles(of: suite)
+        let copies = files.contains { $0 != path && $0.hasPrefix(folder) }
         defer { forgetReader(of: suite) }   // the log is another file now
         let kept = keptReader(suite)
         // The whole values every log holds, if this process read them all as
@@ -44,7 +44,7 @@ extension ReplicatedLogStore {
         var held: Set<HybridTimestamp>?
         if let kept {
             var stamps: [String: POSIXFiles.FileStamp] = [:]
-            for file in logFiles(of: suite) { if let stamp = try? POSIXFiles.FileStamp.current(file) { stamps[file] = stamp } }
+            for file in files { if let stamp = try? POSIXFiles.FileStamp.current(file) { stamps[file] = stamp } }
             // (A loop, not `flatMap(\.keys)`: a key path of a generic type
             // is built at run time, 0.28 M instructions the first time.)
             if kept.isCurrent(stamps) {

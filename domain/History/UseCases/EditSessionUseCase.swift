@@ -85,8 +85,8 @@ public struct EditSessionUseCase: Sendable {
         let plannedEnd = session.plannedEnd.map { from + $0.timeIntervalSince(session.startedAt) }
         let revised = Session(id: session.id, groupId: groupId, startedAt: from, plannedEnd: plannedEnd, endedAt: to,
                               outcome: session.outcome, strict: session.strict, breaks: breaks, tags: try plan.validatedTags(),
-                              note: try plan.validatedNote(), origin: session.origin, groupName: groupName, device: session.device, cycle: session.cycle,
-                              away: away)
+                              note: try plan.validatedNote(), origin: session.origin, groupName: groupName, device: session.device,
+                              cycle: session.cycle, away: away)
         guard revised != session else { return (session, false) }
         try await recorder.record(.edit, at: now, entries: [.init(before: session, after: revised)])
         // Only what changed: a concurrent edit of another field, on another
