@@ -47,3 +47,36 @@ struct RecordLookupTests {
         #expect(try await schedules.schedule(named: "Evenings") == nil)
     }
 }
+
+/// Two records holding one name: made with random ids on two devices
+/// before they saw each other (a retime before name-based ids), or under a
+/// name a renamed record's id held.
+@Suite("A name two records hold")
+struct NameHeldTwiceTests {
+    let directory = TemporaryDirectory()
+    var store: JSONFileStore { JSONFileStore(directory: directory.file("store")) }
+
+    @Test("every lookup, in any case and in every process, finds the record with the smaller id; an exact spelling first")
+    func theSmallerIDWins() async throws {
+        let groups = StoreGroupRepository(store: store)
+        let ids = (0..<6).map { _ in GroupID() }.sorted { $0.description < $1.description }
+        // Inserted largest first, written straight to the suite as a merge leaves them.
+        for (index, id) in ids.enumerated().reversed() {
+            let name = index == 3 ? "Work" : "work"
+            try store.update(StoreGroupRepository.suite) {
+                $0[id.description] = try JSONValueCoding.encode(Group(id: id, name: try GroupName(name), createdAt: Date()), key: id.description)
+            }
+        }
+        for _ in 0..<20 {
+            // A fresh repository and store each time: a dictionary's order
+            // changes from one process (and one instance) to the next.
+            let fresh = StoreGroupRepository(store: JSONFileStore(directory: directory.file("store")))
+            #expect(try await fresh.group(named: "work")?.id == ids[0])
+            #expect(try await fresh.id(named: "WORK") == ids[0])
+            #expect(try await fresh.group(named: "Work")?.id == ids[3], "the exact spelling")
+        }
+        #expect(NameRules.heldTwice(try await groups.names().values) == ["Work"])
+        #expect(NameRules.heldTwice(["a", "b", "B", "c", "A", "a"]) == ["A", "B"])
+        #expect(NameRules.heldTwice(["a", "b"]).isEmpty)
+    }
+}

@@ -10,7 +10,7 @@ import Testing
     @Test func aNameBasedUUIDIsVersion5AsRFC9562DefinesIt() {
         // uuid5(NAMESPACE_DNS, "python.org"), as Python's uuid module gives it.
         let dns: [UInt8] = [0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
-        #expect(ScheduledSessionID.nameBased(namespace: dns, name: "python.org").uuidString.lowercased() == "886313e1-3b8a-5372-9b90-0c9aee199e5d")
+        #expect(NameBasedUUID.make(namespace: dns, name: "python.org").uuidString.lowercased() == "886313e1-3b8a-5372-9b90-0c9aee199e5d")
     }
 
     @Test func oneIntervalOneIdAnotherIntervalAnother() {

@@ -19,14 +19,19 @@ enum RecordNames {
     /// The key of the record named `name` (an exact match first, then the
     /// same comparison key), and the keys of records whose name cannot be
     /// read: the caller decodes those to report what is wrong with them.
+    /// Two records may hold one name (made on two devices before they saw
+    /// each other, with random ids): the smaller key wins, so every device
+    /// and every run finds the same one.
     static func key(named name: String, in values: [String: JSONValue]) -> (found: String?, unreadable: [String]) {
         var unreadable: [String] = []
+        var exact: String?
         for (key, value) in values {
             guard let stored = self.name(of: value) else { unreadable.append(key); continue }
-            if stored == name { return (key, []) }
+            if stored == name, exact.map({ key < $0 }) ?? true { exact = key }
         }
+        if let exact { return (exact, []) }
         let wanted = NameRules.comparisonKey(name)
-        let found = values.first { self.name(of: $0.value).map(NameRules.comparisonKey) == wanted }?.key
+        let found = values.lazy.filter { self.name(of: $0.value).map(NameRules.comparisonKey) == wanted }.map(\.key).min()
         return (found, found == nil ? unreadable : [])
     }
 }

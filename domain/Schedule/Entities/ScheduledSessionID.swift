@@ -1,5 +1,6 @@
 import FoundationEssentials
 import RetimeSession
+import RetimeShared
 
 /// The id of the session a schedule's interval starts: the same on every
 /// device whose daemon starts it, so the devices' history lines hold one
@@ -13,15 +14,6 @@ public enum ScheduledSessionID {
     public static func of(schedule: ScheduleID, intervalStart: Date) -> SessionID {
         let milliseconds = (intervalStart.timeIntervalSince1970 * 1_000).rounded(.down)
         let name = "\(schedule.description.lowercased())@\(milliseconds.isFinite ? Int64(milliseconds) : 0)"
-        return SessionID(nameBased(namespace: namespace, name: name))
-    }
-
-    /// The version 5 UUID of `name` in `namespace` (16 bytes).
-    public static func nameBased(namespace: [UInt8], name: String) -> UUID {
-        var digest = SHA1.hash(namespace + Array(name.utf8))
-        digest[6] = (digest[6] & 0x0F) | 0x50   // version 5
-        digest[8] = (digest[8] & 0x3F) | 0x80   // RFC 9562 variant
-        return UUID(uuid: (digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
-                           digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]))
+        return SessionID(NameBasedUUID.make(namespace: namespace, name: name))
     }
 }

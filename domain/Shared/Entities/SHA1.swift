@@ -1,4 +1,4 @@
-/// SHA-1 (RFC 3174), for name-based UUIDs only (`ScheduledSessionID`):
+/// SHA-1 (RFC 3174), for name-based UUIDs only (`NameBasedUUID`):
 /// version 5 UUIDs are defined on it. Not for anything secret.
 enum SHA1 {
     static func hash(_ message: [UInt8]) -> [UInt8] {
