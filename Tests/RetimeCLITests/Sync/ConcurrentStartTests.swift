@@ -164,6 +164,47 @@ struct ConcurrentStartTests {
         #expect(try b.run("start", "focus", "--for", "10m").status == 0)
     }
 
+    @Test("a session cancelled on one device does not come back when an edit made unseen of the cancel arrives", arguments: ["pause", "resume", "next"])
+    func cancellingIsFinal(edit: String) throws {
+        try setUp()
+        let length = edit == "next" ? ["--cycle", "10m/5m"] : ["--for", "30m"]
+        let cancelled = try session(try a.run(["start", "focus"] + length + ["--json"]))
+        if edit == "resume" { try a.run("pause") }
+        try sync(a, to: b)
+        #expect(try a.run("cancel").status == 0)
+        let edited = try b.run(edit)
+        #expect(edited.status == 0, "\(edited.out)\(edited.err)")
+        try sync(b, to: a)
+        try sync(a, to: b)
+        for device in [a, b] {
+            #expect(try device.run("status", "--json").json["active"] as? Bool == false, "\(device.dataDirectory)")
+            #expect(try logged(device).filter { $0["id"] as? String == cancelled["id"] as? String }.isEmpty, "a cancelled session is not history")
+        }
+        #expect(try b.run("start", "focus", "--for", "10m").status == 0)
+    }
+
+    /// The stopping device's log is compacted at each start; it keeps its
+    /// last few removals, so a late edit of a session stopped a few
+    /// sessions ago still meets its stop.
+    @Test("an unseen edit of a session stopped three sessions ago does not bring it back")
+    func removalOutlivesLaterSessions() throws {
+        try setUp()
+        let stopped = try session(try a.run("start", "focus", "--for", "30m", "--json"))
+        try sync(a, to: b)
+        #expect(try a.run("stop").status == 0)
+        for _ in 1...3 {
+            #expect(try a.run("start", "focus", "--for", "25m").status == 0)
+            #expect(try a.run("stop").status == 0)
+        }
+        #expect(try b.run("pause").status == 0)
+        try sync(b, to: a)
+        try sync(a, to: b)
+        for device in [a, b] {
+            #expect(try device.run("status", "--json").json["active"] as? Bool == false)
+            #expect(try logged(device).filter { $0["id"] as? String == stopped["id"] as? String }.count == 1)
+        }
+    }
+
     @Test("a session started after one stopped keeps running when an unseen edit of the stopped one arrives")
     func laterSessionHolds() throws {
         try setUp()

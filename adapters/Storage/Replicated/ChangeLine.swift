@@ -13,6 +13,7 @@ import JSONDocument
 /// {"at":"…","key":"<record>","delete":true}
 /// {"at":"…","key":"current","value":{…},"over":"<at of the value it replaced>"}
 /// {"at":"…","key":"current","seen":"<at of a value>"}   that value dealt with, nothing changed
+/// {"at":"…","key":"current","delete":true,"over":"…","ends":"<id>"}   the thing that value was removed for good
 /// ```
 /// In a suite merged per whole value (the session slot), a write names the
 /// value it replaced (`over`), so a reader can tell a value another device
@@ -27,9 +28,13 @@ enum ChangeLine {
 
     typealias Kind = RecordChange<JSONValue>.Kind
 
-    static func encode(at: HybridTimestamp, key: String, _ kinds: [Kind], over: HybridTimestamp? = nil) throws -> [UInt8] {
+    /// `ends`: on a delete of a whole value that ends (`WholeValueEnding`),
+    /// the identity of the thing removed (a session's id), so that a late
+    /// edit of it does not bring it back.
+    static func encode(at: HybridTimestamp, key: String, _ kinds: [Kind], over: HybridTimestamp? = nil, ends: String? = nil) throws -> [UInt8] {
         var members: [String: JSONValue] = ["at": .string(at.description), "key": .string(key)]
         if let over { members["over"] = .string(over.description) }
+        if let ends, kinds == [.delete] { members["ends"] = .string(ends) }
         if kinds == [.delete] {
             members["delete"] = .bool(true)
         } else if kinds.count == 1, case .set(ChangeLine.wholeValue, let value?) = kinds[0] {
@@ -61,6 +66,8 @@ enum ChangeLine {
         var at: HybridTimestamp
         var changes: [RecordChange<JSONValue>]
         var acknowledged: HybridTimestamp?
+        /// A delete's `ends`: the identity of the thing it removed for good.
+        var ends: String?
     }
 
     /// The changes a line holds, each with its stamp, or why it holds none.
@@ -85,7 +92,12 @@ enum ChangeLine {
             acknowledged = stamp
         }
         if members.seen != nil { return Decoded(key: key, at: at, changes: [], acknowledged: acknowledged) }
-        return Decoded(key: key, at: at, changes: try changes(members, at: at, key: key), acknowledged: acknowledged)
+        let changes = try changes(members, at: at, key: key)
+        // An `ends` on anything but a delete says nothing: passed over.
+        guard case .string(let ends)? = members.ends, changes.count == 1, changes[0].kind == .delete else {
+            return Decoded(key: key, at: at, changes: changes, acknowledged: acknowledged)
+        }
+        return Decoded(key: key, at: at, changes: changes, acknowledged: acknowledged, ends: ends)
     }
 
     private static func changes(_ members: LineMembers, at: HybridTimestamp, key: String) throws(Malformed) -> [RecordChange<JSONValue>] {

@@ -14,6 +14,7 @@ struct LineMembers {
     var over: JSONValue?
     var seen: JSONValue?
     var delete: JSONValue?
+    var ends: JSONValue?
     var value: JSONValue?
     /// Each change, nil where it is not an object; nil if `changes` is
     /// missing or is no array.
@@ -37,6 +38,7 @@ struct LineMembers {
                     case "over": members.over = try JSONText.readValue(&reader, depth: 1)
                     case "seen": members.seen = try JSONText.readValue(&reader, depth: 1)
                     case "delete": members.delete = try JSONText.readValue(&reader, depth: 1)
+                    case "ends": members.ends = try JSONText.readValue(&reader, depth: 1)
                     case "value" where values: members.value = try JSONText.readValue(&reader, depth: 1)
                     case "value":
                         try reader.skipValue()

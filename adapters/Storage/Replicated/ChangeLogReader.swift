@@ -44,6 +44,13 @@ struct ChangeLogReader {
     /// (`ReplicatedLogStore.unseen`).
     var wholeValues: [String: [HybridTimestamp: JSONValue]] = [:]
     var acknowledged: Set<HybridTimestamp> = []
+    /// Per key, each thing a delete removed for good (its `ends`), and the
+    /// latest such delete's stamp; and, by a whole value's stamp (or a
+    /// `seen` line's), the value it replaced knowingly: what tells an edit
+    /// made unseen of such a delete from a thing made again after it
+    /// (`WholeValueEnding`).
+    var removals: [String: [String: HybridTimestamp]] = [:]
+    var overs: [HybridTimestamp: HybridTimestamp] = [:]
     /// The log whose lines are kept as they are read (this device's own,
     /// which only this device compacts), and those lines: compacting it
     /// then parses nothing again (it parsed every line, a third of a
@@ -87,7 +94,11 @@ struct ChangeLogReader {
 
     mutating func take(_ line: ChangeLine.Decoded) {
         records.apply(line.changes)
-        if let acknowledged = line.acknowledged { self.acknowledged.insert(acknowledged) }
+        if let acknowledged = line.acknowledged {
+            self.acknowledged.insert(acknowledged)
+            overs[line.at] = acknowledged
+        }
+        if let ends = line.ends { removals[line.key, default: [:]][ends] = max(removals[line.key]?[ends] ?? line.at, line.at) }
         for change in line.changes {
             if case .set(ChangeLine.wholeValue, let value?) = change.kind { wholeValues[line.key, default: [:]][change.at] = value }
         }

@@ -89,16 +89,25 @@ extension ReplicatedLogStore {
             }
         }
         var later = Superseding(), laterEnding = false
+        var removed: Set<String> = []   // the things the kept removals removed
         var keep = [Bool](repeating: true, count: lines.count)
         for index in decoded.indices.reversed() {
             let changes = decoded[index].changes
-            // The last ending stays: a pause made unseen of that stop, on a
-            // device that syncs late, must still meet it (`WholeValueEnding`).
-            let ends = ending.map { rule in
-                changes.contains { if case .set(ChangeLine.wholeValue, let value?) = $0.kind { rule.isEnded(value) } else { false } }
-            } ?? false
-            if !changes.isEmpty, changes.allSatisfy(later.supersedes), !ends || laterEnding { keep[index] = false }
-            laterEnding = laterEnding || ends
+            // The last few removals for good stay, and the last ending unless
+            // one of them removed its thing: a pause made unseen of that
+            // stop or cancel, on a device that syncs late, must still meet
+            // it (`WholeValueEnding`). A removal is a short line; an ending
+            // holds the whole session.
+            var keptAnyway = false
+            if let ends = decoded[index].ends, removed.count < Self.removalsKept, removed.insert(ends).inserted { keptAnyway = true }
+            if let rule = ending {
+                for change in changes {
+                    guard case .set(ChangeLine.wholeValue, let value?) = change.kind, rule.isEnded(value) else { continue }
+                    if !laterEnding, !removed.contains(rule.identity(value) ?? "") { keptAnyway = true }
+                    laterEnding = true
+                }
+            }
+            if !changes.isEmpty, changes.allSatisfy(later.supersedes), !keptAnyway { keep[index] = false }
             changes.forEach { later.note($0) }
         }
         let gone = Self.valuesGone(decoded, keep: keep, device: device, copies: copies, held: held)
@@ -115,6 +124,11 @@ extension ReplicatedLogStore {
         _ = try POSIXFiles.writeAtomically(kept, to: path)
         return dropped
     }
+
+    /// How many of its last removals for good (`ends`) a log keeps past
+    /// compaction: an edit of any of those things, made on a device that
+    /// syncs late, does not bring it back.
+    public static let removalsKept = 4
 
     /// A reader that keeps this device's own log of `suite` line by line
     /// (for `compact`).

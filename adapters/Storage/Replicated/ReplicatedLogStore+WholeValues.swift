@@ -24,7 +24,7 @@ extension ReplicatedLogStore {
     static func unseen(in state: Merged, key: String) -> [JSONValue] {
         let current = state.records.record(key) != nil ? state.records.stamp(of: key, field: ChangeLine.wholeValue) : nil
         return (state.reader.wholeValues[key] ?? [:])
-            .filter { $0.key != current && !state.reader.acknowledged.contains($0.key) }
+            .filter { $0.key != current && !state.reader.acknowledged.contains($0.key) && !state.hidden.contains($0.key) }
             .sorted { $0.key < $1.key }.map(\.value)
     }
 
@@ -49,10 +49,23 @@ extension ReplicatedLogStore {
         return last
     }
 
-    /// The device whose change removed `key`, when it holds no value now.
+    /// The device whose change removed `key`, when it holds no value now
+    /// (also when its value was removed for good and a late edit of it
+    /// came after: `WholeValueEnding`).
     static func removal(in state: Merged, key: String) -> String? {
+        if let removed = state.removed[key] { return removed.device }
         guard state.records.record(key) == nil else { return nil }
         return state.records.lastChange(of: key)?.device
+    }
+
+    /// The suite as `reader` merged it, an ended value read in place of
+    /// any later edit of the same thing, and a thing removed for good read
+    /// as removed (`WholeValueEnding`).
+    func merging(_ reader: ChangeLogReader, suite: String) -> Merged {
+        let values = shapes(suite).values(of: reader.records)
+        guard let ending = endings[suite] else { return Merged(reader: reader, values: values) }
+        let applied = ending.applied(to: values, reader: reader)
+        return Merged(reader: reader, values: applied.values, removed: applied.emptied, hidden: applied.hidden)
     }
 
     /// Records that the unseen `value` of `key` has been dealt with, so no

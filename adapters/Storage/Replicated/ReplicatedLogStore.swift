@@ -35,7 +35,7 @@ public final class ReplicatedLogStore: KeyValueStore {
     private let compactionIntervals: [String: Int]
     let deviceID: @Sendable () throws -> String
     let now: @Sendable () -> Date
-    private let shapes: @Sendable (String) -> RecordJSON
+    let shapes: @Sendable (String) -> RecordJSON
     /// Per suite of whole values that end, how to tell (see `WholeValueEnding`).
     let endings: [String: WholeValueEnding]
     /// Registered defaults and change observers (this process only).
@@ -66,6 +66,11 @@ public final class ReplicatedLogStore: KeyValueStore {
     struct Merged {
         var reader: ChangeLogReader
         var values: [String: JSONValue]
+        /// The keys `WholeValueEnding` emptied, each with the stamp of the
+        /// delete that removed its thing for good, and the stamps of every
+        /// value it removed so.
+        var removed: [String: HybridTimestamp] = [:]
+        var hidden: Set<HybridTimestamp> = []
         var records: ReplicatedRecords<JSONValue> { reader.records }
     }
 
@@ -223,8 +228,9 @@ public final class ReplicatedLogStore: KeyValueStore {
             let over = shape.wholeValues && records.record(key) != nil ? records.stamp(of: key, field: ChangeLine.wholeValue) : nil
             let changes = kinds.enumerated().map { RecordChange(at: at.advanced(by: $0.offset), record: key, kind: $0.element) }
             for change in changes { records.apply(change) }
-            lines += try ChangeLine.encode(at: at, key: key, kinds, over: over)
-            decoded.append(ChangeLine.Decoded(key: key, at: at, changes: changes, acknowledged: over))
+            let ends = after[key] == nil ? state.values[key].flatMap { endings[suite]?.identity($0) } : nil
+            lines += try ChangeLine.encode(at: at, key: key, kinds, over: over, ends: ends)
+            decoded.append(ChangeLine.Decoded(key: key, at: at, changes: changes, acknowledged: over, ends: ends))
         }
         try ChangeLogAppender.append(lines, path: path, folder: folder, durability: durability)
         // Every `compactionInterval` lines, superseded ones are dropped (see
@@ -272,7 +278,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         guard let stamp = try? POSIXFiles.FileStamp.current(path) else { return }
         var reader = state.reader
         guard reader.takeWritten(written, bytes: bytes, to: path, now: stamp, stampedAt: stampedAt) else { return }
-        let kept = Merged(reader: reader, values: values(of: reader, suite: suite))
+        let kept = merging(reader, suite: suite)
         cache.withLock { $0[suite] = kept }
     }
 
@@ -298,17 +304,9 @@ public final class ReplicatedLogStore: KeyValueStore {
             reader = newReader(suite)
             try reader.readOn(files, stamps: stamps)
         }
-        let state = Merged(reader: reader, values: values(of: reader, suite: suite))
+        let state = merging(reader, suite: suite)
         cache.withLock { $0[suite] = state }
         return state
-    }
-
-    /// The suite's values as `reader` merged them, an ended value read in
-    /// place of any later edit of the same thing (`WholeValueEnding`).
-    private func values(of reader: ChangeLogReader, suite: String) -> [String: JSONValue] {
-        let values = shapes(suite).values(of: reader.records)
-        guard let ending = endings[suite] else { return values }
-        return ending.applied(to: values, written: reader.wholeValues)
     }
 
     /// Every file holding changes to `suite`: each device's log and the

@@ -69,8 +69,9 @@ struct SuiteSnapshot: Equatable {
     }
 
     static let format = "retime.snapshot"
-    /// 2: with `removedBy`; a version-1 snapshot is merged again.
-    static let version: Int64 = 2
+    /// 2: with `removedBy`; 3: a thing removed for good (a delete's
+    /// `ends`) read as removed. A snapshot of another version is merged again.
+    static let version: Int64 = 3
 
     /// Whether `files` (every log of the suite as listed now, full paths
     /// under `directory`) hold exactly the whole lines the values came
