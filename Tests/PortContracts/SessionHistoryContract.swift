@@ -30,6 +30,11 @@ public enum SessionHistoryContract {
             try await history.append(strict)
             try requireEqual(try await history.sessions(matching: .all), [strict, session], "history")
         },
+        ContractCheck("holds says which sessions are recorded, by id, whatever else the session says") { make in
+            let (history, s, _, _) = try await seeded(make)
+            for session in s { try requireEqual(try await history.holds(session), true, "holds \(session.id)") }
+            try requireEqual(try await history.holds(Fixtures.endedSession(startingAt: 1_000)), false, "another id at the same start")
+        },
         ContractCheck("sessions come newest start first") { make in
             let (history, sessions, _, _) = try await seeded(make)
             try requireEqual(try await history.sessions(matching: .all), sessions.reversed(), "order")

@@ -257,3 +257,32 @@ extension RetimeProcess {
         return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines) == id
     }
 }
+
+/// A sync tool's conflict copy of a device's own session log, made long
+/// ago and restored late, holds values of sessions that ended since.
+@Suite("An old copy of a session log")
+struct OldSessionLogCopyTests {
+    let retime = RetimeProcess()
+
+    @Test("an old conflict copy of this device's session log does not run a session that has ended since")
+    func oldCopyDoesNotRunAnEndedSession() throws {
+        try retime.run("group", "create", "focus", "--block", "example.com")
+        try retime.run("config", "set", "shield", "none")
+        let started = try #require(try retime.run("start", "focus", "--for", "30m", "--json").json["session"] as? [String: Any])
+        let devices = try FileManager.default.contentsOfDirectory(atPath: retime.file("devices"))
+        let device = try #require(devices.first { retime.owns($0) })
+        let log = retime.file("devices/\(device)/changes/session.jsonl")
+        let old = try Data(contentsOf: URL(fileURLWithPath: log))
+        #expect(try retime.run("stop").status == 0)
+        // More sessions than the log keeps removals of: the first one's lines are all compacted away.
+        for _ in 1...6 {
+            #expect(try retime.run("start", "focus", "--for", "25m").status == 0)
+            #expect(try retime.run("stop").status == 0)
+        }
+        try old.write(to: URL(fileURLWithPath: retime.file("devices/\(device)/changes/session.sync-conflict-20261128-120000-ABCDEFG.jsonl")))
+        #expect(try retime.run("status", "--json").json["active"] as? Bool == false)
+        let logged = try #require(try retime.run("log", "--json").json["sessions"] as? [[String: Any]])
+        #expect(logged.filter { $0["id"] as? String == started["id"] as? String }.count == 1)
+        #expect(try retime.run("start", "focus", "--for", "10m").status == 0)
+    }
+}

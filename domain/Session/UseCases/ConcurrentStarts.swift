@@ -19,6 +19,9 @@ import RetimeShared
 ///   since), takes the slot back.
 /// - An unseen session that had ended, or whose planned end has passed,
 ///   goes to history as it ended.
+/// - An unseen session history already holds has ended: it is only
+///   settled (an old copy of a log, a sync tool's conflict copy restored
+///   late, brought back a value of it).
 ///
 /// Each one is then settled, so no device deals with it again; two devices
 /// settling one at once write one history entry (history keeps one per id).
@@ -35,7 +38,9 @@ struct ConcurrentStarts: Sendable {
         var slot = slot
         for contender in try await sessions.unseen() {
             let now = clock.now()
-            if !contender.isActive || contender.isExpired(at: now, boot: clock.bootTime()) {
+            if try await history.holds(contender) {
+                logger.notice("an old copy of a session that has ended is not run again", metadata: ["session": "\(contender.id)"])
+            } else if !contender.isActive || contender.isExpired(at: now, boot: clock.bootTime()) {
                 let ended = contender.isActive ? contender.ending(at: contender.plannedEnd ?? now, outcome: .completed) : contender
                 try await close(ended, reason: "it had ended on its device")
             } else if let current = slot, current.isActive {
