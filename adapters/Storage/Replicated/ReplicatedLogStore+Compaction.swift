@@ -90,6 +90,7 @@ extension ReplicatedLogStore {
         }
         var later = Superseding(), laterEnding = false
         var removed: Set<String> = []   // the things the kept removals removed
+        var keptForLateEdits = 0         // lines kept only for that
         var keep = [Bool](repeating: true, count: lines.count)
         for index in decoded.indices.reversed() {
             let changes = decoded[index].changes
@@ -99,6 +100,7 @@ extension ReplicatedLogStore {
             // it (`WholeValueEnding`). A removal is a short line; an ending
             // holds the whole session.
             var keptAnyway = false
+            defer { if keptAnyway { keptForLateEdits += 1 } }
             if let ends = decoded[index].ends, removed.count < Self.removalsKept, removed.insert(ends).inserted { keptAnyway = true }
             if let rule = ending {
                 for change in changes {
@@ -115,7 +117,9 @@ extension ReplicatedLogStore {
             if let stamp = decoded[index].acknowledged, gone(stamp) { keep[index] = false }
         }
         let dropped = keep.filter { !$0 }.count
-        guard dropped * 2 >= lines.count, dropped > 0 else { return 0 }
+        // Worth a rewrite once it drops half the lines it could drop (the
+        // removals and ending kept for late edits stay in any case).
+        guard dropped * 2 >= lines.count - keptForLateEdits, dropped > 0 else { return 0 }
         let seen = try Self.acknowledgmentsKept(decoded, keep: keep, gone: gone)
         var kept: [UInt8] = []
         for (index, line) in lines.enumerated() {
@@ -128,7 +132,7 @@ extension ReplicatedLogStore {
     /// How many of its last removals for good (`ends`) a log keeps past
     /// compaction: an edit of any of those things, made on a device that
     /// syncs late, does not bring it back.
-    public static let removalsKept = 4
+    public static let removalsKept = 2
 
     /// A reader that keeps this device's own log of `suite` line by line
     /// (for `compact`).
