@@ -30,7 +30,7 @@ public struct GroupRepositoryImportDirectory: ImportGroupDirectory {
                 answers.append(.success((id, false)))
                 continue
             }
-            let id = request.preferredId.flatMap { ids.contains($0) ? nil : $0 } ?? GroupID.made(as: name, among: ids)
+            let id = request.preferredId.flatMap { ids.contains($0) ? nil : $0 } ?? GroupID()
             ids.insert(id)
             missing.append((answers.count, Group(id: id, name: name, targets: request.targets, createdAt: request.createdAt ?? now,
                                                      updatedAt: request.updatedAt)))

@@ -13,7 +13,9 @@ public struct StoreGroupRepository: GroupRepository {
     }
 
     public func all() async throws -> [Group] {
-        try Self.decode(try store.values(of: Self.suite)).sortedByKey(\.name.comparisonKey)
+        // Two groups one name holds (made on two devices apart) list in the
+        // same order on every device: by id, as lookups pick the smaller.
+        try Self.decode(try store.values(of: Self.suite)).sortedByKey { $0.name.comparisonKey + "\u{0}" + $0.id.description }
     }
 
     public func group(id: GroupID) async throws -> Group? {

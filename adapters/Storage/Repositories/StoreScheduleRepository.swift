@@ -12,7 +12,7 @@ public struct StoreScheduleRepository: ScheduleRepository {
     }
 
     public func all() async throws -> [Schedule] {
-        try Self.decode(try store.values(of: Self.suite)).sortedByKey(\.nameKey)
+        try Self.decode(try store.values(of: Self.suite)).sortedByKey { $0.nameKey + "\u{0}" + $0.id.description }
     }
 
     public func schedule(named name: String) async throws -> Schedule? {

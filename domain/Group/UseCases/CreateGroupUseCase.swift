@@ -16,10 +16,7 @@ public struct CreateGroupUseCase: Sendable {
         if let holder = try await groups.group(named: name.rawValue) {
             throw GroupError.alreadyExists(name: holder.name.rawValue)
         }
-        // Named after its name, not at random: the same name made on another
-        // device before the two saw each other is then this same group.
-        let id = try await GroupID.made(as: name) { try await groups.name(of: $0) == nil }
-        let group = Group(id: id, name: name, targets: parsed, createdAt: clock.now())
+        let group = Group(name: name, targets: parsed, createdAt: clock.now())
         try await groups.insert(group)
         return group
     }

@@ -83,15 +83,12 @@ public struct AddScheduleUseCase: Sendable {
             guard let group = try await groups.groupID(named: request.groupName) else {
                 throw ScheduleError.groupNotFound(name: request.groupName)
             }
+            var schedule = Schedule(name: name, groupId: group, from: from, to: to, weekdays: days,
+                                    warnSeconds: request.warnSeconds, strict: request.strict, cycle: cycle)
+            schedule.allowance = request.allowance
             if let clock, let holder = try await schedules.schedule(named: name), holder.effective(at: clock.now()) == nil {
                 try await schedules.delete(id: holder.id)
             }
-            // Named after its name, not at random: the same name added on
-            // another device before the two saw each other is this schedule.
-            let id = ScheduleID.made(as: name, among: Set(try await schedules.all().map(\.id)))
-            var schedule = Schedule(id: id, name: name, groupId: group, from: from, to: to, weekdays: days,
-                                    warnSeconds: request.warnSeconds, strict: request.strict, cycle: cycle)
-            schedule.allowance = request.allowance
             try await schedules.insert(schedule)
             let others = try await schedules.all().filter { other in clock.map { other.effective(at: $0.now()) != nil } ?? true }
             return NamedSchedule(schedule: schedule, groupName: try await groups.groupName(id: group),

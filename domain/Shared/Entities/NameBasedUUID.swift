@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Name-based UUIDs (RFC 9562 version 5, SHA-1): the same name in the same
 /// namespace gives the same id on every device, with no device asking
 /// another. What lets two devices that did one thing before they saw each
-/// other (started one schedule's interval, made one group name) write one
+/// other (started one schedule's interval: `ScheduledSessionID`) write one
 /// record, not two.
 public enum NameBasedUUID {
     /// The version 5 UUID of `name` in `namespace` (16 bytes).
@@ -13,23 +13,5 @@ public enum NameBasedUUID {
         digest[8] = (digest[8] & 0x3F) | 0x80   // RFC 9562 variant
         return UUID(uuid: (digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
                            digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]))
-    }
-}
-
-extension EntityID {
-    /// How many name-based candidates a record made under one name tries
-    /// before it takes a random id: each is taken only by a record renamed
-    /// since it was made under that name, so a few are plenty.
-    public static var nameCandidates: Int { 16 }
-
-    /// The `attempt`-th id a record made under `name` may take (names
-    /// compared as `NameRules.comparisonKey` compares them): the first is
-    /// the same on every device, so one name made on two devices before
-    /// they saw each other is one record, merged field by field
-    /// (docs/storage.md, "One name made on two devices"). The later ones
-    /// are for when a record renamed since holds the first.
-    public static func named(_ name: String, namespace: [UInt8], attempt: Int = 0) -> EntityID {
-        let key = NameRules.comparisonKey(name)
-        return EntityID(NameBasedUUID.make(namespace: namespace, name: attempt == 0 ? key : "\(key)\u{0}\(attempt)"))
     }
 }

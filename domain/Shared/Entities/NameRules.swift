@@ -34,18 +34,18 @@ public enum NameRules {
     }
 
     /// The names held by more than one of `names` (as names compare), each
-    /// once (its smallest spelling: the same whatever order `names` come
-    /// in), ordered as names are: records with random ids made under one
-    /// name on two devices before they saw each other, which `doctor`
-    /// points out.
-    public static func heldTwice(_ names: some Sequence<String>) -> [String] {
+    /// once with how many hold it, spelled as its smallest spelling (the
+    /// same whatever order `names` come in), ordered as names are: records
+    /// made under one name on two devices before they saw each other, which
+    /// `doctor` points out.
+    public static func heldTwice(_ names: some Sequence<String>) -> [(name: String, count: Int)] {
         var seen: [String: (name: String, count: Int)] = [:]
         for name in names {
             let key = comparisonKey(name)
             let held = seen[key]
             seen[key] = (min(held?.name ?? name, name), (held?.count ?? 0) + 1)
         }
-        return seen.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map(\.value.name)
+        return seen.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map(\.value)
     }
 }
 
