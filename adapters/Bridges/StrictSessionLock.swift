@@ -27,4 +27,12 @@ public struct StrictSessionLock: GroupLock, StrictSessionQuery {
         guard let session = try await sessions.current(), session.groupId == group else { return nil }
         return try await strictUntil()
     }
+
+    public func released(_ targets: [Target], of group: GroupID) async throws {
+        guard let session = try await sessions.current(), session.isActive, session.groupId == group,
+              let next = session.releasing(targets) else { return }
+        // A session changed meanwhile keeps holding them: a block stronger
+        // than asked, never weaker; the next unblock releases them.
+        _ = try await sessions.replace(session, with: next)
+    }
 }

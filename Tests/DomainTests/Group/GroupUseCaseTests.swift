@@ -14,6 +14,7 @@ struct StubUsage: GroupUsageQuery {
 struct StubLock: GroupLock {
     var until: Date?
     func lockedUntil(_ group: GroupID) async throws -> Date? { until }
+    func released(_ targets: [Target], of group: GroupID) async throws {}
 }
 
 @Suite("Group use cases")
@@ -147,5 +148,50 @@ struct GroupUseCaseTests {
             #expect(error.code.hasPrefix("group."))
             #expect(!error.description.isEmpty)
         }
+    }
+}
+
+/// A strict session's block holds its targets as it started, whatever its
+/// group loses where the session is not seen; what its passcode releases
+/// here, it lets go.
+@Suite("A strict session's held targets")
+struct HeldTargetsTests {
+    let groups = InMemoryGroupRepository()
+    let sessions = InMemorySessionRepository()
+    let clock = ManualClock()
+
+    func targets(_ texts: [String]) throws -> [Target] { try texts.map { try Target(parsing: $0) } }
+
+    @Test("the block is the group's targets now, in their order, then those held that the group lost; none held for a session that is not strict")
+    func blockTargets() throws {
+        let group = GroupID()
+        let strict = Session(groupId: group, startedAt: clock.now(), plannedEnd: clock.now().addingTimeInterval(600), strict: true)
+            .holding(try targets(["a.com", "b.com", "c.com"]))
+        #expect(strict.blockTargets(try targets(["c.com", "d.com"])).map(\.description) == ["c.com", "d.com", "a.com", "b.com"])
+        let plain = Session(groupId: group, startedAt: clock.now(), plannedEnd: nil)
+        #expect(plain.holding(try targets(["a.com"])).heldTargets == nil)
+        #expect(plain.blockTargets(try targets(["d.com"])).map(\.description) == ["d.com"])
+        #expect(strict.releasing(try targets(["x.com"])) == nil, "holds none of them")
+        #expect(strict.releasing(try targets(["b.com"]))?.heldTargets?.map(\.description) == ["a.com", "c.com"])
+    }
+
+    @Test("an unblock the passcode allows here releases the target from the running strict session's block; another group's holds")
+    func unblockReleases() async throws {
+        let auth = AuthWorld()
+        try await auth.set.execute(Passcode("1234"))
+        let work = try await CreateGroupUseCase(groups: groups, clock: clock).execute(name: "work", targets: ["a.com", "b.com"])
+        let session = Session(groupId: work.id, startedAt: clock.now(), plannedEnd: clock.now().addingTimeInterval(600), strict: true)
+            .holding(work.targets)
+        #expect(try await sessions.replace(nil, with: session))
+        let lock = StrictSessionLock(sessions: sessions, clock: clock)
+        try await lock.released(try targets(["a.com"]), of: GroupID())
+        #expect(try await sessions.current()?.heldTargets?.count == 2)
+        let unblock = UnblockTargetsUseCase(groups: groups, lock: lock, override: auth.override, clock: clock, dataLock: InMemoryDataLock())
+        await #expect(throws: AuthError.passcodeRequired) { try await unblock.execute(group: "work", targets: ["a.com"]) }
+        #expect(try await sessions.current()?.heldTargets?.count == 2)
+        _ = try await unblock.execute(group: "work", targets: ["a.com"], passcode: Passcode("1234"))
+        let now = try #require(try await sessions.current())
+        #expect(now.heldTargets?.map(\.description) == ["b.com"])
+        #expect(now.blockTargets(try await groups.group(id: work.id)?.targets ?? []).map(\.description) == ["b.com"])
     }
 }

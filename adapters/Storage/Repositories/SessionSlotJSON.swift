@@ -8,7 +8,8 @@ import JSONDocument
 /// a `stop`'s own work went to encoding and decoding the one session).
 ///
 /// Only the common shape is done here: a session with an unlock rule or
-/// request, a cycle and its waits, an allowance, away stretches, or a JSON
+/// request, a cycle and its waits, an allowance, away stretches, targets
+/// held (a strict session's), or a JSON
 /// value with any member or type this does not expect, is left to
 /// `Codable` (nil), which codes it, or says what is wrong with it, as
 /// before. `SessionSlotJSONTests` holds the two to the same JSON.
@@ -16,7 +17,7 @@ enum SessionSlotJSON {
     /// `session` as `Codable` encodes it; nil when it is not of the common shape.
     static func encode(_ session: Session) -> JSONValue? {
         guard session.unlockRequest == nil, session.cycle == nil, session.allowance == nil, session.dailyAllowance == nil,
-              session.away == nil, session.unlock == nil, session.waits == nil else { return nil }
+              session.away == nil, session.unlock == nil, session.waits == nil, session.heldTargets == nil else { return nil }
         var members: [String: JSONValue] = [
             "id": .string(session.id.description), "groupId": .string(session.groupId.description),
             "startedAt": .string(Timestamp.format(session.startedAt)), "outcome": .string(session.outcome.rawValue),

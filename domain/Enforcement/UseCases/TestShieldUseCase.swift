@@ -24,7 +24,7 @@ public struct TestShieldUseCase: Sendable {
 
     /// `session`'s targets, for a caller that has read the slot (doctor).
     public func execute(of session: Session, limit: Int? = nil) async throws -> [TargetCheck] {
-        let all = try await groups.blockList(id: session.groupId)?.targets ?? []
+        let all = session.blockTargets(try await groups.blockList(id: session.groupId)?.targets ?? [])
         return await inspector.check(Array(all.prefix(limit ?? all.count)))
     }
 }

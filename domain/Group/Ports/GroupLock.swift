@@ -7,6 +7,10 @@ import RetimeShared
 public protocol GroupLock: Sendable {
     /// Until when the group may not lose targets, be renamed or deleted; nil if it may now.
     func lockedUntil(_ group: GroupID) async throws -> Date?
+    /// Told that `targets` left `group` here, past `check` (its passcode,
+    /// or no strict session): a strict session on it no longer holds them,
+    /// so its block lets them go (`Session.heldTargets`).
+    func released(_ targets: [Target], of group: GroupID) async throws
 }
 
 extension GroupLock {

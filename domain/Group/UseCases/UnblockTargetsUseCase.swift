@@ -31,6 +31,7 @@ public struct UnblockTargetsUseCase: Sendable {
             try group.remove(parsed)
             group.updatedAt = clock.now()
             try await groups.update(group)
+            try await lock.released(parsed, of: group.id)
             return group
         }
         try await observer?.targetsChanged(of: group.id)

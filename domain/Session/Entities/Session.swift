@@ -69,6 +69,14 @@ public struct Session: Identifiable, Hashable, Sendable, Codable {
     /// (`Session+CycleWait`); nil when none did. Not kept in history, whose
     /// breaks and planned end hold what the waits did.
     public internal(set) var waits: [CycleWait]?
+    /// For a strict session: the targets its block holds to its end,
+    /// whatever its group loses meanwhile where this session is not seen (a
+    /// device sharing the data folder that had not yet synced it unblocks
+    /// them, and the merge takes that in): its group's targets as it
+    /// started, less those its passcode released (`Session+HeldTargets`).
+    /// Nil for sessions that are not strict and those recorded before
+    /// sessions kept them. Not kept in history.
+    public internal(set) var heldTargets: [Target]?
 
     public init(id: SessionID = SessionID(), groupId: GroupID, startedAt: Date, plannedEnd: Date?,
                 strict: Bool = false, tags: [String] = [], note: String? = nil, origin: SessionOrigin = .manual,

@@ -30,7 +30,7 @@ extension ActiveSession {
     public static func align(_ current: Session?, through shield: any Shield, groups: any SessionGroupLookup,
                              _ mode: AlignMode) async throws -> Aligned {
         func targets(of session: Session) async throws -> [Target] {
-            try await groups.blockList(id: session.groupId)?.targets ?? []
+            session.blockTargets(try await groups.blockList(id: session.groupId)?.targets ?? [])
         }
         switch mode {
         case .raisingIfDown:

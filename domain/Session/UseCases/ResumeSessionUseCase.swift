@@ -29,7 +29,7 @@ public struct ResumeSessionUseCase: Sendable {
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }
         let group = try await groups.blockList(id: resumed.groupId)
-        let targets = group?.targets ?? []
+        let targets = resumed.blockTargets(group?.targets ?? [])
         let shield: any Shield
         do {
             shield = try shields.shield(of: resumed)

@@ -125,6 +125,9 @@ public struct StartSessionUseCase: Sendable {
         // cannot be raised during the session, and the system service
         // keeps it with the block (semantics.md, "Cycles and allowances").
         session.dailyAllowance = plan.allowance ?? (plan.strict ? group.allowance : nil)
+        // A strict session holds its targets to its end, whatever its group
+        // loses on a device that has not seen the session.
+        session = session.holding(group.targets)
         // The unlock rule holds for the session's whole life (pauses too).
         // (Without settings, as in tests of other things, none is recorded.)
         if plan.strict, let settings { session.unlock = try await StrictUnlock.configured(in: settings, logger: nil) }
