@@ -206,6 +206,32 @@ struct ConcurrentStartTests {
         }
     }
 
+    /// Past the last removals a log keeps, a late edit brings the stopped
+    /// session back; past its planned end it ends at once, and history
+    /// keeps the ending it had (it used to record it again, as completed).
+    @Test("an unseen edit of a session stopped three sessions ago, met past its planned end, leaves its history as it was",
+          .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
+    func lateEditPastTheEndKeepsHistory() throws {
+        try setUp()
+        let stopped = try session(try a.run("start", "focus", "--for", "30m", "--json"))
+        try sync(a, to: b)
+        #expect(try a.run("stop").status == 0)
+        for _ in 1...3 {
+            #expect(try a.run("start", "focus", "--for", "25m").status == 0)
+            #expect(try a.run("stop").status == 0)
+        }
+        #expect(try b.run("pause").status == 0)
+        try syncBothWays()
+        var later = b
+        later.launcher = ["/usr/bin/faketime", "-f", "+31m"]
+        #expect(try later.run("status", "--json").json["active"] as? Bool == false)
+        try syncBothWays()
+        for device in [a, b] {
+            let logged = try logged(device).filter { $0["id"] as? String == stopped["id"] as? String }
+            #expect(logged.count == 1 && logged.first?["outcome"] as? String == "stopped", "\(device.dataDirectory): \(logged)")
+        }
+    }
+
     @Test("a session started after one stopped keeps running when an unseen edit of the stopped one arrives")
     func laterSessionHolds() throws {
         try setUp()

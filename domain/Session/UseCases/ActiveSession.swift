@@ -110,6 +110,15 @@ public struct ActiveSession: Sendable {
             let tolerated = try await tolerating(toleratingStuckBlock, current) { found = try await raiseIfDown(current) }
             return Reconciled(completed: nil, slot: found.slot, block: tolerated == nil ? found.block : .none, tolerated: tolerated)
         }
+        // One history already holds has ended elsewhere: an edit of it made
+        // on a device that had not seen it stopped, arriving after the
+        // stopping device's log let the stop go, ran it again. History keeps
+        // the ending it has; the block goes and the slot is emptied.
+        if try await archiver.history.holds(current) {
+            logger.notice("a session that had ended elsewhere came back past its end; history keeps its ending", metadata: ["session": "\(current.id)"])
+            let emptied = try await archiver.discard(current)
+            return Reconciled(completed: nil, slot: emptied ? .some(nil) : .none, block: .none, tolerated: nil)
+        }
         let ended = advanced.ending(at: plannedEnd, outcome: .completed)
         var archived = true   // a stuck block still leaves the session completed and in history
         var emptied = false

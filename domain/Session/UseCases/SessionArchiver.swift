@@ -32,6 +32,16 @@ struct SessionArchiver: Sendable {
         return (true, try await finish(ended, passcode: passcode, typed: typed))
     }
 
+    /// Lowers `current`'s block and empties the slot of it, writing no
+    /// history: one history already holds (it ended elsewhere). Returns
+    /// whether this call emptied the slot.
+    func discard(_ current: Session) async throws -> Bool {
+        do { try await shields.shield(of: current).lower(for: current.id) } catch {
+            throw SessionError.blockNotLifted((error as? SessionError)?.description ?? String(describing: error))
+        }
+        return try await sessions.replace(current, with: nil)
+    }
+
     /// Completes the archival of a session already marked ended. Throws
     /// `blockNotLifted` when the shield fails: the session is in history by
     /// then, and stays in the slot until a later finisher lifts its block.
