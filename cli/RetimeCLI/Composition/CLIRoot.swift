@@ -46,8 +46,8 @@ enum CLIRoot {
                                            daemon: try resolver.resolve((any DaemonPresence).self))),
                 .inspector(SettingsHealth(read: { try settings.get() })),
                 .inspector(SyncHealth(status: { [sync = try resolver.resolve(SyncStatusUseCase.self)] in try sync.execute(recording: false) })),
-                .inspector(NameHealth(groupNames: { [groups = try resolver.resolve((any GroupRepository).self)] in Array(try await groups.names().values) },
-                                      scheduleNames: { [schedules = try resolver.resolve((any ScheduleRepository).self)] in try await schedules.all().map(\.name) })),
+                .inspector(RecordHealth(groups: { [groups = try resolver.resolve((any GroupRepository).self)] in try await groups.names() },
+                                        schedules: { [schedules = try resolver.resolve((any ScheduleRepository).self)] in try await schedules.all() })),
             ]
             #if os(Linux)
             inspections.append(.inspector(DesktopHealth(environment: context.environment)))
