@@ -183,23 +183,30 @@ struct ConcurrentStartTests {
         #expect(try b.run("start", "focus", "--for", "10m").status == 0)
     }
 
+    /// A 30-minute session started on A and seen by B; stopped on A, which
+    /// then runs `sessions` more; paused on B all the same; the folders then
+    /// copied both ways. Returns the stopped session.
+    func pausedOnBAfterAStopped(thenRan sessions: Int) throws -> [String: Any] {
+        try setUp()
+        let stopped = try session(try a.run("start", "focus", "--for", "30m", "--json"))
+        try sync(a, to: b)
+        #expect(try a.run("stop").status == 0)
+        for _ in 0..<sessions {
+            #expect(try a.run("start", "focus", "--for", "25m").status == 0)
+            #expect(try a.run("stop").status == 0)
+        }
+        #expect(try b.run("pause").status == 0)
+        try syncBothWays()
+        return stopped
+    }
+
     /// The stopping device's log is compacted at each start; it keeps its
     /// last two removals, so a late edit of a session stopped two sessions
     /// ago still meets its stop (it used to keep the last ending only, and
     /// the second start dropped this one's).
     @Test("an unseen edit of a session stopped two sessions ago does not bring it back")
     func removalOutlivesLaterSessions() throws {
-        try setUp()
-        let stopped = try session(try a.run("start", "focus", "--for", "30m", "--json"))
-        try sync(a, to: b)
-        #expect(try a.run("stop").status == 0)
-        for _ in 1...2 {
-            #expect(try a.run("start", "focus", "--for", "25m").status == 0)
-            #expect(try a.run("stop").status == 0)
-        }
-        #expect(try b.run("pause").status == 0)
-        try sync(b, to: a)
-        try sync(a, to: b)
+        let stopped = try pausedOnBAfterAStopped(thenRan: 2)
         for device in [a, b] {
             #expect(try device.run("status", "--json").json["active"] as? Bool == false)
             #expect(try logged(device).filter { $0["id"] as? String == stopped["id"] as? String }.count == 1)
@@ -212,16 +219,7 @@ struct ConcurrentStartTests {
     @Test("an unseen edit of a session stopped three sessions ago, met past its planned end, leaves its history as it was",
           .enabled(if: AuthEndToEndTests.hasFaketime, "needs faketime and a dynamically linked binary"))
     func lateEditPastTheEndKeepsHistory() throws {
-        try setUp()
-        let stopped = try session(try a.run("start", "focus", "--for", "30m", "--json"))
-        try sync(a, to: b)
-        #expect(try a.run("stop").status == 0)
-        for _ in 1...3 {
-            #expect(try a.run("start", "focus", "--for", "25m").status == 0)
-            #expect(try a.run("stop").status == 0)
-        }
-        #expect(try b.run("pause").status == 0)
-        try syncBothWays()
+        let stopped = try pausedOnBAfterAStopped(thenRan: 3)
         var later = b
         later.launcher = ["/usr/bin/faketime", "-f", "+31m"]
         #expect(try later.run("status", "--json").json["active"] as? Bool == false)
