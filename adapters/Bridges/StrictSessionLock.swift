@@ -28,6 +28,11 @@ public struct StrictSessionLock: GroupLock, StrictSessionQuery {
         return try await strictUntil()
     }
 
+    public func held(_ group: GroupID) async throws -> [Target] {
+        guard let session = try await sessions.current(), session.isActive, session.groupId == group else { return [] }
+        return session.heldTargets ?? []
+    }
+
     public func released(_ targets: [Target], of group: GroupID) async throws {
         guard let session = try await sessions.current(), session.isActive, session.groupId == group,
               let next = session.releasing(targets) else { return }

@@ -14,6 +14,7 @@ struct StubUsage: GroupUsageQuery {
 struct StubLock: GroupLock {
     var until: Date?
     func lockedUntil(_ group: GroupID) async throws -> Date? { until }
+    func held(_ group: GroupID) async throws -> [Target] { [] }
     func released(_ targets: [Target], of group: GroupID) async throws {}
 }
 
@@ -193,5 +194,15 @@ struct HeldTargetsTests {
         let now = try #require(try await sessions.current())
         #expect(now.heldTargets?.map(\.description) == ["b.com"])
         #expect(now.blockTargets(try await groups.group(id: work.id)?.targets ?? []).map(\.description) == ["b.com"])
+        // Another device took b.com out of the group (the merge brings that
+        // in): the session still blocks it, and the passcode still releases it.
+        var merged = try #require(try await groups.group(id: work.id))
+        try merged.remove(try targets(["b.com"]))
+        try await groups.update(merged)
+        await #expect(throws: GroupError.targetNotInGroup(target: "c.com", group: "work")) {
+            try await unblock.execute(group: "work", targets: ["c.com"], passcode: Passcode("1234"))
+        }
+        _ = try await unblock.execute(group: "work", targets: ["b.com"], passcode: Passcode("1234"))
+        #expect(try await sessions.current()?.heldTargets == [])
     }
 }

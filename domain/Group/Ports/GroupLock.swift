@@ -7,9 +7,13 @@ import RetimeShared
 public protocol GroupLock: Sendable {
     /// Until when the group may not lose targets, be renamed or deleted; nil if it may now.
     func lockedUntil(_ group: GroupID) async throws -> Date?
+    /// The targets a strict session on `group` holds to its end whatever
+    /// the group loses (`Session.heldTargets`): one another device removed
+    /// from the group is still blocked, and still released with `unblock`.
+    func held(_ group: GroupID) async throws -> [Target]
     /// Told that `targets` left `group` here, past `check` (its passcode,
     /// or no strict session): a strict session on it no longer holds them,
-    /// so its block lets them go (`Session.heldTargets`).
+    /// so its block lets them go.
     func released(_ targets: [Target], of group: GroupID) async throws
 }
 

@@ -28,9 +28,15 @@ public struct UnblockTargetsUseCase: Sendable {
         let group = try await dataLock.exclusively {
             var group = try await groups.existing(named: name)
             try await lock.check(group, "group.unblock", passcode: passcode, override: override)
-            try group.remove(parsed)
-            group.updatedAt = clock.now()
-            try await groups.update(group)
+            // A target another device removed from the group while a strict
+            // session here still blocks it is released all the same.
+            let gone = parsed.filter { !group.targets.contains($0) }
+            let held = gone.isEmpty ? [] : try await lock.held(group.id)
+            try group.remove(parsed.filter { !held.contains($0) || group.targets.contains($0) })
+            if gone.count < parsed.count {
+                group.updatedAt = clock.now()
+                try await groups.update(group)
+            }
             try await lock.released(parsed, of: group.id)
             return group
         }
