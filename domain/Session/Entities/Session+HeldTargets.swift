@@ -24,6 +24,16 @@ extension Session {
         return next
     }
 
+    /// The strict session holding also what strict `other` holds: of two
+    /// started at once on two devices, the one that goes on keeps the
+    /// other's targets blocked (`ConcurrentStarts`).
+    func holdingAlso(_ other: Session) -> Session {
+        guard strict, other.strict, let theirs = other.heldTargets else { return self }
+        let mine = heldTargets ?? []
+        let added = theirs.filter { !mine.contains($0) }
+        return added.isEmpty ? self : holding(mine + added)
+    }
+
     /// The session no longer holding `targets` (its passcode released them:
     /// `group unblock` went ahead here); nil when it holds none of them.
     public func releasing(_ targets: [Target]) -> Session? {

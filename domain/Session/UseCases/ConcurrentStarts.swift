@@ -11,6 +11,10 @@ import RetimeShared
 /// - A strict session is never ended by another device's start: a strict
 ///   unseen session takes the slot back from one that is not strict, which
 ///   ends then.
+/// - Of two strict sessions, the one planned to end later holds (the
+///   slot's, if they end together), and it takes over the other's targets
+///   to its end: a second device cannot cut a strict session short, or
+///   drop its targets, with a shorter strict session of its own.
 /// - Otherwise the slot's session holds, and the unseen one ends (stopped)
 ///   at the instant the slot's session started: from then on the person
 ///   was focusing on the other.
@@ -44,11 +48,17 @@ struct ConcurrentStarts: Sendable {
                 let ended = contender.isActive ? contender.ending(at: contender.plannedEnd ?? now, outcome: .completed) : contender
                 try await close(ended, reason: "it had ended on its device")
             } else if let current = slot, current.isActive {
-                if contender.strict && !current.strict {
-                    guard try await sessions.replace(current, with: contender) else { return try await sessions.current() }
+                if contender.strict && (!current.strict || Self.endsLater(contender, than: current)) {
+                    let holder = contender.holdingAlso(current)
+                    guard try await sessions.replace(current, with: holder) else { return try await sessions.current() }
                     try await close(current.ending(at: now, outcome: .stopped), reason: "a strict session started elsewhere holds")
-                    slot = contender
+                    slot = holder
                 } else {
+                    let holder = current.holdingAlso(contender)
+                    if holder != current {
+                        guard try await sessions.replace(current, with: holder) else { return try await sessions.current() }
+                        slot = holder
+                    }
                     try await close(contender.ending(at: current.startedAt, outcome: .stopped),
                                     reason: "session \(current.id) started elsewhere at the same time holds")
                 }
@@ -70,6 +80,12 @@ struct ConcurrentStarts: Sendable {
             try await sessions.settle(contender)
         }
         return slot
+    }
+
+    /// Whether strict `session` is planned to end after `other` (an
+    /// open-ended one never ends).
+    static func endsLater(_ session: Session, than other: Session) -> Bool {
+        (session.plannedEnd ?? .distantFuture) > (other.plannedEnd ?? .distantFuture)
     }
 
     /// Puts an ended session in history and lowers its block here, if this
