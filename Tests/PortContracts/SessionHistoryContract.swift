@@ -34,6 +34,11 @@ public enum SessionHistoryContract {
             let (history, s, _, _) = try await seeded(make)
             for session in s { try requireEqual(try await history.holds(session), true, "holds \(session.id)") }
             try requireEqual(try await history.holds(Fixtures.endedSession(startingAt: 1_000)), false, "another id at the same start")
+            // Deleted from history, or its start moved: it had ended all the same.
+            try await history.amend(.delete(s[0].id, at: Fixtures.instant(9_000)))
+            try requireEqual(try await history.holds(s[0]), true, "a deleted session")
+            try await history.amend(.revise(Fixtures.endedSession(startingAt: 5_000_000).withID(s[1].id), at: Fixtures.instant(9_001)))
+            try requireEqual(try await history.holds(s[1]), true, "a session whose start was moved to another month")
         },
         ContractCheck("sessions come newest start first") { make in
             let (history, sessions, _, _) = try await seeded(make)

@@ -29,6 +29,10 @@ public final class InMemorySessionHistory: SessionHistory {
         }
     }
 
+    public func holds(_ session: Session) async throws -> Bool {
+        sessions.withLock { $0[session.id] != nil }
+    }
+
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
         var all = query
         all.limit = nil

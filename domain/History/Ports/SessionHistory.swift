@@ -32,13 +32,6 @@ public protocol SessionHistory: SessionArchive {
 }
 
 extension SessionHistory {
-    /// Looks in the second around the session's start: a session's start
-    /// is where history files it, so this reads one month's lines.
-    public func holds(_ session: Session) async throws -> Bool {
-        let around = HistoryQuery(since: session.startedAt.addingTimeInterval(-1), until: session.startedAt.addingTimeInterval(1))
-        return try await sessions(matching: around).contains { $0.id == session.id }
-    }
-
     public func spans(matching query: HistoryQuery) async throws -> [SessionSpan] {
         var all = query
         all.limit = nil

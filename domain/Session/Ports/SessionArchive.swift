@@ -7,9 +7,9 @@ import FoundationEssentials
 public protocol SessionArchive: Sendable {
     /// Records an ended session.
     func append(_ session: Session) async throws
-    /// Whether `session`'s id is recorded (as of its start, unamended and
-    /// not deleted): a session history holds has ended, and a copy of it
-    /// from an old file (a sync tool's conflict copy of a log, restored
-    /// late) never runs again.
+    /// Whether `session`'s id is recorded, whatever was amended since (a
+    /// session deleted from history had ended too): a session history
+    /// holds has ended, and a copy of it from an old file (a sync tool's
+    /// conflict copy of a log, restored late) never runs again.
     func holds(_ session: Session) async throws -> Bool
 }
