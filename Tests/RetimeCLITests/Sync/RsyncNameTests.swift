@@ -62,23 +62,23 @@ struct RsyncNameTests {
         }
     }
 
-    @Test("a schedule added on A to a group B deleted meanwhile: doctor says so on both devices, and the way out works")
+    @Test("a schedule added on A to a group B deleted meanwhile: doctor says so on both devices, quoting the way out, which works")
     func aScheduleWhoseGroupWentIsReported() throws {
         try RsyncPair.run { pair in
             let a = try SharedFolderDevice(name: "a", dataDirectory: pair.folderA)
             let b = try SharedFolderDevice(name: "b", dataDirectory: pair.folderB)
             try a.must("group", "create", "work")
             try pair.copy(from: a, to: b)
-            try a.must("schedule", "add", "mornings", "--group", "work", "--from", "09:00", "--to", "12:00")
+            try a.must("schedule", "add", "early mornings", "--group", "work", "--from", "09:00", "--to", "12:00")
             try b.must("group", "delete", "work")
             try pair.copy(from: a, to: b)
             try pair.copy(from: b, to: a)
             for device in [a, b] {
                 let check = try Self.check("schedules", device)
-                #expect(check?["status"] as? String == "warning" && (check?["detail"] as? String)?.contains("'mornings'") == true,
+                #expect(check?["status"] as? String == "warning" && (check?["detail"] as? String)?.contains("'retime schedule remove \"early mornings\"'") == true,
                         "\(device.name): \(String(describing: check))")
             }
-            try a.must("schedule", "remove", "mornings")
+            try a.must("schedule", "remove", "early mornings")
             #expect(try Self.check("schedules", a)?["status"] as? String == "ok")
         }
     }

@@ -34,10 +34,10 @@ struct RecordHealth: HealthInspector {
     private func names(groups: [GroupID: String], schedules: [Schedule]) -> HealthCheck {
         var findings: [String] = []
         for (name, count) in NameRules.heldTwice(groups.values) {
-            findings.append("\(count) groups are named '\(name)' ('retime group rename \(name) NEW' renames the one commands find)")
+            findings.append("\(count) groups are named '\(name)' ('retime group rename \(GroupCommands.shellWord(name)) NEW' renames the one commands find)")
         }
         for (name, count) in NameRules.heldTwice(schedules.map(\.name)) {
-            findings.append("\(count) schedules are named '\(name)' (each fires; 'retime schedule remove \(name)' removes the one commands find)")
+            findings.append("\(count) schedules are named '\(name)' (each fires; 'retime schedule remove \(GroupCommands.shellWord(name))' removes the one commands find)")
         }
         guard findings.isEmpty else { return HealthCheck(name: "names", status: .warning, detail: findings.joined(separator: "; ")) }
         return HealthCheck(name: "names", status: .ok, detail: "every group and schedule name is held once")
@@ -48,7 +48,7 @@ struct RecordHealth: HealthInspector {
         guard orphans.isEmpty else {
             return HealthCheck(name: "schedules", status: .warning,
                                detail: orphans.map { "schedule '\($0)' runs a group that is gone (deleted on another device meanwhile): "
-                                   + "'retime schedule remove \($0)', then add it on a group" }.joined(separator: "; "))
+                                   + "'retime schedule remove \(GroupCommands.shellWord($0))', then add it on a group" }.joined(separator: "; "))
         }
         return HealthCheck(name: "schedules", status: .ok,
                            detail: schedules.isEmpty ? "no schedules" : "every schedule's group is there")
