@@ -59,6 +59,7 @@ extension POSIXFiles {
             unlink(temp)
             throw StoreError.symlinkRefused(path: path)
         }
+        try SimulatedCrash.check(path)
         guard rename(temp, path) == 0 else {
             let code = errno
             unlink(temp)
@@ -70,6 +71,18 @@ extension POSIXFiles {
         }
         if syncingDirectory { syncDirectory(directory) }
         return stamp
+    }
+
+    /// Replaces a cache file (temp file, rename; no `fsync`): a cache lost
+    /// to a crash is made again, and a torn one is never read (the rename
+    /// puts the whole file in place or nothing). Failing is harmless.
+    static func writeCache(_ bytes: [UInt8], to path: String) {
+        let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let written = (try? writeAll(fd, bytes, path: temp, cache: true)) != nil
+        close(fd)
+        if !written || rename(temp, path) != 0 { unlink(temp) }
     }
 
     /// Rewrites `path` in place (truncate, write, fsync): for a file that
@@ -111,8 +124,16 @@ extension POSIXFiles {
         }.count
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+    /// Writes every byte. `cache`: a cache's write, which a simulated
+    /// crash does not count (whether one is written hangs on timing, and a
+    /// simulation's crash must fall on the same write at each replay).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String, cache: Bool = false) throws {
         var written = 0
+        // A simulated crash (tests only) writes a part and dies.
+        if let plan = SimulatedCrash.plan, cache ? plan.crashed : true, let cut = plan.cut(bytes.count) {
+            if cut > 0 { _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, cut) } }
+            throw SimulatedCrash.death(path)
+        }
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
             if count < 0 {
