@@ -2,6 +2,7 @@ import Adapters
 import Domain
 import Foundation
 import PortContracts
+import Synchronization
 import Testing
 
 /// The devices of a data folder: ids from the state directory, names from
@@ -10,13 +11,30 @@ import Testing
 struct DataFolderDevicesTests {
     static func subject() -> (DeviceDirectoryContract.Subject, TemporaryDirectory) {
         let directory = TemporaryDirectory()
-        let devices = DataFolderDevices(identity: DeviceIdentity(file: directory.file("state/device-id"), legacyFile: directory.file("data/device-id")),
-                                        directory: directory.file("data/devices"))
-        return (DeviceDirectoryContract.Subject(devices: devices) { device, name in
+        let identity = DeviceIdentity(file: directory.file("state/device-id"), legacyFile: directory.file("data/device-id"))
+        let clock = ManualClock(), arrivals = Arrivals()
+        let devices = DataFolderDevices(thisDevice: { try identity.loadOrCreate() }, directory: directory.file("data/devices"), clock: clock,
+                                        arrival: { path in arrivals.book.withLock { $0[path] } })
+        return (DeviceDirectoryContract.Subject(devices: devices, name: { device, name in
             try FileManager.default.createDirectory(atPath: directory.file("data/devices/" + device), withIntermediateDirectories: true)
             let json = try JSONSerialization.data(withJSONObject: ["format": "retime.device", "version": 1, "name": name, "seen": [String: String]()])
             try json.write(to: URL(fileURLWithPath: directory.file("data/devices/\(device)/device.json")))
-        }, directory)
+        }, change: { device, ahead, delay in
+            // One line more in that device's log of the session slot,
+            // stamped by its clock, arriving on this machine's now.
+            let folder = directory.file("data/devices/\(device)/changes"), path = folder + "/session.jsonl"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let reading = Int64((clock.now().timeIntervalSince1970 + ahead - delay) * 1_000)
+            let line = #"{"at":"\#(reading)-0-\#(device)","key":"current"}"# + "\n"
+            let old = FileManager.default.contents(atPath: path) ?? Data()
+            try (old + Data(line.utf8)).write(to: URL(fileURLWithPath: path))
+            arrivals.book.withLock { $0[path] = clock.now() }
+        }), directory)
+    }
+
+    /// When each file arrived, on the test's clock.
+    final class Arrivals: Sendable {
+        let book = Mutex<[String: Date]>([:])
     }
 
     @Test(arguments: DeviceDirectoryContract.checks)

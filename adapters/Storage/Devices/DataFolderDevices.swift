@@ -6,23 +6,35 @@ import JSONDocument
 #endif
 
 /// The devices of a data folder (`DeviceDirectory`): this device's id from
-/// its `DeviceIdentity` (outside the folder), and each device's name from
+/// its `DeviceIdentity` (outside the folder), each device's name from
 /// `DATA_DIR/devices/<id>/device.json`, field `"name"`, which only that
-/// device writes (docs/storage.md, "Devices").
+/// device writes, and each one's clock against this one's from its change
+/// logs (`PeerClocks`; docs/storage.md, "Devices").
 public struct DataFolderDevices: DeviceDirectory {
     let deviceID: @Sendable () throws -> String
     /// `DATA_DIR/devices`.
     let directory: String
+    private let clocks: PeerClocks
 
     /// `thisDevice`: the id (`DeviceIdentity.loadOrCreate`, or the
-    /// process's `RememberedDeviceID`).
-    public init(thisDevice: @escaping @Sendable () throws -> String, directory: String) {
+    /// process's `RememberedDeviceID`). `clock`: this machine's, which
+    /// the others' are told against. `arrival`: when a file reached this
+    /// machine, on that clock (by default its change time; a simulation's
+    /// clocks say it otherwise).
+    public init(thisDevice: @escaping @Sendable () throws -> String, directory: String, clock: any RetimeShared.Clock,
+                arrival: (@Sendable (String) -> Date?)? = nil) {
         deviceID = thisDevice
         self.directory = directory
+        clocks = PeerClocks(directory: directory, thisDevice: thisDevice, clock: clock, arrival: arrival)
     }
 
-    public init(identity: DeviceIdentity, directory: String) {
-        self.init(thisDevice: { try identity.loadOrCreate() }, directory: directory)
+    public func clockOffset(of device: String) -> TimeInterval? {
+        guard UUIDText.parse(device) != nil, device != (try? deviceID()) else { return nil }
+        return clocks.offset(of: device)
+    }
+
+    public init(identity: DeviceIdentity, directory: String, clock: any RetimeShared.Clock) {
+        self.init(thisDevice: { try identity.loadOrCreate() }, directory: directory, clock: clock)
     }
 
     public func thisDevice() throws -> String { try deviceID() }

@@ -45,8 +45,11 @@ extension JSONLinesSessionHistory {
     private func appendStamped(_ amendments: [HistoryAmendment]) throws {
         let device = try deviceID()
         var clock = HybridClock(device: device.lowercased())
-        if let latest = try amendedSessions().latest { clock.observe(latest) }
-        let at = clock.tick(now: amendments[0].revisedAt)
+        let amended = try amendedSessions(), now = amendments[0].revisedAt
+        // Another device's reading far ahead is not taken for this clock;
+        // an amendment of a session that has one orders after it all the same.
+        if let latest = amended.latest(notAfter: HybridClock.horizonLimit(now: now)) { clock.observe(latest) }
+        let at = clock.tick(now: now, count: 1, after: amendments.compactMap { amended.latest(of: $0.id) }.max())
         var line: [UInt8]
         if amendments.count == 1 {
             line = try Self.line(amendments[0], at: at)

@@ -1,4 +1,5 @@
 import Domain
+import FoundationEssentials
 import JSONDocument
 
 /// One line of a device's change log (`devices/<id>/changes/<suite>.jsonl`):
@@ -30,9 +31,14 @@ enum ChangeLine {
 
     /// `ends`: on a delete of a whole value that ends (`WholeValueEnding`),
     /// the identity of the thing removed (a session's id), so that a late
-    /// edit of it does not bring it back.
-    static func encode(at: HybridTimestamp, key: String, _ kinds: [Kind], over: HybridTimestamp? = nil, ends: String? = nil) throws -> [UInt8] {
+    /// edit of it does not bring it back. `wall`: the writer's clock when
+    /// it wrote the line (ms), kept as `"wall"` where `at` does not say it
+    /// (`physicalReading`).
+    static func encode(at: HybridTimestamp, key: String, _ kinds: [Kind], over: HybridTimestamp? = nil, ends: String? = nil,
+                       wall: Int64? = nil, clock: String? = nil) throws -> [UInt8] {
         var members: [String: JSONValue] = ["at": .string(at.description), "key": .string(key)]
+        if let wall, physicalReading(at: at, wall: nil) != wall { members["wall"] = .int(wall) }
+        if let clock { members["clock"] = .string(clock) }
         if let over { members["over"] = .string(over.description) }
         if let ends, kinds == [.delete] { members["ends"] = .string(ends) }
         if kinds == [.delete] {
@@ -54,9 +60,48 @@ enum ChangeLine {
     }
 
     /// A line that says a whole value was dealt with (see `unseen`).
-    static func encodeSeen(at: HybridTimestamp, key: String, seen: HybridTimestamp) throws -> [UInt8] {
-        let members: [String: JSONValue] = ["at": .string(at.description), "key": .string(key), "seen": .string(seen.description)]
+    static func encodeSeen(at: HybridTimestamp, key: String, seen: HybridTimestamp, wall: Int64? = nil, clock: String? = nil) throws -> [UInt8] {
+        var members: [String: JSONValue] = ["at": .string(at.description), "key": .string(key), "seen": .string(seen.description)]
+        if let wall, physicalReading(at: at, wall: nil) != wall { members["wall"] = .int(wall) }
+        if let clock { members["clock"] = .string(clock) }
         return try JSONTextWriter.write(.object(members), layout: .compact) + [0x0A]
+    }
+
+    /// The writer's clock when it wrote a line stamped `at` (ms): the
+    /// stamp's wall part when its counter is 0 (the hybrid clock took the
+    /// wall clock as it was), else the line's `wall` member. A stamp that
+    /// counts on from another device's reading (a clock behind one it has
+    /// seen) is not its writer's clock: another device's estimate of that
+    /// clock (`PeerClocks`) needs the reading itself. Nil when neither says.
+    static func physicalReading(at: HybridTimestamp, wall: JSONValue?) -> Int64? {
+        if case .int(let value)? = wall { return value }
+        return at.counter == 0 ? at.milliseconds : nil
+    }
+
+    /// The writer's wall clock against its boot-time clock, as `"clock"`
+    /// on the first line of each write: `<boot>:<milliseconds>`, the boot's
+    /// id (its first 8 characters) and the wall time the boot began at, to
+    /// the millisecond. It moves only when that wall clock is moved (or
+    /// the machine boots again), so another device tells a clock set back
+    /// from a change that came late, and which of two marks was written
+    /// last (`PeerClocks`): to the second, two writes a moment apart around
+    /// a clock's move could not be told apart.
+    static func clockMark(now: Date, boot: BootTimeReading) -> String {
+        String(boot.bootID.prefix(8)) + ":" + String(Int64(((now.timeIntervalSince1970 - boot.seconds) * 1_000).rounded()))
+    }
+
+    /// `clockMark`'s parts; nil for anything else.
+    static func clockMark(_ value: JSONValue?) -> (boot: String, epoch: Int64)? {
+        guard case .string(let text)? = value, let colon = text.lastIndex(of: ":"), let epoch = Int64(text[text.index(after: colon)...])
+        else { return nil }
+        return (String(text[..<colon]), epoch)
+    }
+
+    /// `date` in milliseconds, as the hybrid clock reads a wall clock.
+    static func milliseconds(of date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1_000).rounded(.down)
+        guard value.isFinite else { return 0 }
+        return Int64(min(max(value, 0), Double(HybridTimestamp.latestMilliseconds)))
     }
 
     /// What a line holds: its changes, each with its stamp, and the whole

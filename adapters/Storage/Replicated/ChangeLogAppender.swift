@@ -48,6 +48,7 @@ enum ChangeLogAppender {
             close(fd)
             throw error
         }
+        try SimulatedCrash.check(path)
         guard link(temp, path) == 0 else {
             if errno == EEXIST { return false }
             throw StoreError.notWritable(path: path, reason: POSIXFiles.reason())

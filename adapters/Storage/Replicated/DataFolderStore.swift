@@ -63,8 +63,10 @@ public final class DataFolderStore: KeyValueStore {
     /// The store of the data folder at `root`, as the device `device` (whose
     /// id is asked only when something is written or a machine suite read):
     /// the machine's suites in `devices/<id>/store/`.
-    public static func open(root: String, device: LocalDeviceFolder, now: @escaping @Sendable () -> Date) -> DataFolderStore {
-        DataFolderStore(root: root, shared: .dataFolder(devices: root + "/devices", deviceID: { try device.id() }, now: now),
+    /// `boot`: the boot-time clock beside `now` (each write's `clockMark`).
+    public static func open(root: String, device: LocalDeviceFolder, now: @escaping @Sendable () -> Date,
+                            boot: @escaping @Sendable () -> BootTimeReading? = { nil }) -> DataFolderStore {
+        DataFolderStore(root: root, shared: .dataFolder(devices: root + "/devices", deviceID: { try device.id() }, now: now, boot: boot),
                         local: { JSONFileStore(directory: root + "/devices/" + (try device.id()) + "/store") },
                         legacy: JSONFileStore(directory: root + "/store"), device: device)
     }
@@ -156,6 +158,24 @@ public final class DataFolderStore: KeyValueStore {
         guard Self.sharedSuites.contains(suite) else { return nil }
         try prepare()
         return try shared.valueRemovedElsewhere(suite, key: key)
+    }
+
+    public func hasEnded(_ suite: String, key: String, identity: String) throws -> Bool {
+        guard Self.sharedSuites.contains(suite) else { return false }
+        try prepare()
+        return try shared.hasEnded(suite, key: key, identity: identity)
+    }
+
+    public func leavesOut(_ suite: String) throws -> Bool {
+        guard Self.sharedSuites.contains(suite) else { return false }
+        try prepare()
+        return try shared.leavesOut(suite)
+    }
+
+    public func lastValue(_ suite: String, key: String, identity: String) throws -> JSONValue? {
+        guard Self.sharedSuites.contains(suite) else { return nil }
+        try prepare()
+        return try shared.lastValue(suite, key: key, identity: identity)
     }
 
     public func settle(_ suite: String, key: String, value: JSONValue) throws {

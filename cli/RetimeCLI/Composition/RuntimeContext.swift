@@ -38,7 +38,7 @@ public struct RuntimeContext: Sendable {
         // layout's machine files moved) only by a process that reads or
         // writes this machine's files.
         let device = LocalDeviceFolder(deviceID: { try deviceID.id() }, moves: { layout.machineFiles(device: $0) })
-        return DataFolderStore.open(root: dataDirectory, device: device, now: { SystemClock().now() })
+        return DataFolderStore.open(root: dataDirectory, device: device, now: { SystemClock().now() }, boot: { SystemClock().bootTime() })
     }
 
     /// This device's folder of the data directory (`devices/<id>/`): its id

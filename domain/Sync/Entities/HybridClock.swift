@@ -24,6 +24,28 @@ public struct HybridClock: Sendable {
         if latest.map({ reading > $0 }) ?? true { latest = reading }
     }
 
+    /// How far ahead of this device's wall clock a reading may be and still
+    /// be taken for its clock: a day (semantics.md, "Clocks"). One further
+    /// ahead (a clock that read year 4821 once, a hand edit) is merged but
+    /// never adopted: this device's stamps stay near its real time. A
+    /// record changed after such a reading is stamped after it all the
+    /// same (`after`), so the change wins there as everywhere.
+    public static let horizon: Int64 = 86_400_000
+
+    /// The latest wall time (ms) a reading adopted at `now` may carry.
+    public static func horizonLimit(now: Date) -> Int64 {
+        milliseconds(of: now).addingReportingOverflow(horizon).overflow ? .max : milliseconds(of: now) + horizon
+    }
+
+    /// A reading for `count` changes to a record last changed at
+    /// `recordLast`, made now: after that change even when it lies beyond
+    /// the horizon, which this clock then does not adopt.
+    public mutating func tick(now: Date, count: Int, after recordLast: HybridTimestamp?) -> HybridTimestamp {
+        guard let recordLast, latest.map({ recordLast > $0 }) ?? true else { return tick(now: now, count: count) }
+        var beyond = HybridClock(device: device, latest: recordLast)
+        return beyond.tick(now: now, count: count)
+    }
+
     /// The reading for a change made now, later than everything observed.
     public mutating func tick(now: Date) -> HybridTimestamp {
         let wall = Self.milliseconds(of: now)
