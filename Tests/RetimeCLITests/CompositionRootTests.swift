@@ -255,7 +255,12 @@ struct CompositionRootTests {
         try await check.run { _ in NotificationHealth(settings: Settings(stored: [:], dataDirectory: "/d"), environment: [:]) }
         try await check.run { _ in TimeZoneHealth(environment: ["TZ": "Europe/Berlin"]) }
         try await check.run { _ in
-            SyncHealth(status: { try SyncStatusUseCase(folder: InMemorySyncFolder(deviceID: "0b1c2d3e-0000-4000-8000-000000000001")).execute() })
+            SyncHealth(status: {
+                try SyncStatusUseCase(folder: InMemorySyncFolder(deviceID: "0b1c2d3e-0000-4000-8000-000000000001"),
+                                      devices: DataFolderDevices(thisDevice: { "0b1c2d3e-0000-4000-8000-000000000001" }, directory: "/nonexistent",
+                                                                 clock: ManualClock()),
+                                      clock: ManualClock()).execute()
+            })
         }
     }
 }

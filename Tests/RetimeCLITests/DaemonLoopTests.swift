@@ -152,6 +152,9 @@ struct DaemonLoopTests {
         "RetimeSync.SyncStatusUseCase", "RetimeSync.SyncFolder",
         // What the machine says about its user (away time: PresenceService).
         "RetimeSession.PresenceSignals",
+        // Which clock judges a session another device started (semantics.md,
+        // "Devices you can trust": a fast clock here never ends it early).
+        "RetimeSession.SessionClocks",
     ]
 
     @Test("the daemon builds only what its scheduler uses, at its start and at each reload")

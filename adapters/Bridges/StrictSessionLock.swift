@@ -6,21 +6,24 @@ import Glibc
 
 /// Tells other contexts what a running strict session forbids: weakening
 /// its group (`GroupLock`) and changing the shield (`StrictSessionQuery`).
-/// "Running" follows the same clocks as its end (`Session.isExpired`).
+/// "Running" follows the same clocks as its end (`Session.isExpired`),
+/// on the clock that judges the session here (`SessionClocks`): a machine
+/// whose clock runs fast does not unlock another device's strict session
+/// early. The end it gives is on this machine's clock.
 public struct StrictSessionLock: GroupLock, StrictSessionQuery {
     private let sessions: any SessionRepository
-    private let clock: any RetimeShared.Clock
+    private let clocks: SessionClocks
 
-    public init(sessions: any SessionRepository, clock: any RetimeShared.Clock) {
+    public init(sessions: any SessionRepository, clocks: SessionClocks) {
         self.sessions = sessions
-        self.clock = clock
+        self.clocks = clocks
     }
 
     public func strictUntil() async throws -> Date? {
-        let now = clock.now(), boot = clock.bootTime()
-        guard let session = try await sessions.current(), session.isActive, session.strict,
-              !session.isExpired(at: now, boot: boot) else { return nil }
-        return session.endOnWallClock(at: now, boot: boot)
+        guard let session = try await sessions.current(), session.isActive, session.strict else { return nil }
+        let clock = clocks.clock(for: session), now = clock.now(), boot = clock.bootTime()
+        guard !session.isExpired(at: now, boot: boot) else { return nil }
+        return session.endOnWallClock(at: now, boot: boot).map { clocks.local($0, of: session) }
     }
 
     public func lockedUntil(_ group: GroupID) async throws -> Date? {

@@ -61,7 +61,7 @@ struct ActiveSessionCountTests {
     var lookup: GroupRepositoryLookup { GroupRepositoryLookup(groups: world.groups) }
     var active: ActiveSession {
         ActiveSession(sessions: sessions, groups: lookup, history: world.history, shields: FixedShieldDirectory(shield),
-                      clock: world.clock, events: world.events, logger: Logger(label: "t", handler: world.logs))
+                      clock: world.clock, devices: FixedDevices(this: "this-device"), events: world.events, logger: Logger(label: "t", handler: world.logs))
     }
     var start: StartSessionUseCase {
         StartSessionUseCase(sessions: sessions, groups: lookup, shields: FixedShieldDirectory(shield), clock: world.clock,
@@ -69,7 +69,7 @@ struct ActiveSessionCountTests {
     }
     var stop: StopSessionUseCase {
         StopSessionUseCase(sessions: sessions, groups: lookup, history: world.history, shields: FixedShieldDirectory(shield),
-                           clock: world.clock, events: world.events, active: active, override: world.auth.override)
+                           events: world.events, active: active, override: world.auth.override)
     }
     /// No daemon runs.
     struct NoDaemon: DaemonPresence {
@@ -85,7 +85,7 @@ struct ActiveSessionCountTests {
 
     var test: TestShieldUseCase { TestShieldUseCase(sessions: sessions, groups: lookup, inspector: Blocked()) }
     var status: SessionStatusUseCase {
-        SessionStatusUseCase(sessions: sessions, clock: world.clock, active: active, groups: lookup, shields: FixedShieldDirectory(shield))
+        SessionStatusUseCase(sessions: sessions, active: active, groups: lookup, shields: FixedShieldDirectory(shield))
     }
 
     /// Reads and shield requests made by `work` alone.

@@ -27,12 +27,11 @@ struct AllowanceTests {
         }
 
         func allow(device: String = "laptop") -> AllowUseCase {
-            AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock,
-                         active: world.active, book: book(device: device))
+            AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), active: world.active, book: book(device: device))
         }
 
         func set(_ allowance: TimeInterval?) async throws -> Group {
-            try await SetAllowanceUseCase(groups: world.groups, lock: StrictSessionLock(sessions: world.sessions, clock: world.clock),
+            try await SetAllowanceUseCase(groups: world.groups, lock: StrictSessionLock(sessions: world.sessions, clocks: SessionClocks(clock: world.clock, devices: FixedDevices(this: "this-device"))),
                                           clock: world.clock, dataLock: InMemoryDataLock()).execute(group: "work", allowance: allowance)
         }
 
@@ -72,10 +71,10 @@ struct AllowanceTests {
     func daemonWakesAtTheEnd() async throws {
         let daemon = try await DaemonWorld(at: "2026-11-23T08:00:00Z")
         let world = daemon.world
-        _ = try await SetAllowanceUseCase(groups: world.groups, lock: StrictSessionLock(sessions: world.sessions, clock: world.clock),
+        _ = try await SetAllowanceUseCase(groups: world.groups, lock: StrictSessionLock(sessions: world.sessions, clocks: SessionClocks(clock: world.clock, devices: FixedDevices(this: "this-device"))),
                                           clock: world.clock, dataLock: InMemoryDataLock()).execute(group: "work", allowance: 900)
         try await world.startWork(.duration(3_600))
-        let allow = AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock, active: world.active,
+        let allow = AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), active: world.active,
                                  book: AllowanceBook(ledger: InMemoryAllowanceLedger(), devices: FixedDevices(this: "a"), clock: world.clock, zone: { .utc }))
         let receipt = try await allow.allow("work", for: 120)
         let step = try await daemon.step.execute()
@@ -211,7 +210,7 @@ struct AllowanceTests {
         _ = try await daemon.step.execute()
         let session = try #require(try await world.sessions.current())
         #expect(session.dailyAllowance == 900 && session.origin == .schedule("days"))
-        let allow = AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock, active: world.active,
+        let allow = AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), active: world.active,
                                  book: AllowanceBook(ledger: InMemoryAllowanceLedger(), devices: FixedDevices(this: "a"), clock: world.clock, zone: { .utc }))
         let receipt = try await allow.allow("work", for: nil)
         #expect(receipt.allowance.length == 900 && receipt.leftToday == 0)
@@ -225,12 +224,12 @@ struct AllowanceTests {
     func shieldRefuses() async throws {
         let stuck = StuckShield()
         let world = try await SessionWorld(shield: stuck)
-        _ = try await SetAllowanceUseCase(groups: world.groups, lock: StrictSessionLock(sessions: world.sessions, clock: world.clock),
+        _ = try await SetAllowanceUseCase(groups: world.groups, lock: StrictSessionLock(sessions: world.sessions, clocks: SessionClocks(clock: world.clock, devices: FixedDevices(this: "this-device"))),
                                           clock: world.clock, dataLock: InMemoryDataLock()).execute(group: "work", allowance: 900)
         try await world.startWork(.duration(3_600), strict: true)
         stuck.stuck = true
         let ledger = InMemoryAllowanceLedger()
-        let allow = AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock, active: world.active,
+        let allow = AllowUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), active: world.active,
                                  book: AllowanceBook(ledger: ledger, devices: FixedDevices(this: "a"), clock: world.clock, zone: { .utc }))
         await #expect(throws: (any Error).self) { try await allow.allow("work", for: 300) }
         #expect(try await world.sessions.current()?.allowance == nil, "no allowance runs")

@@ -10,8 +10,7 @@ import Testing
 @Suite("Focus cycles, on a test clock")
 struct CycleTests {
     func next(_ world: SessionWorld) -> NextPhaseUseCase {
-        NextPhaseUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock,
-                         active: world.active)
+        NextPhaseUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), active: world.active)
     }
 
     func startCycle(_ world: SessionWorld, _ cycle: Cycle, strict: Bool = false, length: SessionLength = .openEnded) async throws -> Session {

@@ -140,8 +140,7 @@ struct CycleWaitTests {
         try await record(world, .locked)
         world.clock.advance(by: 400)
         #expect(try await phase(world) == "waiting 2 down")
-        let next = NextPhaseUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), clock: world.clock,
-                                    active: world.active)
+        let next = NextPhaseUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), active: world.active)
         let moved = try await next.execute().session
         #expect(moved.cyclePhase?.kind == .work && moved.cyclePhase?.start == world.clock.now())
         #expect(moved.plannedEnd == session.plannedEnd.map { $0 + 100 })

@@ -20,7 +20,7 @@ struct ImportHistoryTests {
         let lookup = GroupRepositoryLookup(groups: groups), logger = Logger(label: "test", handler: InMemoryLogHandler())
         let events = SessionEventPublisher(tracker: InMemoryTracker(), hooks: InMemoryEventHooks(), notifier: nil, groups: lookup, logger: logger)
         let active = ActiveSession(sessions: sessions, groups: lookup, history: history, shields: FixedShieldDirectory(InMemoryShield()),
-                                   clock: clock, events: events, logger: logger)
+                                   clock: clock, devices: FixedDevices(this: "this-device"), events: events, logger: logger)
         return ImportHistoryUseCase(history: history, directory: GroupRepositoryImportDirectory(groups: groups, clock: clock), active: active)
     }
 

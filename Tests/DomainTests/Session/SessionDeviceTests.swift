@@ -8,6 +8,8 @@ struct FixedDevices: DeviceDirectory {
     struct Unreadable: Error {}
     var this: String?
     var names: [String: String] = [:]
+    /// Each other device's clock against this one's, as the test says.
+    var offsets: [String: TimeInterval] = [:]
 
     func thisDevice() throws -> String {
         guard let this else { throw Unreadable() }
@@ -15,6 +17,7 @@ struct FixedDevices: DeviceDirectory {
     }
 
     func name(of device: String) -> String? { names[device] }
+    func clockOffset(of device: String) -> TimeInterval? { offsets[device] }
 }
 
 @Suite("A session records the device it was started on")
@@ -26,7 +29,7 @@ struct SessionDeviceTests {
     }
 
     func status(_ world: SessionWorld, on devices: FixedDevices) -> SessionStatusUseCase {
-        SessionStatusUseCase(sessions: world.sessions, clock: world.clock, active: world.active, devices: devices)
+        SessionStatusUseCase(sessions: world.sessions, active: world.active, devices: devices)
     }
 
     @Test("start records this device; status on it names it and does not call it another device")

@@ -47,9 +47,9 @@ struct SessionReceiptTests {
         let events = SessionEventPublisher(tracker: world.tracker, hooks: DeafHooks(), notifier: world.notifications, groups: lookup,
                                            logger: Logger(label: "test.events", handler: world.logs))
         let active = ActiveSession(sessions: world.sessions, groups: lookup, history: world.history, shields: world.shields,
-                                   clock: world.clock, events: events, logger: Logger(label: "test", handler: world.logs))
+                                   clock: world.clock, devices: FixedDevices(this: "this-device"), events: events, logger: Logger(label: "test", handler: world.logs))
         let stop = StopSessionUseCase(sessions: world.sessions, groups: lookup, history: world.history, shields: world.shields,
-                                      clock: world.clock, events: events, active: active, override: world.auth.override)
+                                      events: events, active: active, override: world.auth.override)
         try await world.startWork()
         _ = try await stop.execute()
         let told = try #require(world.notifications.events.last)

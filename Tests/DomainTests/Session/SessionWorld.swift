@@ -36,7 +36,7 @@ struct SessionWorld {
                               logger: Logger(label: "test.events", handler: logs))
     }
     var active: ActiveSession {
-        ActiveSession(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, events: events,
+        ActiveSession(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, devices: FixedDevices(this: "this-device"), events: events,
                       logger: Logger(label: "test", handler: logs))
     }
     var start: StartSessionUseCase {
@@ -44,22 +44,22 @@ struct SessionWorld {
                             clock: clock, events: events, active: active, dataLock: InMemoryDataLock())
     }
     var stop: StopSessionUseCase {
-        StopSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, clock: clock, events: events,
+        StopSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), history: history, shields: shields, events: events,
                            active: active, override: auth.override)
     }
     var pause: PauseSessionUseCase {
-        PauseSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields, clock: clock, events: events, active: active,
+        PauseSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields, events: events, active: active,
                             override: auth.override)
     }
     var resume: ResumeSessionUseCase {
         ResumeSessionUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields,
-                             clock: clock, events: events, active: active)
+                             events: events, active: active)
     }
     var refreshShield: RefreshShieldUseCase {
-        RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields)
+        RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: shields, history: history)
     }
     var status: SessionStatusUseCase {
-        SessionStatusUseCase(sessions: sessions, clock: clock, active: active)
+        SessionStatusUseCase(sessions: sessions, active: active)
     }
 
     /// Starts a session on `work`.

@@ -18,22 +18,22 @@ struct UnlockTests {
         }
 
         var unlock: StrictUnlock {
-            StrictUnlock(settings: settings, override: world.auth.override, sessions: world.sessions, shields: world.shields, clock: world.clock,
+            StrictUnlock(settings: settings, override: world.auth.override, sessions: world.sessions, shields: world.shields, clocks: SessionClocks(clock: world.clock, devices: FixedDevices(this: "this-device")),
                          events: world.events, logger: Logger(label: "test", handler: world.logs))
         }
         var stop: StopSessionUseCase {
             StopSessionUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), history: world.history,
-                               shields: world.shields, clock: world.clock, events: world.events, active: world.active,
+                               shields: world.shields, events: world.events, active: world.active,
                                override: world.auth.override, unlock: unlock)
         }
         var pause: PauseSessionUseCase {
             PauseSessionUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), shields: world.shields,
-                                clock: world.clock, events: world.events, active: world.active, override: world.auth.override,
+                                events: world.events, active: world.active, override: world.auth.override,
                                 unlock: unlock)
         }
         var cancel: CancelSessionUseCase {
             CancelSessionUseCase(sessions: world.sessions, groups: GroupRepositoryLookup(groups: world.groups), shields: world.shields,
-                                 clock: world.clock, active: world.active, override: world.auth.override, unlock: unlock)
+                                 active: world.active, override: world.auth.override, unlock: unlock)
         }
         var current: Session? { get async throws { try await world.sessions.current() } }
     }

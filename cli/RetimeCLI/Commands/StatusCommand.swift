@@ -66,7 +66,11 @@ struct StatusCommand: RetimeCommand {
         // Held by the boot-time clock, the session ends when its time has
         // really passed: that is `remaining` from the wall clock's now, not
         // the planned end the moved clock has already passed.
-        let ends = { (remaining: TimeInterval) in status.heldByBootClock ? now + remaining : status.plannedEnd! }
+        // A session judged on another device's clock (this one's disagrees)
+        // ends when this machine's clock reads its planned end less that.
+        let ends = { (remaining: TimeInterval) in
+            status.heldByBootClock ? now + remaining : status.plannedEnd!.addingTimeInterval(-(status.clockOffset ?? 0))
+        }
         var lines = ["\(style.bold(status.groupName ?? "(deleted group)"))  \(DurationValue.format(status.elapsed)) elapsed"
             + (status.remaining.map { " · \(Self.countdown($0)) left · ends \(LocalTime.moment(ends($0), now: ends($0) - $0))" } ?? " · open-ended")]
         if let phase = session.cyclePhase, let cycle = session.cycle { lines.append(Self.phaseLine(phase, of: cycle, now: now, style: style)) }
@@ -108,6 +112,11 @@ struct StatusCommand: RetimeCommand {
         // so nobody takes it for one they started here.
         if status.startedElsewhere, let device = session.device {
             lines.append("started on another device: " + (status.deviceName.map { "\($0) (\(device.prefix(8)))" } ?? device))
+            // Its clock and this one disagree: it is judged on that one's.
+            if let offset = status.clockOffset {
+                lines.append(style.yellow(ClockOffsetText.thisClock(offset) + ": this session ends by the clock of "
+                    + (status.deviceName ?? "the device that started it") + ", not by this one"))
+            }
         }
         lines.append(style.dim(TextWrap.wrap(daemon, width: columns, indent: "        ")))
         return lines.map { TextWrap.wrap($0, width: columns, indent: "  ") }.joined(separator: "\n")

@@ -26,7 +26,9 @@ public enum ServiceRegistration {
         // The local zone is looked up when first read: only schedules and
         // reports need it.
         registry.register(IntervalCalendar.self, value: IntervalCalendar(lookingUp: { SystemTimeZone.current(context.environment).rules }))
-        registry.register((any DeviceDirectory).self, value: DataFolderDevices(thisDevice: { try deviceID.id() }, directory: layout.devices))
+        registry.register((any DeviceDirectory).self, lifetime: .singleton) {
+            DataFolderDevices(thisDevice: { try deviceID.id() }, directory: layout.devices, clock: try $0.resolve())
+        }
         registry.register((any AllowanceLedger).self, lifetime: .singleton) { StoreAllowanceLedger(store: try $0.resolve()) }
         registry.register {
             AllowanceBook(ledger: try $0.resolve(), devices: try $0.resolve(), clock: try $0.resolve(),
@@ -42,7 +44,7 @@ public enum ServiceRegistration {
             JSONLinesHistoryJournal(directory: layout.history, deviceID: { try deviceID.id() })
         }
         registry.register((any SyncFolder).self, value: FileSyncFolder(root: data, deviceID: { try deviceID.id() }))
-        registry.register { SyncStatusUseCase(folder: try $0.resolve()) }
+        registry.register { SyncStatusUseCase(folder: try $0.resolve(), devices: try $0.resolve(), clock: try $0.resolve()) }
         registry.register { DeviceNameUseCase(folder: try $0.resolve()) }
         registry.register(ConfiguredShields.self, lifetime: .singleton) { resolver in
             ConfiguredShields(store: try resolver.resolve(), settings: Result { try resolver.resolve(Settings.self) },
@@ -102,8 +104,11 @@ public enum ServiceRegistration {
 
         // Bridges: each context asks the other through a port of its own.
         registry.register((any SessionGroupLookup).self) { GroupRepositoryLookup(groups: try $0.resolve()) }
-        registry.register((any GroupLock).self) { StrictSessionLock(sessions: try $0.resolve(), clock: try $0.resolve()) }
-        registry.register((any StrictSessionQuery).self) { StrictSessionLock(sessions: try $0.resolve(), clock: try $0.resolve()) }
+        registry.register((any GroupLock).self) { StrictSessionLock(sessions: try $0.resolve(), clocks: try $0.resolve()) }
+        registry.register((any StrictSessionQuery).self) { StrictSessionLock(sessions: try $0.resolve(), clocks: try $0.resolve()) }
+        // Which clock judges which session: this machine's, or, for one
+        // started on a device whose clock disagrees, that device's.
+        registry.register { SessionClocks(clock: try $0.resolve(), devices: try $0.resolve()) }
         registry.register((any StrictOverride).self) { PasscodeOverride(verify: try $0.resolve()) }
         registry.register((any ImportGroupDirectory).self) {
             GroupRepositoryImportDirectory(groups: try $0.resolve(), clock: try $0.resolve())
@@ -198,7 +203,7 @@ public enum ServiceRegistration {
         }
         registry.register {
             ActiveSession(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
-                          clock: try $0.resolve(), events: try $0.resolve(),
+                          clock: try $0.resolve(), devices: try $0.resolve(), events: try $0.resolve(),
                           logger: try $0.resolve(Logger.self).labelled("retime.session"))
         }
         registry.register {
@@ -209,29 +214,29 @@ public enum ServiceRegistration {
         }
         registry.register {
             StopSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), history: try $0.resolve(), shields: try $0.resolve(),
-                               clock: try $0.resolve(), events: try $0.resolve(), active: try $0.resolve(),
+                               events: try $0.resolve(), active: try $0.resolve(),
                                override: try $0.resolve(), unlock: try $0.resolve(StrictUnlock.self))
         }
         registry.register {
             StrictUnlock(settings: try $0.resolve((any SettingsStore).self), override: try $0.resolve(), sessions: try $0.resolve(),
-                         shields: try $0.resolve(), clock: try $0.resolve(), events: try $0.resolve(), logger: try $0.resolve(Logger.self).labelled("retime.unlock"))
+                         shields: try $0.resolve(), clocks: try $0.resolve(), events: try $0.resolve(),
+                         logger: try $0.resolve(Logger.self).labelled("retime.unlock"))
         }
         registry.register {
-            CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
+            CancelSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                  active: try $0.resolve(), override: try $0.resolve(), unlock: try $0.resolve(StrictUnlock.self))
         }
         registry.register {
-            PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), clock: try $0.resolve(),
+            PauseSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
                                 events: try $0.resolve(), active: try $0.resolve(), override: try $0.resolve(),
                                 unlock: try $0.resolve(StrictUnlock.self))
         }
         registry.register {
             ResumeSessionUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(),
-                                 clock: try $0.resolve(), events: try $0.resolve(), active: try $0.resolve())
+                                 events: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {
-            AllowUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve(),
-                         book: try $0.resolve())
+            AllowUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), active: try $0.resolve(), book: try $0.resolve())
         }
         registry.register {
             SetAllowanceUseCase(groups: try $0.resolve(), lock: try $0.resolve(), clock: try $0.resolve(), dataLock: try $0.resolve())
@@ -240,10 +245,10 @@ public enum ServiceRegistration {
             KeepAwayUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {
-            NextPhaseUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve())
+            NextPhaseUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), active: try $0.resolve())
         }
         registry.register {
-            RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve())
+            RefreshShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), shields: try $0.resolve(), history: try $0.resolve())
         }
         registry.register(AddScheduleUseCase.self) {
             AddScheduleUseCase(schedules: try $0.resolve(), groups: try $0.resolve(), dataLock: try $0.resolve(), clock: try $0.resolve((any RetimeShared.Clock).self))
@@ -295,7 +300,7 @@ public enum ServiceRegistration {
             TestShieldUseCase(sessions: try $0.resolve(), groups: try $0.resolve(), inspector: try $0.resolve())
         }
         registry.register {
-            SessionStatusUseCase(sessions: try $0.resolve(), clock: try $0.resolve(), active: try $0.resolve(),
+            SessionStatusUseCase(sessions: try $0.resolve(), active: try $0.resolve(),
                                  groups: try $0.resolve((any SessionGroupLookup).self), shields: try $0.resolve((any ShieldDirectory).self),
                                  devices: try $0.resolve((any DeviceDirectory).self), book: try $0.resolve(AllowanceBook.self))
         }

@@ -45,7 +45,8 @@ public struct RunDueEventsUseCase: Sendable {
         var handled: [DaemonStep.Handled] = []
         var now = clock.now()
         // The pass reconciles once: what it found serves every step after.
-        var reconciled = try await active.reconcile()
+        // The pass lowers an orphaned block itself after (`lowerOrphanedBlock`).
+        var reconciled = try await active.reconcile(sweeping: false)
         if let completed = reconciled.completed, let due = completed.endedAt {
             let late = now.timeIntervalSince(due)
             events.record(TrackedEvent(name: "session-completed", at: now, properties: [
@@ -172,6 +173,12 @@ public struct RunDueEventsUseCase: Sendable {
     }
 
     private func nextDeadline(after now: Date, current: Session?, schedules: [Schedule]) -> Date? {
+        // A session started on a device whose clock disagrees with this
+        // one's is judged on that clock: its instants are that clock's,
+        // and this machine wakes when its own clock reaches them.
+        let judge = current.map { active.clocks.clock(for: $0) } ?? clock
+        let judged = judge.now()
+        let local = { (instant: Date?) in instant.map { $0.addingTimeInterval(now.timeIntervalSince(judged)) } }
         let sessionEnd = current.flatMap { session -> Date? in
             // An ended session still in the slot: its block could not be
             // lifted (reconcile logged why). Try again in a minute.
@@ -179,14 +186,14 @@ public struct RunDueEventsUseCase: Sendable {
             // A strict session held by the boot-time clock (the wall clock was
             // moved forward) ends when that clock says so; a countdown to
             // end it early (`unlock delay:`) may run out first.
-            let end = session.endOnWallClock(at: now, boot: clock.bootTime())
-            let unlock = session.unlockRequest?.end(at: now, boot: clock.bootTime())
+            let end = session.endOnWallClock(at: judged, boot: clock.bootTime())
+            let unlock = session.unlockRequest?.end(at: judged, boot: clock.bootTime())
             // An allowance runs out: the block goes up again on the second.
-            let allowance = session.allowanceEnd(at: now, boot: clock.bootTime())
-            return [end, unlock, allowance].compactMap { $0 }.min()
+            let allowance = session.allowanceEnd(at: judged, boot: clock.bootTime())
+            return local([end, unlock, allowance].compactMap { $0 }.min())
         }
         // A cycle's break begins or ends: the block follows on the second.
-        let phaseEdge = current.flatMap { $0.isActive ? $0.nextCycleEdge(at: now, boot: clock.bootTime()) : nil }
+        let phaseEdge = local(current.flatMap { $0.isActive ? $0.nextCycleEdge(at: judged, boot: clock.bootTime()) : nil })
         let next = calendar.upcomingEvents(of: schedules, from: now.addingTimeInterval(0.000_001), count: 1).first?.at
         return [sessionEnd, phaseEdge, next].compactMap { $0 }.min()
     }

@@ -29,6 +29,11 @@ public struct SessionStatus: Sendable, Hashable {
     /// Whether the session was started on another device than this one;
     /// false when it names no device or this device was not asked.
     public var startedElsewhere = false
+    /// How far the clock of the device that started it is behind this
+    /// machine's (negative seconds), when by more than a minute: the
+    /// session is judged on that clock, and its instants (`at`, `now`,
+    /// the planned end) are that clock's (`SessionClocks`); nil otherwise.
+    public var clockOffset: TimeInterval?
     /// When a countdown to stop or pause the strict session early
     /// (`unlock delay:`) runs out, on the wall clock; nil when none runs.
     public var unlockEndsAt: Date?

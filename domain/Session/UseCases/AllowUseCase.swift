@@ -11,14 +11,12 @@ import RetimeShared
 public struct AllowUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
-    private let clock: any Clock
     private let active: ActiveSession
     private let book: AllowanceBook
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, clock: any Clock, active: ActiveSession, book: AllowanceBook) {
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, active: ActiveSession, book: AllowanceBook) {
         self.sessions = sessions
         self.groups = groups
-        self.clock = clock
         self.active = active
         self.book = book
     }
@@ -47,6 +45,7 @@ public struct AllowUseCase: Sendable {
         let (before, after, running) = try await sessions.retryingActive(known: .some(slot)) {
             current -> (Session, Session, RunningAllowance)? in
             guard current.groupId == group.groupId else { throw SessionError.notActive }
+            let clock = active.clocks.clock(for: current)
             guard let allowance = current.dailyAllowance ?? group.allowance else { throw AllowanceError.none(group: group.name) }
             if let running = current.allowance { throw AllowanceError.alreadyRunning(until: running.end(at: clock.now(), boot: clock.bootTime())) }
             let standing = try await book.standing(of: group.groupId, allowance: allowance)
@@ -92,6 +91,7 @@ public struct AllowUseCase: Sendable {
             let next = current.endingAllowance()
             return try await sessions.replace(current, with: next) ? (current, next, running) : nil
         }
+        let clock = active.clocks.clock(for: after)
         let unused = ended.length - ended.used(at: clock.now(), boot: clock.bootTime())
         if unused > 0 { try await book.spend(-unused, of: after.groupId, on: ended.day) }
         _ = try await active.raiseIfDown(after)

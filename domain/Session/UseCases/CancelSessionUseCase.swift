@@ -9,19 +9,17 @@ public struct CancelSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
     private let shields: any ShieldDirectory
-    private let clock: any Clock
     private let active: ActiveSession
     private let override: any StrictOverride
     /// The unlock rule's say on an early cancel; without it, the passcode's.
     private let unlock: StrictUnlock?
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory, clock: any Clock,
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
                 active: ActiveSession, override: any StrictOverride, unlock: StrictUnlock? = nil) {
         self.unlock = unlock
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
-        self.clock = clock
         self.active = active
         self.override = override
     }
@@ -30,9 +28,9 @@ public struct CancelSessionUseCase: Sendable {
     /// when it was.
     public func execute(passcode: Passcode? = nil) async throws -> (receipt: SessionReceipt, at: Date) {
         let reconciled = try await active.reconcile()
-        var authorized = false, at = clock.now()
+        var authorized = false, at = active.clocks.clock.now()
         let cancelled = try await sessions.retryingActive(known: reconciled.slot) { current in
-            let now = clock.now(), boot = clock.bootTime()
+            let clock = active.clocks.clock(for: current), now = clock.now(), boot = clock.bootTime()
             at = now
             if !authorized, current.strict, let until = current.endOnWallClock(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {
                 if let unlock {

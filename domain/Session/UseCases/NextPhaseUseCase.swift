@@ -7,13 +7,11 @@ import RetimeShared
 public struct NextPhaseUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
-    private let clock: any Clock
     private let active: ActiveSession
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, clock: any Clock, active: ActiveSession) {
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, active: ActiveSession) {
         self.sessions = sessions
         self.groups = groups
-        self.clock = clock
         self.active = active
     }
 
@@ -21,6 +19,7 @@ public struct NextPhaseUseCase: Sendable {
     public func execute() async throws -> SessionReceipt {
         let reconciled = try await active.reconcile()
         let (before, after) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
+            let clock = active.clocks.clock(for: current)
             let next = try current.passingPhase(at: clock.now(), boot: clock.bootTime())
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }

@@ -5,7 +5,6 @@ import RetimeShared
 public struct PauseSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let shields: any ShieldDirectory
-    private let clock: any Clock
     private let events: SessionEventPublisher
     private let active: ActiveSession
     private let override: any StrictOverride
@@ -14,7 +13,7 @@ public struct PauseSessionUseCase: Sendable {
     /// The unlock method's say on an early pause; without it, the passcode's.
     private let unlock: StrictUnlock?
 
-    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory, clock: any Clock,
+    public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
                 events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride,
                 unlock: StrictUnlock? = nil) {
         self.sessions = sessions
@@ -22,7 +21,6 @@ public struct PauseSessionUseCase: Sendable {
         self.groups = groups
         self.override = override
         self.shields = shields
-        self.clock = clock
         self.events = events
         self.active = active
     }
@@ -36,6 +34,7 @@ public struct PauseSessionUseCase: Sendable {
             guard current.cycle == nil else { throw SessionError.cycleTakesItsBreaks }
             // A break already open: no countdown or passcode is asked for nothing.
             guard !current.isPaused else { throw SessionError.alreadyPaused }
+            let clock = active.clocks.clock(for: current)
             if !authorized, current.strict, let until = current.endOnWallClock(at: clock.now(), boot: clock.bootTime()) {
                 if let unlock {
                     if case .countdown(let counting) = try await unlock.admit(current, .pause, passcode: passcode, typed: typed, until: until) {
@@ -61,7 +60,7 @@ public struct PauseSessionUseCase: Sendable {
             _ = try? await sessions.replace(paused, with: running)
             throw error
         }
-        await events.session(.sessionPaused, paused, at: paused.breaks.last?.start ?? clock.now())
+        await events.session(.sessionPaused, paused, at: paused.breaks.last?.start ?? active.clocks.clock(for: paused).now())
         return SessionReceipt(session: paused, groupName: try await groups.groupName(id: paused.groupId),
                               reach: await shield.reach(askingAboutApps: false))
     }

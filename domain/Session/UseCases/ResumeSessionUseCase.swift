@@ -5,16 +5,14 @@ public struct ResumeSessionUseCase: Sendable {
     private let sessions: any SessionRepository
     private let groups: any SessionGroupLookup
     private let shields: any ShieldDirectory
-    private let clock: any Clock
     private let events: SessionEventPublisher
     private let active: ActiveSession
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, active: ActiveSession) {
+                events: SessionEventPublisher, active: ActiveSession) {
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
-        self.clock = clock
         self.events = events
         self.active = active
     }
@@ -25,7 +23,7 @@ public struct ResumeSessionUseCase: Sendable {
         let reconciled = try await active.reconcile()
         let (paused, resumed) = try await sessions.retryingActive(known: reconciled.slot) { current -> (Session, Session)? in
             guard current.cycle == nil else { throw SessionError.cycleTakesItsBreaks }
-            let next = try current.resuming(at: clock.now())
+            let next = try current.resuming(at: active.clocks.clock(for: current).now())
             return try await sessions.replace(current, with: next) ? (current, next) : nil
         }
         let group = try await groups.blockList(id: resumed.groupId)
@@ -40,7 +38,7 @@ public struct ResumeSessionUseCase: Sendable {
             _ = try? await sessions.replace(resumed, with: paused)
             throw error
         }
-        await events.session(.sessionResumed, resumed, at: resumed.breaks.last?.end ?? clock.now(), group: group)
+        await events.session(.sessionResumed, resumed, at: resumed.breaks.last?.end ?? active.clocks.clock(for: resumed).now(), group: group)
         return SessionReceipt(session: resumed, groupName: group?.name, targets: targets, reach: await shield.reach(askingAboutApps: false))
     }
 }

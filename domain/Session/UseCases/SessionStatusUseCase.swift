@@ -7,19 +7,17 @@ import RetimeSync
 /// with `devices`, the device the session was started on.
 public struct SessionStatusUseCase: Sendable {
     private let sessions: any SessionRepository
-    private let clock: any Clock
     private let active: ActiveSession
     private let groups: (any SessionGroupLookup)?
     private let shields: (any ShieldDirectory)?
     private let devices: (any DeviceDirectory)?
     private let book: AllowanceBook?
 
-    public init(sessions: any SessionRepository, clock: any Clock, active: ActiveSession,
+    public init(sessions: any SessionRepository, active: ActiveSession,
                 groups: (any SessionGroupLookup)? = nil, shields: (any ShieldDirectory)? = nil, devices: (any DeviceDirectory)? = nil,
                 book: AllowanceBook? = nil) {
         self.book = book
         self.sessions = sessions
-        self.clock = clock
         self.active = active
         self.groups = groups
         self.shields = shields
@@ -30,7 +28,11 @@ public struct SessionStatusUseCase: Sendable {
     public func execute() async throws -> SessionStatus? {
         let reconciled = try await active.reconcile()
         guard let current = try await active.current(after: reconciled), current.isActive else { return nil }
+        // Judged, and shown, on its own device's clock where this one
+        // disagrees with it (`SessionClocks`).
+        let clock = active.clocks.clock(for: current)
         var status = SessionStatus(session: current, at: clock.now(), boot: clock.bootTime())
+        status.clockOffset = active.clocks.offset(of: current)
         status.groupName = try await groups?.groupName(id: current.groupId)
         if let devices, let device = current.device {
             status.deviceName = devices.name(of: device)

@@ -6,7 +6,6 @@ import RetimeShared
 /// its planned end, unless the passcode overrides it.
 public struct StopSessionUseCase: Sendable {
     private let sessions: any SessionRepository
-    private let clock: any Clock
     private let archiver: SessionArchiver
     private let active: ActiveSession
     private let override: any StrictOverride
@@ -16,13 +15,12 @@ public struct StopSessionUseCase: Sendable {
     private let unlock: StrictUnlock?
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride,
+                events: SessionEventPublisher, active: ActiveSession, override: any StrictOverride,
                 unlock: StrictUnlock? = nil) {
         self.sessions = sessions
         self.unlock = unlock
         self.groups = groups
         self.override = override
-        self.clock = clock
         self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events, groups: groups)
         self.active = active
     }
@@ -38,7 +36,8 @@ public struct StopSessionUseCase: Sendable {
     /// The same, in a pass that has reconciled already (the daemon's).
     public func preempt(at instant: Date, after reconciled: ActiveSession.Reconciled) async throws -> Session? {
         guard let current = try await active.current(after: reconciled), current.isActive, !current.strict else { return nil }
-        let end = min(max(instant, current.startedAt), clock.now())
+        let clock = active.clocks.clock(for: current)
+        let end = min(max(active.clocks.onClock(of: current, instant), current.startedAt), clock.now())
         let ended = current.noticingSuspend(at: clock.now(), boot: clock.bootTime(), endingAt: end).ending(at: end, outcome: .stopped)
         return try await archiver.archive(current, as: ended) ? ended : nil
     }
@@ -51,6 +50,9 @@ public struct StopSessionUseCase: Sendable {
         let reconciled = try await active.reconcile()
         var authorized = false   // one passcode attempt, however often the swap is retried
         let ended = try await sessions.retryingActive(known: reconciled.slot) { current -> Session? in
+            // A session started on a device whose clock disagrees with this
+            // one's is stopped on that device's clock (`SessionClocks`).
+            let clock = active.clocks.clock(for: current)
             let now = clock.now()
             let boot = clock.bootTime()
             if !authorized, current.strict, let until = current.endOnWallClock(at: now, boot: boot), !current.isExpired(at: now, boot: boot) {
@@ -66,8 +68,10 @@ public struct StopSessionUseCase: Sendable {
             }
             // An open-ended session has no end to fall short of: `stop` is
             // how it ends as planned, so it is completed, as report counts it.
-            let end = min(at ?? now, now)
             let earliest = current.breaks.last.map { $0.end ?? $0.start } ?? current.startedAt
+            // A plain stop ends it now, or at its start or last break where
+            // a clock a little behind the one that wrote them reads earlier.
+            let end = at.map { min($0, now) } ?? max(now, earliest)
             guard end >= earliest else {
                 throw SessionError.invalidTimes(current.breaks.isEmpty ? "the end comes before the session's start"
                                                 : "the end comes before the session's last break ended")

@@ -11,19 +11,20 @@ public struct StrictUnlock: Sendable {
     private let override: any StrictOverride
     private let sessions: any SessionRepository
     private let shields: any ShieldDirectory
-    private let clock: any Clock
+    /// The clock that judges each session here (`SessionClocks`).
+    private let clocks: SessionClocks
     private let events: SessionEventPublisher
     private let logger: Logger
 
     /// `shields`: a shield that holds blocks on its own authority (the
     /// system service) keeps its own countdown, started first.
     public init(settings: any SettingsStore, override: any StrictOverride, sessions: any SessionRepository, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, logger: Logger) {
+                clocks: SessionClocks, events: SessionEventPublisher, logger: Logger) {
         self.shields = shields
         self.settings = settings
         self.override = override
         self.sessions = sessions
-        self.clock = clock
+        self.clocks = clocks
         self.events = events
         self.logger = logger
     }
@@ -64,7 +65,7 @@ public struct StrictUnlock: Sendable {
     /// Throws the refusal; `.countdown` when the countdown starts now.
     public func admit(_ current: Session, _ action: UnlockRequest.Action, passcode: Passcode?, typed: Int?,
                       until: Date) async throws -> Verdict {
-        let now = clock.now(), boot = clock.bootTime()
+        let clock = clocks.clock(for: current), now = clock.now(), boot = clock.bootTime()
         if current.dueUnlock(at: now, boot: boot) != nil { return .proceed }
         switch try await method(for: current) {
         case .passcode:
@@ -105,6 +106,7 @@ public struct StrictUnlock: Sendable {
     public func startCountdown(_ current: Session, _ counting: Session) async throws {
         guard let request = counting.unlockRequest, try await sessions.replace(current, with: counting) else { return }
         await events.session(.unlockRequested, counting, at: request.requestedAt)
+        let clock = clocks.clock(for: counting)
         throw SessionError.unlockCountdown(request.action, until: request.end(at: clock.now(), boot: clock.bootTime()), started: true)
     }
 
@@ -131,7 +133,7 @@ public struct StrictUnlock: Sendable {
             return try await sessions.replace(current, with: next) ? next : nil
         }
         try await shields.shield(of: going).withdrawUnlock(for: going.id)
-        await events.session(.unlockWithdrawn, going, at: clock.now())
+        await events.session(.unlockWithdrawn, going, at: clocks.clock(for: going).now())
         return going
     }
 }
