@@ -143,7 +143,8 @@ struct BridgeContractTests {
     func strictSessionLock(_ check: ContractCheck<StrictSessionLockContract.Factory>) async throws {
         try await check.run { world in
             let clock = ManualClock(now: world.now)
-            return StrictSessionLock(sessions: InMemorySessionRepository(world.session), clock: clock)
+            let devices = DataFolderDevices(thisDevice: { "3f2c8a1e-0000-4000-8000-000000000001" }, directory: "/nonexistent/devices", clock: clock)
+            return StrictSessionLock(sessions: InMemorySessionRepository(world.session), clocks: SessionClocks(clock: clock, devices: devices))
         }
     }
 

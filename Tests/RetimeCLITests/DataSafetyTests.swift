@@ -69,7 +69,7 @@ struct DataSafetyTests {
         #expect(outcome.errorCode == "store.unreadable")
     }
 
-    @Test("doctor reports a damaged change log; --repair moves it aside and keeps every line that can be read")
+    @Test("doctor reports a damaged change log; --repair moves it aside, keeps every line that can be read and puts back the rest from its last good copy")
     func doctorRepair() throws {
         for name in ["a", "b", "c"] { try retime.run("group", "create", name) }
         let path = try retime.changeLog("groups")
@@ -88,14 +88,15 @@ struct DataSafetyTests {
         let repaired = try retime.run("doctor", "--repair", "--json")
         #expect(repaired.status == 0)
         let detail = (repaired.json["checks"] as? [[String: String]])?.first { $0["name"] == "groups data" }?["detail"] ?? ""
-        #expect(detail.contains("moved the damaged file") && detail.contains("kept its 2 readable line(s)") && detail.contains("1 unreadable line(s) left out"),
+        #expect(detail.contains("moved the damaged file") && detail.contains("kept its 2 readable line(s)")
+                && detail.contains("put back 1 line(s) of its last good copy") && detail.contains("1 unreadable line(s) left out"),
                 "\(detail)")
         let folder = (path as NSString).deletingLastPathComponent
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("groups.jsonl.corrupt-") }
         #expect(aside.count == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + aside[0])) == damaged)
         let names = (try retime.run("group", "list", "--json").json["groups"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-        #expect(names == ["a", "c"], "every readable line kept")
+        #expect(names == ["a", "b", "c"], "every readable line kept, and the damaged one's group from the good copy")
         #expect(try retime.run("doctor").status == 0)
     }
 

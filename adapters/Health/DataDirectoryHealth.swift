@@ -56,7 +56,12 @@ public struct DataDirectoryHealth: HealthInspector {
         // File types first: a lock that is a FIFO would stop a suite's repair.
         var checks = [permissions(repairing), irregularFilesCheck(repairing)]
         let machine = Set(store.suiteNames()).subtracting(DataFolderStore.sharedSuites)
-        for suite in machine.union(legacy.suiteNames()).union(["groups", "session", "config"]).sorted() {
+        // The shared suites any device has written (schedules, allowances)
+        // besides the three every folder has.
+        let written = folder.map { folder in
+            DataFolderStore.sharedSuites.filter { !folder.shared.logFiles(of: $0).isEmpty }
+        } ?? []
+        for suite in machine.union(legacy.suiteNames()).union(["groups", "session", "config"]).union(written).sorted() {
             if let folder, DataFolderStore.sharedSuites.contains(suite), !folder.holdsUnmigrated(suite) {
                 checks.append(sharedSuiteCheck(suite, in: folder.shared, repairing))
             } else {
@@ -120,16 +125,28 @@ public struct DataDirectoryHealth: HealthInspector {
         switch health {
         case .missing: return HealthCheck(name: name, status: .ok, detail: "none yet")
         case .healthy(let keys):
-            return HealthCheck(name: name, status: .ok, detail: "\(keys) entr\(keys == 1 ? "y" : "ies") from \(devices) device(s)")
+            let found = "\(keys) entr\(keys == 1 ? "y" : "ies") from \(devices) device(s)"
+            // Another device's log that does not read: left out, named,
+            // never mended here (the sync tool would carry that to it).
+            let others = (try? shared.unreadableLogs(of: suite)) ?? []
+            guard let first = others.first else { return HealthCheck(name: name, status: .ok, detail: found) }
+            return HealthCheck(name: name, status: .warning,
+                               detail: found + "; another device's log does not read and is left out until it does: \(first.error)"
+                                   + (others.count > 1 ? " (and \(others.count - 1) more)" : "")
+                                   + "; its own device mends it ('retime doctor --repair' there); nothing here changes it")
         case .damaged(let error):
             guard repairing, let path = error.path, path.hasSuffix(".jsonl") else {
                 return HealthCheck(name: name, status: .error, detail: "\(error); run 'retime doctor --repair'")
             }
             do {
                 let done = try shared.repair(path, now: Date())
-                let lost = done.dropped == 0 ? "nothing was lost" : "\(done.dropped) unreadable line(s) left out (the edits they held are lost)"
+                let copy = done.copyMade.map { "put back \(done.restored) line(s) of its last good copy (\(Self.localDateTime($0)))" }
+                    ?? "there is no good copy of it"
+                let lost = done.dropped == 0 ? "nothing was lost"
+                    : done.copyMade.map { "\(done.dropped) unreadable line(s) left out: a change made after \(Self.localDateTime($0)) that only they held is lost" }
+                    ?? "\(done.dropped) unreadable line(s) left out (the changes they held are lost)"
                 return HealthCheck(name: name, status: .repaired,
-                                   detail: "moved the damaged file to \(done.movedTo); kept its \(done.kept) readable line(s); \(lost)")
+                                   detail: "moved the damaged file to \(done.movedTo); kept its \(done.kept) readable line(s); \(copy); \(lost)")
             } catch {
                 return HealthCheck(name: name, status: .error, detail: "\(error)")
             }

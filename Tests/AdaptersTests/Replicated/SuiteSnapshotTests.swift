@@ -105,7 +105,11 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("xx".utf8))
         try handle.close()
-        #expect { try Self.store(folder, Self.a).values(of: "groups") } throws: { ($0 as? StoreError)?.code == "store.corrupted" }
+        // Not served from the snapshot: A leaves B's log out and names it,
+        // and B's own read is an error.
+        #expect(try Self.store(folder, Self.a).values(of: "groups")["b-group"] == nil)
+        #expect(try Self.store(folder, Self.a).unreadableLogs(of: "groups").map(\.path) == [bLog])
+        #expect { try Self.store(folder, Self.b).values(of: "groups") } throws: { ($0 as? StoreError)?.code == "store.corrupted" }
     }
 
     @Test("the session slot from a snapshot: the values two devices wrote unseen, and the last value once deleted, as the merge says")

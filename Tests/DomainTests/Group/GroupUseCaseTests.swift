@@ -184,7 +184,7 @@ struct HeldTargetsTests {
         let session = Session(groupId: work.id, startedAt: clock.now(), plannedEnd: clock.now().addingTimeInterval(600), strict: true)
             .holding(work.targets)
         #expect(try await sessions.replace(nil, with: session))
-        let lock = StrictSessionLock(sessions: sessions, clock: clock)
+        let lock = StrictSessionLock(sessions: sessions, clocks: SessionClocks(clock: clock, devices: FixedDevices(this: "this-device")))
         try await lock.released(try targets(["a.com"]), of: GroupID())
         #expect(try await sessions.current()?.heldTargets?.count == 2)
         let unblock = UnblockTargetsUseCase(groups: groups, lock: lock, override: auth.override, clock: clock, dataLock: InMemoryDataLock())

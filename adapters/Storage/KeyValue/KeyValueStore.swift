@@ -56,6 +56,19 @@ public protocol KeyValueStore: Sendable {
     /// hold); nil while `key` holds a value, when this device removed it,
     /// or when the store cannot tell.
     func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue?
+
+    /// Whether the store's records show the thing `identity` names, once
+    /// held by `key`, ended or removed for good (a shared folder's slot
+    /// log does); false when it cannot tell.
+    func hasEnded(_ suite: String, key: String, identity: String) throws -> Bool
+
+    /// The last value of the thing `identity` names that `key` held, when
+    /// the store keeps them (a shared folder's slot log does); nil otherwise.
+    func lastValue(_ suite: String, key: String, identity: String) throws -> JSONValue?
+
+    /// Whether a read of `suite` leaves out another device's log that does
+    /// not read (a shared folder's); false for a store of one device.
+    func leavesOut(_ suite: String) throws -> Bool
 }
 
 /// The rule for suite names, the same for every adapter: a plain file name
@@ -101,6 +114,12 @@ extension KeyValueStore {
     public func lastValue(_ suite: String, key: String) throws -> JSONValue? { nil }
 
     public func valueRemovedElsewhere(_ suite: String, key: String) throws -> JSONValue? { nil }
+
+    public func hasEnded(_ suite: String, key: String, identity: String) throws -> Bool { false }
+
+    public func lastValue(_ suite: String, key: String, identity: String) throws -> JSONValue? { nil }
+
+    public func leavesOut(_ suite: String) throws -> Bool { false }
 
     /// A durable `update`.
     public func update<Result>(_ suite: String, _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {

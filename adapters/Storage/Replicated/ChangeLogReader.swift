@@ -51,12 +51,33 @@ struct ChangeLogReader {
     /// (`WholeValueEnding`).
     var removals: [String: [String: HybridTimestamp]] = [:]
     var overs: [HybridTimestamp: HybridTimestamp] = [:]
+    /// The latest stamp of a line that changes nothing (`seen`): the
+    /// records do not hold it, and a writer's clock must still tick past
+    /// it, or two of its lines would share one stamp.
+    var latestMark: HybridTimestamp?
+
+    /// The latest stamp read, changes and marks alike, whose wall time is at
+    /// most `limit` (`HybridClock.horizon`): what this device's clock
+    /// takes for its own.
+    func latest(notAfter limit: Int64) -> HybridTimestamp? {
+        let changed = records.latest(notAfter: limit)
+        guard let mark = latestMark, mark.milliseconds <= limit else { return changed }
+        return max(changed ?? mark, mark)
+    }
     /// The log whose lines are kept as they are read (this device's own,
     /// which only this device compacts), and those lines: compacting it
     /// then parses nothing again (it parsed every line, a third of a
     /// `stop` that compacts the session slot's log).
     var indexedPath: String?
     var indexed: [IndexedLine] = []
+    /// This device's folder (`devices/<id>/`, with its slash): its own logs,
+    /// whose damage is an error. Another device's log that does not read is
+    /// left out of the merge instead, with the stamp it had, until it
+    /// changes (semantics.md, "A peer's damage is not mine"): a sync tool
+    /// still copying it, a disk that failed there, a hand edit on that
+    /// machine must not stop every command here.
+    var ownFolder: String?
+    var unreadable: [String: (stamp: POSIXFiles.FileStamp?, error: StoreError)] = [:]
 
     /// One line of `indexedPath`: its bytes (newline excluded) and what it
     /// holds.
@@ -70,7 +91,8 @@ struct ChangeLogReader {
 
     /// Whether `stamps` (the files as they are now) are exactly what was read.
     func isCurrent(_ stamps: [String: POSIXFiles.FileStamp]) -> Bool {
-        files.count == stamps.count && files.allSatisfy { stamps[$0.key] == $0.value.stamp }
+        files.count + unreadable.count == stamps.count && files.allSatisfy { stamps[$0.key] == $0.value.stamp }
+            && (unreadable.isEmpty || unreadable.allSatisfy { stamps[$0.key] == $0.value.stamp })
     }
 
     /// Whether reading on from here sees everything: no file read before
@@ -87,13 +109,31 @@ struct ChangeLogReader {
     /// Reads what each of `paths` holds beyond what was read of it.
     mutating func readOn(_ paths: [String], stamps: [String: POSIXFiles.FileStamp]) throws {
         for path in paths where files[path].map({ stamps[path] != $0.stamp }) ?? true {
-            guard let progress = try Self.read(path, after: files[path], into: &self) else { continue }
-            files[path] = progress
+            if let skipped = unreadable[path] {
+                if skipped.stamp == stamps[path] { continue }
+                unreadable[path] = nil
+            }
+            do {
+                guard let progress = try Self.read(path, after: files[path], into: &self) else { continue }
+                files[path] = progress
+            } catch let error as StoreError where !isOwn(path) {
+                // What it gave before it was damaged stays merged.
+                unreadable[path] = (stamps[path], error)
+            }
         }
+        if !unreadable.isEmpty { unreadable = unreadable.filter { stamps[$0.key] != nil } }
+    }
+
+    /// Whether `path` is one of this device's own logs: in its folder, and
+    /// not a conflict copy (a sync tool made that, on another machine).
+    func isOwn(_ path: String) -> Bool {
+        guard let ownFolder else { return true }
+        return path.hasPrefix(ownFolder) && !SyncToolFiles.isConflictCopy(String(path.dropFirst(ownFolder.count)))
     }
 
     mutating func take(_ line: ChangeLine.Decoded) {
         records.apply(line.changes)
+        if line.changes.isEmpty, latestMark.map({ line.at > $0 }) ?? true { latestMark = line.at }
         if let acknowledged = line.acknowledged {
             self.acknowledged.insert(acknowledged)
             overs[line.at] = acknowledged
@@ -158,20 +198,23 @@ struct ChangeLogReader {
         }
         var number = progress?.lines ?? 0, lineStart = 0
         let indexing = reader.indexedPath == path
-        if indexing, progress == nil { reader.indexed = [] }
+        // Every line is read before any is taken: a file is merged whole or
+        // not at all (another device's that does not read is left out).
+        var read: [IndexedLine] = []
         while lineStart < whole, let end = bytes[lineStart..<whole].firstIndex(of: 0x0A) {
             number += 1
             defer { lineStart = end + 1 }
             let line = Array(bytes[lineStart..<end])
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do {
-                let decoded = try ChangeLine.decodeLine(line)
-                reader.take(decoded)
-                if indexing { reader.indexed.append(IndexedLine(bytes: line, line: decoded)) }
+                read.append(IndexedLine(bytes: indexing ? line : [], line: try ChangeLine.decodeLine(line)))
             } catch {
                 throw StoreError.corrupted(path: path, reason: "line \(number): \(error.reason)")
             }
         }
+        if indexing, progress == nil { reader.indexed = [] }
+        for line in read { reader.take(line.line) }
+        if indexing { reader.indexed += read }
         var lastLine = progress?.lastLine ?? []
         if whole > 0 {
             let lineStart = bytes[..<(whole - 1)].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0

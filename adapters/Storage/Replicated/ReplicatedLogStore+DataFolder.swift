@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Domain
 import FoundationEssentials
 #endif
 
@@ -12,9 +13,9 @@ extension ReplicatedLogStore {
     /// `start` or `stop` merges them all, and a `stop` after 57 lines ran
     /// 6.1 M instructions where one after 12 ran 3.7 M (docs/performance.md).
     public static func dataFolder(devices directory: String, deviceID: @escaping @Sendable () throws -> String,
-                                  now: @escaping @Sendable () -> Date, lockTimeout: Double = 5,
-                                  compactionInterval: Int = 64) -> ReplicatedLogStore {
-        ReplicatedLogStore(directory: directory, deviceID: deviceID, now: now, setFields: ["groups": ["targets"]],
+                                  now: @escaping @Sendable () -> Date, boot: @escaping @Sendable () -> BootTimeReading? = { nil },
+                                  lockTimeout: Double = 5, compactionInterval: Int = 64) -> ReplicatedLogStore {
+        ReplicatedLogStore(directory: directory, deviceID: deviceID, now: now, boot: boot, setFields: ["groups": ["targets"]],
                            wholeValueSuites: ["session"], lockTimeout: lockTimeout, compactionInterval: compactionInterval,
                            compactionIntervals: ["session": min(compactionInterval, sessionCompactionInterval)],
                            endings: ["session": .sessions])

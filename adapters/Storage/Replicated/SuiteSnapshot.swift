@@ -125,12 +125,7 @@ struct SuiteSnapshot: Equatable {
             }),
         ])
         guard let bytes = try? JSONTextWriter.write(document, layout: .compact) else { return }
-        let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let written = (try? POSIXFiles.writeAll(fd, bytes, path: temp)) != nil
-        close(fd)
-        if !written || rename(temp, path) != 0 { unlink(temp) }
+        POSIXFiles.writeCache(bytes, to: path)
     }
 
     /// The length and hash of a log's whole lines, and its stamp if a later

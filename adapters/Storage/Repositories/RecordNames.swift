@@ -10,6 +10,22 @@ enum RecordNames {
         return name
     }
 
+    /// The records whose making has reached this device: a record that is
+    /// only the changes another device made to it (a rename, a target
+    /// blocked), its making not yet here or in a log that does not read
+    /// (semantics.md, "A peer's damage is not mine"), has no `id`, and is
+    /// not yet a record: left out until its making arrives. The values
+    /// themselves when every record has one (one pass, no copy).
+    static func made(_ values: [String: JSONValue]) -> [String: JSONValue] {
+        guard values.contains(where: { !isMade($0.value) }) else { return values }
+        return values.filter { isMade($0.value) }
+    }
+
+    static func isMade(_ value: JSONValue) -> Bool {
+        guard case .object(let members) = value else { return true }
+        return members["id"] != nil
+    }
+
     /// The record's `id` field, if it has a readable one.
     static func id(of value: JSONValue) -> String? {
         guard case .object(let members) = value, case .string(let id)? = members["id"] else { return nil }

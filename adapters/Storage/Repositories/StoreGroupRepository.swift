@@ -15,22 +15,23 @@ public struct StoreGroupRepository: GroupRepository {
     public func all() async throws -> [Group] {
         // Two groups one name holds (made on two devices apart) list in the
         // same order on every device: by id, as lookups pick the smaller.
-        try Self.decode(try store.values(of: Self.suite)).sortedByKey { $0.name.comparisonKey + "\u{0}" + $0.id.description }
+        try Self.decode(RecordNames.made(try store.values(of: Self.suite))).sortedByKey { $0.name.comparisonKey + "\u{0}" + $0.id.description }
     }
 
     public func group(id: GroupID) async throws -> Group? {
-        try store.value(Group.self, forKey: id.description, in: Self.suite)
+        guard let raw = try store.storedValue(forKey: id.description, in: Self.suite), RecordNames.isMade(raw) else { return nil }
+        return try Self.decode(id.description, raw)
     }
 
     public func name(of id: GroupID) async throws -> String? {
-        guard let raw = try store.storedValue(forKey: id.description, in: Self.suite) else { return nil }
+        guard let raw = try store.storedValue(forKey: id.description, in: Self.suite), RecordNames.isMade(raw) else { return nil }
         // A record whose name cannot be read is decoded: its error says why.
         return try RecordNames.name(of: raw) ?? Self.decode(id.description, raw).name.rawValue
     }
 
     public func names() async throws -> [GroupID: String] {
         var names: [GroupID: String] = [:]
-        for (key, raw) in try store.values(of: Self.suite) {
+        for (key, raw) in RecordNames.made(try store.values(of: Self.suite)) {
             if let id = GroupID(key), RecordNames.id(of: raw) == key, let name = RecordNames.name(of: raw) {
                 names[id] = name
             } else {
@@ -42,12 +43,12 @@ public struct StoreGroupRepository: GroupRepository {
     }
 
     public func group(named name: String) async throws -> Group? {
-        let values = try store.values(of: Self.suite)
+        let values = RecordNames.made(try store.values(of: Self.suite))
         return try Self.key(named: name, in: values).map { try Self.decode($0, values[$0]!) }
     }
 
     public func id(named name: String) async throws -> GroupID? {
-        let values = try store.values(of: Self.suite)
+        let values = RecordNames.made(try store.values(of: Self.suite))
         guard let key = try Self.key(named: name, in: values) else { return nil }
         // Records are kept under their id; a hand-edited key is decoded.
         if let id = GroupID(key), RecordNames.id(of: values[key]!) == key { return id }
@@ -77,7 +78,7 @@ public struct StoreGroupRepository: GroupRepository {
     public func insert(contentsOf batch: [Group]) async throws -> [Group] {
         try store.update(Self.suite) { values in
             var holders: [String: Group] = [:]
-            for group in try Self.decode(values) { holders[group.name.comparisonKey] = group }
+            for group in try Self.decode(RecordNames.made(values)) { holders[group.name.comparisonKey] = group }
             return try batch.map { group in
                 if let holder = holders[group.name.comparisonKey] { return holder }
                 if let raw = values[group.id.description] {
@@ -101,6 +102,7 @@ public struct StoreGroupRepository: GroupRepository {
 
     /// Throws `alreadyExists` if another group holds `group`'s name.
     private static func checkNameFree(_ group: Group, in values: [String: JSONValue]) throws {
+        let values = RecordNames.made(values)
         let lookup = RecordNames.key(named: group.name.rawValue, in: values)
         _ = try decode(values.filter { lookup.unreadable.contains($0.key) })
         if let key = lookup.found, key != group.id.description {

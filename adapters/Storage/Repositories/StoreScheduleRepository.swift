@@ -12,11 +12,11 @@ public struct StoreScheduleRepository: ScheduleRepository {
     }
 
     public func all() async throws -> [Schedule] {
-        try Self.decode(try store.values(of: Self.suite)).sortedByKey { $0.nameKey + "\u{0}" + $0.id.description }
+        try Self.decode(RecordNames.made(try store.values(of: Self.suite))).sortedByKey { $0.nameKey + "\u{0}" + $0.id.description }
     }
 
     public func schedule(named name: String) async throws -> Schedule? {
-        let values = try store.values(of: Self.suite)
+        let values = RecordNames.made(try store.values(of: Self.suite))
         let lookup = RecordNames.key(named: name, in: values)
         guard let key = lookup.found else {
             _ = try Self.decode(values.filter { lookup.unreadable.contains($0.key) })   // throws what is wrong
@@ -45,6 +45,7 @@ public struct StoreScheduleRepository: ScheduleRepository {
 
     /// Throws `alreadyExists` if another schedule holds `schedule`'s name.
     private static func checkNameFree(_ schedule: Schedule, in values: [String: JSONValue]) throws {
+        let values = RecordNames.made(values)
         let lookup = RecordNames.key(named: schedule.name, in: values)
         _ = try decode(values.filter { lookup.unreadable.contains($0.key) })
         if let key = lookup.found, key != schedule.id.description {

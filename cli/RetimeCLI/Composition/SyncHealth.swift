@@ -21,6 +21,9 @@ struct SyncHealth: HealthInspector {
         if !status.unreadable.isEmpty {
             findings.append("cannot read " + status.unreadable.prefix(3).joined(separator: ", ") + (status.unreadable.count > 3 ? ", …" : ""))
         }
+        for entry in status.clocksOff {
+            findings.append(SyncCommands.clockFinding(entry))
+        }
         let behind = status.behind(moreThan: Self.farBehind)
         if !behind.isEmpty {
             findings.append("more than a day behind: " + behind.map { $0.name ?? $0.id }.joined(separator: ", "))

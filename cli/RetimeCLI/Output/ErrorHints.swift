@@ -24,7 +24,7 @@ enum ErrorHints {
             "'retime doctor' names every such file; 'retime doctor --repair' moves it aside (a store file's newest backup is restored)"
         case "schedule.notFound": "'retime schedule list' shows your schedules"
         case "store.corrupted", "store.typeMismatch":
-            "'retime doctor' checks every file; 'retime doctor --repair' moves a damaged one aside and restores its newest backup"
+            "'retime doctor' checks every file; 'retime doctor --repair' moves a damaged one aside and puts back what it can: its readable part and its last good copy or backup, where there is one, saying what is lost"
         default: nil
         }
     }
