@@ -19,7 +19,8 @@ struct ShieldRefreshContractTests {
             try await groups.insert(group)
             let sessions = InMemorySessionRepository(Fixtures.session(group: group.id))
             let shield = InMemoryShield()
-            let refresh = RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: FixedShieldDirectory(shield))
+            let refresh = RefreshShieldUseCase(sessions: sessions, groups: GroupRepositoryLookup(groups: groups), shields: FixedShieldDirectory(shield),
+                                               history: InMemorySessionHistory())
             return .init(observer: ShieldRefreshOnTargetChange(refresh: refresh), group: group.id, setTargets: { targets in
                 var changed = try await groups.group(id: group.id)!
                 try changed.remove(changed.targets)

@@ -94,20 +94,31 @@ import Testing
         #expect(try Self.store(folder, Self.b).values(of: "config") == ["notify": .string("off")])
     }
 
-    @Test func aDamagedLineIsAnErrorNamingTheFileAndLineAndTheFileIsLeftAsItWas() throws {
+    /// semantics.md, "A peer's damage is not mine": another device's log
+    /// that does not read is left out of the merge, whole (not the lines
+    /// before the damage), and named; the same log is its own device's
+    /// error, naming the file and line; the file stays as it was.
+    @Test func aDamagedLineIsLeftOutByOthersAndAnErrorToItsOwnDevice() throws {
         let folder = TemporaryDirectory().file("devices")
         try Self.store(folder, Self.a).set("on", forKey: "notify", in: "config")
         let log = folder + "/" + Self.b + "/changes/config.jsonl"
         try FileManager.default.createDirectory(atPath: folder + "/" + Self.b + "/changes", withIntermediateDirectories: true)
         let damaged = Data("{\"at\":\"1-0-\(Self.b)\",\"key\":\"notify\",\"value\":\"off\"}\n{\"at\":12}\n".utf8)
         try damaged.write(to: URL(fileURLWithPath: log))
+        let a = Self.store(folder, Self.a)
+        #expect(try a.values(of: "config") == ["notify": .string("on")])
+        #expect(try a.unreadableLogs(of: "config").map { $0.path } == [log])
         #expect {
-            try Self.store(folder, Self.a).values(of: "config")
+            try Self.store(folder, Self.b).values(of: "config")
         } throws: { error in
             guard case StoreError.corrupted(let path, let reason)? = error as? StoreError else { return false }
             return path == log && reason.hasPrefix("line 2:")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == damaged)
+        // Mended there, it is merged again.
+        try Data("{\"at\":\"1-0-\(Self.b)\",\"key\":\"notify\",\"value\":\"off\"}\n".utf8).write(to: URL(fileURLWithPath: log))
+        #expect(try Self.store(folder, Self.a).values(of: "config") == ["notify": .string("on")])
+        #expect(try Self.store(folder, Self.a).unreadableLogs(of: "config").isEmpty)
     }
 
     @Test("20 processes x 50 increments on one device keep all 1,000")

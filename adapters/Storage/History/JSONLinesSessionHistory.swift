@@ -150,13 +150,19 @@ public struct JSONLinesSessionHistory: SessionHistory {
         }
         var chosen: [Session] = []
         for candidate in ranked {
-            if chosen.count >= limit { break }
-            if chosen.last?.id == candidate.key.id { continue }
+            let again = chosen.last?.id == candidate.key.id
+            if chosen.count >= limit, !again { break }
             let (path, bytes) = segments[candidate.segment]
             do {
-                chosen.append(try bytes.withUnsafeBufferPointer { all in
+                let session = try bytes.withUnsafeBufferPointer { all in
                     try SessionLineCodec.decode(UnsafeBufferPointer(rebasing: all[candidate.range]))
-                })
+                }
+                // A second record of one session: the one every device keeps.
+                if again {
+                    if HistoryQuery.keeps(session, over: chosen[chosen.count - 1]) { chosen[chosen.count - 1] = session }
+                } else {
+                    chosen.append(session)
+                }
             } catch {
                 let number = bytes[..<candidate.range.lowerBound].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
                 warnMalformed(path: path, number: number, torn: candidate.range.upperBound == bytes.count, error: error)

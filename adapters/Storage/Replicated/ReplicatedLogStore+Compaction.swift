@@ -53,7 +53,27 @@ extension ReplicatedLogStore {
                 held = stampsHeld
             }
         }
-        return try compact(path, device: device, copies: copies, kept: kept, held: held, ending: endings[suite])
+        return try compact(path, suite: suite, device: device, copies: copies, kept: kept, held: held, ending: endings[suite],
+                           replaced: Self.replacedKnowingly(by: kept, device: device, ending: endings[suite]))
+    }
+
+    /// The stamps of this device's whole values that a value of another
+    /// thing was written over (two sessions started at once: the one that
+    /// holds took the slot from this device's, which ended). Such a line
+    /// stays: without it, the `over` names a value no log holds, and the
+    /// session it ended, still blocked on this machine, would end nowhere
+    /// (`WholeValueEnding.replacements`, `SessionRepository.hasEnded`).
+    static func replacedKnowingly(by reader: ChangeLogReader?, device: String, ending: WholeValueEnding?) -> Set<HybridTimestamp> {
+        guard let reader, let ending, !reader.overs.isEmpty else { return [] }
+        var replaced: Set<HybridTimestamp> = []
+        for values in reader.wholeValues.values where values.count > 1 {
+            for (later, value) in values {
+                guard let earlier = reader.overs[later], earlier.device == device, let before = values[earlier],
+                      ending.identity(before) != ending.identity(value) else { continue }
+                replaced.insert(earlier)
+            }
+        }
+        return replaced
     }
 
     /// `kept`: what this process read of the suite; its lines of `path`,
@@ -62,8 +82,8 @@ extension ReplicatedLogStore {
     /// `ending`: the suite's (`WholeValueEnding`), whose last ended value
     /// stays, for a late edit of that session to meet.
     @discardableResult
-    private func compact(_ path: String, device: String, copies: Bool, kept: ChangeLogReader?, held: Set<HybridTimestamp>?,
-                         ending: WholeValueEnding?) throws -> Int {
+    private func compact(_ path: String, suite: String, device: String, copies: Bool, kept: ChangeLogReader?, held: Set<HybridTimestamp>?,
+                         ending: WholeValueEnding?, replaced: Set<HybridTimestamp>) throws -> Int {
         var lines: [[UInt8]] = [], decoded: [ChangeLine.Decoded] = []
         // The whole file, as this process read it and nothing since: not read again.
         if let kept, kept.indexedPath == path, let progress = kept.files[path], kept.indexed.count == progress.lines,
@@ -102,6 +122,7 @@ extension ReplicatedLogStore {
             var keptAnyway = false
             defer { if keptAnyway { keptForLateEdits += 1 } }
             if let ends = decoded[index].ends, removed.count < Self.removalsKept, removed.insert(ends).inserted { keptAnyway = true }
+            if replaced.contains(decoded[index].at) { keptAnyway = true }
             if let rule = ending {
                 for change in changes {
                     guard case .set(ChangeLine.wholeValue, let value?) = change.kind, rule.isEnded(value) else { continue }
@@ -126,6 +147,8 @@ extension ReplicatedLogStore {
             if keep[index] { kept += line + [0x0A] } else if let seen = seen[index] { kept += seen }
         }
         _ = try POSIXFiles.writeAtomically(kept, to: path)
+        // Every line of it reads: it is this device's good copy too.
+        keepGoodCopy(of: suite, bytes: kept)
         return dropped
     }
 
@@ -138,7 +161,10 @@ extension ReplicatedLogStore {
     /// (for `compact`).
     func newReader(_ suite: String) -> ChangeLogReader {
         var reader = ChangeLogReader()
-        if let device = try? deviceID() { reader.indexedPath = directory + "/" + device + "/changes/" + suite + ".jsonl" }
+        if let device = try? deviceID() {
+            reader.indexedPath = directory + "/" + device + "/changes/" + suite + ".jsonl"
+            reader.ownFolder = directory + "/" + device + "/"
+        }
         return reader
     }
 

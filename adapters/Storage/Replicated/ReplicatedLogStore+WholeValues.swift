@@ -49,6 +49,31 @@ extension ReplicatedLogStore {
         return last
     }
 
+    /// Whether some log shows the thing `identity` names (a session's id)
+    /// ended (an ended value of it), removed for good (a delete's `ends`),
+    /// or replaced knowingly by another thing (two sessions started at once
+    /// on two devices: the one that holds replaces the other, which ends).
+    /// Merged from the logs, never a snapshot: asked only when a block is
+    /// found that the slot's session does not own.
+    public func hasEnded(_ suite: String, key: String, identity: String) throws -> Bool {
+        guard let ending = endings[suite] else { return false }
+        let state = try merged(suite)
+        if state.reader.removals[key]?[identity] != nil { return true }
+        let values = state.reader.wholeValues[key] ?? [:]
+        if values.values.contains(where: { ending.identity($0) == identity && ending.isEnded($0) }) { return true }
+        return state.reader.overs.contains { later, earlier in
+            guard let replaced = values[earlier], ending.identity(replaced) == identity, let replacing = values[later] else { return false }
+            return ending.identity(replacing) != identity
+        }
+    }
+
+    /// The latest value of the thing `identity` names among the whole
+    /// values `key` held; merged from the logs, as `hasEnded`.
+    public func lastValue(_ suite: String, key: String, identity: String) throws -> JSONValue? {
+        guard let ending = endings[suite] else { return nil }
+        return try merged(suite).reader.wholeValues[key]?.filter { ending.identity($0.value) == identity }.max { $0.key < $1.key }?.value
+    }
+
     /// The device whose change removed `key`, when it holds no value now
     /// (also when its value was removed for good and a late edit of it
     /// came after: `WholeValueEnding`).
@@ -77,11 +102,23 @@ extension ReplicatedLogStore {
         try POSIXFiles.ensureDirectory(folder)
         let lock = try FileLock(path: folder + "/" + suite + ".lock", timeout: lockTimeout)
         let state = try merged(suite)
-        let stamps = (state.reader.wholeValues[key] ?? [:]).filter { $0.value == value && !state.reader.acknowledged.contains($0.key) }.keys
+        // Not the value the key holds now, though it may be equal (the
+        // session that holds took the slot as it was): acknowledged, it
+        // would be no contender when another device that had not seen it
+        // replaced it, and a strict session would vanish with it.
+        let current = state.records.record(key) != nil ? state.records.stamp(of: key, field: ChangeLine.wholeValue) : nil
+        let stamps = (state.reader.wholeValues[key] ?? [:])
+            .filter { $0.value == value && $0.key != current && !state.reader.acknowledged.contains($0.key) }.keys
         guard !stamps.isEmpty else { return }
-        var clock = HybridClock(device: device, latest: state.records.latest)
+        let instant = now()
+        var clock = HybridClock(device: device, latest: state.reader.latest(notAfter: HybridClock.horizonLimit(now: instant)))
         var lines: [UInt8] = []
-        for stamp in stamps.sorted() { lines += try ChangeLine.encodeSeen(at: clock.tick(now: now()), key: key, seen: stamp) }
+        var mark = boot().map { ChangeLine.clockMark(now: instant, boot: $0) }
+        for stamp in stamps.sorted() {
+            lines += try ChangeLine.encodeSeen(at: clock.tick(now: instant), key: key, seen: stamp, wall: ChangeLine.milliseconds(of: instant),
+                                               clock: mark)
+            mark = nil
+        }
         try ChangeLogAppender.append(lines, path: folder + "/" + suite + ".jsonl", folder: folder, durability: .durable)
         _ = consume lock
         notify(suite)

@@ -22,8 +22,10 @@ import Synchronization
 ///   one line per field, `fsync`ed.
 /// - Conflict copies a sync tool made of a log (`<suite>.sync-conflict-*.jsonl`)
 ///   are read as more lines of their device: merging is a union.
-/// - A line that cannot be read is a `StoreError` naming the file and line,
-///   never skipped.
+/// - A line of this device's own log that cannot be read is a `StoreError`
+///   naming the file and line, never skipped; another device's log that
+///   does not read is left out of the merge, whole, until it reads
+///   (`ChangeLogReader.unreadable`, named by `sync status`).
 public final class ReplicatedLogStore: KeyValueStore {
     /// `DATA_DIR/devices`.
     public let directory: String
@@ -35,6 +37,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     private let compactionIntervals: [String: Int]
     let deviceID: @Sendable () throws -> String
     let now: @Sendable () -> Date
+    /// The boot-time clock beside `now`, for each write's `clockMark`.
+    let boot: @Sendable () -> BootTimeReading?
     let shapes: @Sendable (String) -> RecordJSON
     /// Per suite of whole values that end, how to tell (see `WholeValueEnding`).
     let endings: [String: WholeValueEnding]
@@ -61,6 +65,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// none): compacted at its next write of the suite, or in
     /// `forgetParsedSuites`.
     private let compactionDue = Mutex<Set<String>>([])
+    /// Suites this process wrote: the last good copy of this device's log
+    /// of each is kept when it is done (`keepGoodCopy`).
+    private let wroteSuites = Mutex<Set<String>>([])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -79,6 +86,7 @@ public final class ReplicatedLogStore: KeyValueStore {
     ///   - wholeValueSuites: suites whose values are never merged per field.
     ///   - now: the wall clock the hybrid clock follows.
     public init(directory: String, deviceID: @escaping @Sendable () throws -> String, now: @escaping @Sendable () -> Date,
+                boot: @escaping @Sendable () -> BootTimeReading? = { nil },
                 setFields: [String: Set<String>] = [:], wholeValueSuites: Set<String> = [], lockTimeout: Double = 5,
                 compactionInterval: Int = 64, compactionIntervals: [String: Int] = [:], endings: [String: WholeValueEnding] = [:]) {
         self.endings = endings
@@ -88,6 +96,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         devicesFolder = FolderListings.Folder(directory)
         self.deviceID = deviceID
         self.now = now
+        self.boot = boot
         self.lockTimeout = lockTimeout
         shapes = { suite in RecordJSON(setFields: setFields[suite] ?? [], wholeValues: wholeValueSuites.contains(suite)) }
     }
@@ -165,6 +174,8 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// answer) for the next process, if the suite's logs are long enough
     /// that merging them costs more than writing one file.
     private func saveSnapshot(of state: Merged, to path: String) {
+        // A merge that left a log out is not what the folder holds.
+        guard state.reader.unreadable.isEmpty else { return }
         let sources = state.reader.files.sorted { $0.key < $1.key }.map { path, progress in
             SuiteSnapshot.Source(name: String(path.dropFirst(directory.count + 1)), length: progress.consumed, hash: progress.hash,
                                  stamp: progress.settledStamp)
@@ -212,24 +223,39 @@ public final class ReplicatedLogStore: KeyValueStore {
         let result = try body(&after)
         guard after != state.values else { return result }
         let shape = shapes(suite)
-        var clock = HybridClock(device: device, latest: state.records.latest)
+        let instant = now()
+        // Another device's stamp far ahead of this clock is not taken for it.
+        var clock = HybridClock(device: device, latest: state.reader.latest(notAfter: HybridClock.horizonLimit(now: instant)))
         var records = state.records
         var lines: [UInt8] = []
         var decoded: [ChangeLine.Decoded] = []
-        let instant = now()
+        let wall = ChangeLine.milliseconds(of: instant)
+        var mark = boot().map { ChangeLine.clockMark(now: instant, boot: $0) }
         var began = false   // a value written where there was none (a session started)
         for key in Set(state.values.keys).union(after.keys).sorted() where after[key] != state.values[key] {
             if state.values[key] == nil { began = true }
             let kinds = shape.changes(to: after[key], of: key, in: records)
             guard !kinds.isEmpty else { continue }
-            let at = clock.tick(now: instant, count: kinds.count)
+            let at = clock.tick(now: instant, count: kinds.count, after: records.lastChange(of: key))
             // A whole value names the one it replaces: one this device has
             // seen (`unseen` finds those no device has).
-            let over = shape.wholeValues && records.record(key) != nil ? records.stamp(of: key, field: ChangeLine.wholeValue) : nil
+            var over = shape.wholeValues && records.record(key) != nil ? records.stamp(of: key, field: ChangeLine.wholeValue) : nil
+            // Into an empty slot, a value equal to an unseen one (`unseen`)
+            // is that one taken back (a session another device started at
+            // the same time, which runs again), not a new start: it names it,
+            // so a removal of it made elsewhere meanwhile still holds
+            // (`WholeValueEnding`). One seen since (a removal named it) is
+            // made again: it holds (a schedule's interval, one id everywhere).
+            if shape.wholeValues, over == nil, let new = after[key] {
+                over = state.reader.wholeValues[key]?.filter {
+                    $0.value == new && !state.reader.acknowledged.contains($0.key) && !state.hidden.contains($0.key)
+                }.keys.max()
+            }
             let changes = kinds.enumerated().map { RecordChange(at: at.advanced(by: $0.offset), record: key, kind: $0.element) }
             for change in changes { records.apply(change) }
             let ends = after[key] == nil ? state.values[key].flatMap { endings[suite]?.identity($0) } : nil
-            lines += try ChangeLine.encode(at: at, key: key, kinds, over: over, ends: ends)
+            lines += try ChangeLine.encode(at: at, key: key, kinds, over: over, ends: ends, wall: wall, clock: mark)
+            mark = nil
             decoded.append(ChangeLine.Decoded(key: key, at: at, changes: changes, acknowledged: over, ends: ends))
         }
         try ChangeLogAppender.append(lines, path: path, folder: folder, durability: durability)
@@ -260,6 +286,7 @@ public final class ReplicatedLogStore: KeyValueStore {
         // The next read reads on from what this process holds now, taking
         // in whatever other devices added meanwhile.
         _ = consume lock
+        wroteSuites.withLock { _ = $0.insert(suite) }
         // Large enough for a snapshot: made when this process is done.
         if Self.worthASnapshot(bytes: state.reader.files.values.reduce(lines.count, { $0 + $1.consumed }),
                                files: state.reader.files.count + (state.reader.files[path] == nil ? 1 : 0)) {
@@ -347,15 +374,21 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// any process, is served from it; a command's teardown calls this.
     public func forgetParsedSuites() {
         // Compacted first: a snapshot made before would name the old log.
+        var copied: Set<String> = []   // compacted, which keeps the good copy too
         for suite in compactionDue.withLock({ due in defer { due.removeAll() }; return due.sorted() }) {
             guard let device = try? deviceID() else { continue }
             let folder = directory + "/" + device + "/changes"
             // Another process holding the lock is left alone: compaction is
             // only ever an economy, and its next write will see to it.
             guard let lock = try? FileLock(path: folder + "/" + suite + ".lock", timeout: 0) else { continue }
-            _ = try? compact(suite, at: folder + "/" + suite + ".jsonl", device: device)
+            if let dropped = try? compact(suite, at: folder + "/" + suite + ".jsonl", device: device), dropped > 0 { copied.insert(suite) }
             _ = consume lock
         }
+        let wrote = wroteSuites.withLock { wrote in defer { wrote.removeAll() }; return wrote }
+        for suite in wrote.subtracting(copied).sorted() { keepGoodCopy(of: suite) }
+        // A suite merged here that another process wrote last (one killed
+        // before its own teardown) gets its copy too, when the log outgrew it.
+        for suite in cache.withLock({ Set($0.keys) }).subtracting(wrote).sorted() where goodCopyIsBehind(suite) { keepGoodCopy(of: suite) }
         for suite in changedSuites.withLock({ changed in defer { changed.removeAll() }; return changed.sorted() }) {
             guard let path = snapshotPath(of: suite), let state = try? merged(suite) else { continue }
             saveSnapshot(of: state, to: path)

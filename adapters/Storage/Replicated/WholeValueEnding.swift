@@ -33,13 +33,22 @@ public struct WholeValueEnding: Sendable {
     /// every value removed so (no contender of a concurrent start).
     func applied(to values: [String: JSONValue], reader: ChangeLogReader)
         -> (values: [String: JSONValue], emptied: [String: HybridTimestamp], hidden: Set<HybridTimestamp>) {
-        let removed = reader.removals.isEmpty ? [:] : removed(in: reader)
+        let replacements = replacements(in: reader)
+        let removed = reader.removals.isEmpty && replacements.isEmpty ? [:] : removed(in: reader, replacements: replacements)
         var values = values, emptied: [String: HybridTimestamp] = [:]
-        for (key, value) in values {
+        for (key, var value) in values {
             if !removed.isEmpty, let stamp = reader.records.stamp(of: key, field: ChangeLine.wholeValue), let removal = removed[stamp] {
-                values[key] = nil
-                emptied[key] = removal
-                continue
+                // Replaced for good by another thing: the latest value not
+                // removed holds (the replacing thing's, or an edit of it).
+                // Removed by a delete: the key is empty.
+                guard removal.replaced, let survivor = (reader.wholeValues[key] ?? [:]).filter({ removed[$0.key] == nil }).max(by: { $0.key < $1.key })
+                else {
+                    values[key] = nil
+                    emptied[key] = removal.stamp
+                    continue
+                }
+                value = survivor.value
+                values[key] = value
             }
             guard !isEnded(value), let id = identity(value), let all = reader.wholeValues[key], all.count > 1 else { continue }
             let endings = all.filter { isEnded($0.value) && identity($0.value) == id }
@@ -55,15 +64,40 @@ public struct WholeValueEnding: Sendable {
     /// device that had not seen the delete stamps its edit later, so the
     /// clock alone would run the removed thing again; a thing made again
     /// after the delete (a start into an empty slot) is not removed.
-    func removed(in reader: ChangeLogReader) -> [HybridTimestamp: HybridTimestamp] {
-        var removed: [HybridTimestamp: HybridTimestamp] = [:]
-        for (key, things) in reader.removals {
+    func removed(in reader: ChangeLogReader, replacements: [String: [String: HybridTimestamp]] = [:])
+        -> [HybridTimestamp: (stamp: HybridTimestamp, replaced: Bool)] {
+        var removed: [HybridTimestamp: (stamp: HybridTimestamp, replaced: Bool)] = [:]
+        for key in Set(reader.removals.keys).union(replacements.keys) {
+            let deletes = reader.removals[key] ?? [:], replaced = replacements[key] ?? [:]
             for (stamp, value) in reader.wholeValues[key] ?? [:] {
-                guard let id = identity(value), let removal = things[id], Self.descends(stamp, before: removal, overs: reader.overs) else { continue }
-                removed[stamp] = removal
+                guard let id = identity(value) else { continue }
+                // A delete removes the thing for good, whatever replaced it.
+                if let removal = deletes[id], Self.descends(stamp, before: removal, overs: reader.overs) {
+                    removed[stamp] = (removal, false)
+                } else if let replacement = replaced[id], Self.descends(stamp, before: replacement, overs: reader.overs) {
+                    removed[stamp] = (replacement, true)
+                }
             }
         }
         return removed
+    }
+
+    /// Per key, each thing another thing's value was written over (two
+    /// sessions started at once: the one that holds takes the slot from
+    /// the other, which ends), with the latest such write's stamp. Ending
+    /// is final for it as for a delete: an edit of it made on a device that
+    /// had not seen it replaced (a pause) is stamped later, and the slot,
+    /// merged by the clock alone, ran the ended session again.
+    func replacements(in reader: ChangeLogReader) -> [String: [String: HybridTimestamp]] {
+        guard !reader.overs.isEmpty else { return [:] }
+        var replaced: [String: [String: HybridTimestamp]] = [:]
+        for (key, values) in reader.wholeValues where values.count > 1 {
+            for (later, value) in values {
+                guard let earlier = reader.overs[later], let before = values[earlier], let id = identity(before), id != identity(value) else { continue }
+                replaced[key, default: [:]][id] = max(replaced[key]?[id] ?? later, later)
+            }
+        }
+        return replaced
     }
 
     /// Whether the value stamped `stamp`, or one its `over`s lead back to,

@@ -44,6 +44,19 @@ public struct StoreSessionRepository: SessionRepository {
         return SessionID(id)
     }
 
+    public func hasEnded(_ id: SessionID) async throws -> Bool {
+        try store.hasEnded(Self.suite, key: Self.key, identity: id.description)
+    }
+
+    public func leavesOut() async throws -> Bool {
+        try store.leavesOut(Self.suite)
+    }
+
+    public func lastValue(of id: SessionID) async throws -> Session? {
+        try store.lastValue(Self.suite, key: Self.key, identity: id.description)
+            .map { try DecodedSessions.session($0, key: "\(Self.suite)/\(Self.key)") }
+    }
+
     public func endedElsewhere() async throws -> SessionID? {
         guard case .object(let members)? = try store.valueRemovedElsewhere(Self.suite, key: Self.key), case .string(let id)? = members["id"] else {
             return nil

@@ -55,6 +55,19 @@ public struct AmendedSessions: Sendable {
     /// clock must observe before it stamps its next amendment.
     public var latest: HybridTimestamp? { [records.latest, latestDeletion].compactMap { $0 }.max() }
 
+    /// The same, leaving out readings whose wall time is beyond `limit`
+    /// (ms): what a device's clock may adopt (`HybridClock.horizon`).
+    public func latest(notAfter limit: Int64) -> HybridTimestamp? {
+        let deletion = latestDeletion.flatMap { $0.milliseconds <= limit ? $0 : deletions.values.filter { $0.milliseconds <= limit }.max() }
+        return [records.latest(notAfter: limit), deletion].compactMap { $0 }.max()
+    }
+
+    /// The latest reading of `id`'s amendments (a deletion included): an
+    /// amendment of it is stamped after this, however far ahead it is.
+    public func latest(of id: SessionID) -> HybridTimestamp? {
+        [records.lastChange(of: id.description), deletions[id]].compactMap { $0 }.max()
+    }
+
     /// Whether any amendment was read.
     public var isEmpty: Bool { ids.isEmpty }
 

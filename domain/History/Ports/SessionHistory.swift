@@ -97,14 +97,17 @@ public struct HistoryQuery: Sendable, Hashable {
 
     /// Orders and limits sessions that already match: newest start first,
     /// ties broken by id so the order is stable, and each id once (copies of
-    /// a session, as a synced folder may hold, sort next to each other).
+    /// a session, as a synced folder may hold, sort next to each other; of
+    /// copies that differ, the one `Self.keeps`, on every device alike).
     /// Sorts small keys rather than whole sessions, which matters for history
     /// readers with 100,000 of them.
     public func order(_ sessions: [Session]) -> [Session] {
         var keys = sessions.indices.map { (start: sessions[$0].startedAt.timeIntervalSinceReferenceDate, index: $0) }
         keys.sort { lhs, rhs in
             if lhs.start != rhs.start { return lhs.start > rhs.start }
-            return Self.precedes(sessions[lhs.index].id, sessions[rhs.index].id)
+            let left = sessions[lhs.index], right = sessions[rhs.index]
+            if left.id != right.id { return Self.precedes(left.id, right.id) }
+            return Self.keeps(left, over: right)
         }
         var result: [Session] = []
         result.reserveCapacity(limit.map { min(max(0, $0), keys.count) } ?? keys.count)
@@ -114,6 +117,18 @@ public struct HistoryQuery: Sendable, Hashable {
             result.append(sessions[key.index])
         }
         return result
+    }
+
+    /// Of two records of one session that differ (two devices each ended
+    /// it, one seeing it run out, the other a session started elsewhere at
+    /// the same time), the one every device keeps, whichever file it reads
+    /// first: the earlier ending (an ending is final: the first one holds),
+    /// then the outcome's name, then the planned end.
+    public static func keeps(_ session: Session, over other: Session) -> Bool {
+        let end = session.endedAt ?? .distantFuture, otherEnd = other.endedAt ?? .distantFuture
+        if end != otherEnd { return end < otherEnd }
+        if session.outcome != other.outcome { return session.outcome.rawValue < other.outcome.rawValue }
+        return (session.plannedEnd ?? .distantFuture) < (other.plannedEnd ?? .distantFuture)
     }
 
     /// Byte order of the ids, which is the order of their text forms: the

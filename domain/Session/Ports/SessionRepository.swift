@@ -36,6 +36,23 @@ public protocol SessionRepository: Sendable {
     /// only its own block); nil while the slot holds a session, when this
     /// device emptied it, or when the store cannot tell.
     func endedElsewhere() async throws -> SessionID?
+
+    /// Whether the slot's records show the session `id` ended (an ended
+    /// value of it) or removed for good (stopped or cancelled), whatever
+    /// the slot holds now: a block this machine still holds for it is
+    /// orphaned. False when the store cannot tell.
+    func hasEnded(_ id: SessionID) async throws -> Bool
+
+    /// The last value of the session `id` the slot's records hold,
+    /// whatever the slot holds now; nil when they hold none (or the store
+    /// cannot tell).
+    func lastValue(of id: SessionID) async throws -> Session?
+
+    /// Whether the slot is read without some of its records: another
+    /// device's log of it does not read and is left out (semantics.md, "A
+    /// peer's damage is not mine"). A session running there may be missing
+    /// here, so no block is lowered for the slot being empty meanwhile.
+    func leavesOut() async throws -> Bool
 }
 
 extension SessionRepository {
@@ -44,4 +61,7 @@ extension SessionRepository {
     public func settle(_ session: Session) async throws {}
     public func lastHeld() async throws -> SessionID? { nil }
     public func endedElsewhere() async throws -> SessionID? { nil }
+    public func hasEnded(_ id: SessionID) async throws -> Bool { false }
+    public func lastValue(of id: SessionID) async throws -> Session? { nil }
+    public func leavesOut() async throws -> Bool { false }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import RetimeShared
+import RetimeSync
 
 /// The one owner of the active session: brings it up to date once per
 /// command or daemon pass (`reconcile`), remembers what it found so the rest
@@ -16,20 +17,26 @@ public struct ActiveSession: Sendable {
     let sessions: any SessionRepository
     let groups: any SessionGroupLookup
     let shields: any ShieldDirectory
-    let clock: any Clock
+    /// The clock that judges the session in hand: this machine's, or the
+    /// clock of the device that started it when the two disagree
+    /// (`judging`, `SessionClocks`).
+    private(set) var clock: any Clock
+    /// Which clock judges which session.
+    public let clocks: SessionClocks
     let archiver: SessionArchiver
     private let concurrent: ConcurrentStarts
     let events: SessionEventPublisher
     let logger: Logger
 
     public init(sessions: any SessionRepository, groups: any SessionGroupLookup, history: any SessionArchive, shields: any ShieldDirectory,
-                clock: any Clock, events: SessionEventPublisher, logger: Logger) {
+                clock: any Clock, devices: any DeviceDirectory, events: SessionEventPublisher, logger: Logger) {
         self.sessions = sessions
         self.groups = groups
         self.shields = shields
         self.clock = clock
+        clocks = SessionClocks(clock: clock, devices: devices)
         self.archiver = SessionArchiver(sessions: sessions, history: history, shields: shields, events: events, groups: groups)
-        self.concurrent = ConcurrentStarts(sessions: sessions, history: history, shields: shields, clock: clock, logger: logger)
+        self.concurrent = ConcurrentStarts(sessions: sessions, history: history, shields: shields, clocks: clocks, logger: logger)
         self.events = events
         self.logger = logger
     }
@@ -75,17 +82,35 @@ public struct ActiveSession: Sendable {
     /// the result, not thrown, unless `toleratingStuckBlock` is false: the
     /// session is in history and every later call tries again, and `log` or
     /// `config` should not fail because the hosts file is read-only.
-    public func reconcile(toleratingStuckBlock: Bool = true) async throws -> Reconciled {
+    ///
+    /// `sweeping`: with the slot empty, also lower a block this machine
+    /// still holds for a session this folder shows ended (one more look at
+    /// the shield). `start` raises its own block in its place; the daemon's
+    /// pass looks after (`lowerOrphanedBlock`): both skip it.
+    public func reconcile(toleratingStuckBlock: Bool = true, sweeping: Bool = true) async throws -> Reconciled {
         // Sessions two devices started at once, before either saw the
         // other's: one rule decides which runs, and the other ends in history.
         guard let current = try await concurrent.resolve(try await sessions.current()) else {
-            try await lowerBlockEndedElsewhere()
+            try await lowerBlockEndedElsewhere(sweeping: sweeping)
             return Reconciled(completed: nil, slot: .some(nil), block: .none, tolerated: nil)
         }
+        return try await judging(current).reconcile(current, toleratingStuckBlock: toleratingStuckBlock)
+    }
+
+    /// This owner with the clock that judges `session` here (`SessionClocks`).
+    public func judging(_ session: Session?) -> ActiveSession {
+        var judged = self
+        judged.clock = clocks.clock(for: session)
+        return judged
+    }
+
+    /// The rest of `reconcile`, on the clock that judges `current`.
+    private func reconcile(_ current: Session, toleratingStuckBlock: Bool) async throws -> Reconciled {
         guard current.isActive else {
             logger.notice("finishing the archival of an ended session", metadata: ["session": "\(current.id)"])
             var emptied = false
             let tolerated = try await tolerating(toleratingStuckBlock, current) { emptied = try await archiver.finish(current) }
+            if emptied { try await lowerEndedBlock(lastEnded: current.id) }
             return Reconciled(completed: nil, slot: emptied ? .some(nil) : tolerated == nil ? .none : .some(current), block: .none,
                               tolerated: tolerated)
         }
@@ -105,7 +130,16 @@ public struct ActiveSession: Sendable {
         // later is placed after it (`Session+Readings`).
         let advanced = current.advancingCycle(at: now, boot: boot).noticingSuspend(at: now, boot: boot).stampingReading(at: now, boot: boot)
         guard let plannedEnd = advanced.plannedEnd, advanced.isExpired(at: now, boot: boot) else {
-            if advanced != current { return try await followCycle(from: current, to: advanced, tolerating: toleratingStuckBlock) }
+            if advanced != current {
+                // On a break or an allowance that history says has ended (as
+                // in `raiseIfDown`): its reading is not stamped, and nothing
+                // after (a resume) raises its block again.
+                if current.blockIsLifted, try await archiver.history.holds(current) {
+                    let found = try await putAwayEnded(current)
+                    return Reconciled(completed: nil, slot: found.slot, block: found.block, tolerated: nil)
+                }
+                return try await followCycle(from: current, to: advanced, tolerating: toleratingStuckBlock)
+            }
             var found: (slot: Session??, block: ShieldState??) = (.some(current), .none)
             let tolerated = try await tolerating(toleratingStuckBlock, current) { found = try await raiseIfDown(current) }
             return Reconciled(completed: nil, slot: found.slot, block: tolerated == nil ? found.block : .none, tolerated: tolerated)
@@ -117,6 +151,7 @@ public struct ActiveSession: Sendable {
         if try await archiver.history.holds(current) {
             logger.notice("a session that had ended elsewhere came back past its end; history keeps its ending", metadata: ["session": "\(current.id)"])
             let emptied = try await archiver.discard(current)
+            if emptied { try await lowerEndedBlock(lastEnded: current.id) }
             return Reconciled(completed: nil, slot: emptied ? .some(nil) : .none, block: .none, tolerated: nil)
         }
         let ended = advanced.ending(at: plannedEnd, outcome: .completed)
@@ -126,6 +161,7 @@ public struct ActiveSession: Sendable {
             (archived, emptied) = try await archiver.archiving(current, as: ended)
         }
         guard archived else { return Reconciled(completed: nil, slot: .none, block: .none, tolerated: tolerated) }
+        if emptied { try await lowerEndedBlock(lastEnded: current.id) }
         logger.info("session completed", metadata: ["session": "\(ended.id)", "plannedEnd": "\(Timestamp.format(plannedEnd))"])
         return Reconciled(completed: ended, slot: emptied ? .some(nil) : tolerated == nil ? .none : .some(ended), block: .none,
                           tolerated: tolerated)
@@ -149,9 +185,24 @@ public struct ActiveSession: Sendable {
     /// the two, it leaves a session with no block, which is raised here.
     /// Returns the slot and the block as it left them.
     func raiseIfDown(_ session: Session) async throws -> (slot: Session??, block: ShieldState??) {
-        guard !session.blockIsLifted else { return (.some(session), .none) }
+        guard !session.blockIsLifted else {
+            // On a break that history says has ended (an older copy of the
+            // log of the device that ended it came first): a resume would
+            // raise its block again.
+            guard try await archiver.history.holds(session) else { return try await lowerIfUp(session) }
+            return try await putAwayEnded(session)
+        }
         let shield = try shields.shield(of: session)
-        let aligned = try await Self.align(session, through: shield, groups: groups, .raisingIfDown)
+        // A session history holds has ended, wherever it came back from (an
+        // older copy of another device's log, one of them damaged): its
+        // block is not raised again, not for a moment; asked only when the
+        // block is down, so a session whose block is up costs nothing more.
+        var ended = false
+        let aligned = try await Self.align(session, through: shield, groups: groups, .raisingIfDown, vetting: { running in
+            ended = try await archiver.history.holds(running)
+            return !ended
+        })
+        if ended { return try await putAwayEnded(session) }
         guard aligned.raised != nil else { return (.some(session), .some(aligned.found.block)) }
         logger.notice("raised the block of the running session, which was down", metadata: ["session": "\(session.id)"])
         // A pause or a stop in another process since the session was read
@@ -159,6 +210,56 @@ public struct ActiveSession: Sendable {
         if let now = try await sessions.current(), now.id == session.id, now.isActive, !now.blockIsLifted { return (.some(now), .none) }
         try await shield.guarded { try await $0.lower(for: session.id) }
         return (.none, .none)
+    }
+
+    /// A session on a break or an allowance whose block this machine's
+    /// shield still holds: the break or the allowance was taken on another
+    /// device sharing the data folder, whose own block alone came down. It
+    /// comes down here too (semantics.md, "Shared state is shared"): as a
+    /// break (`lower`) or as what is left of the allowance (`allow`, which a
+    /// shield that counts allowances itself holds to its own count). A
+    /// shield that refuses (the system service holding a strict block)
+    /// keeps it up, which is logged: a block stronger than asked, never
+    /// weaker. The slot is read again first: a resume in another process
+    /// since the session was read raises its block, which must stay.
+    func lowerIfUp(_ session: Session) async throws -> (slot: Session??, block: ShieldState??) {
+        let shield = try shields.shield(of: session)
+        var held: ShieldState?
+        try await shield.guarded { held = try await $0.state() }
+        guard let block = held, !block.released else { return (.some(session), .some(held)) }
+        guard block.session == session.id else {
+            // An older session's block (this machine ran no command while it
+            // ended and this one began elsewhere): it goes if it has ended.
+            if try await hasEnded(block.session) { try await lowerEndedBlock(lastEnded: block.session) }
+            return (.some(session), .none)
+        }
+        guard let now = try await sessions.current(), now == session else { return (.none, .none) }
+        do {
+            if let allowance = session.allowance {
+                let left = allowance.end(at: clock.now(), boot: clock.bootTime()).timeIntervalSince(clock.now())
+                guard left >= 1 else { return (.some(session), .some(block)) }
+                try await shield.guarded { _ = try await $0.allow(for: session.id, length: left, daily: session.dailyAllowance) }
+            } else {
+                try await shield.guarded { try await $0.lower(for: session.id) }
+            }
+        } catch {
+            logger.warning("the block of a session on a break or an allowance elsewhere stays up here",
+                           metadata: ["session": "\(session.id)", "reason": "\(error)"])
+            return (.some(session), .some(block))
+        }
+        logger.notice("lowered the block of the running session, on a break or an allowance taken elsewhere", metadata: ["session": "\(session.id)"])
+        return (.some(session), .some(nil))
+    }
+
+    /// Empties the slot of `session`, which history holds: it ended, and
+    /// came back in an old or damaged copy of a file. History keeps its
+    /// ending; its block goes.
+    private func putAwayEnded(_ session: Session) async throws -> (slot: Session??, block: ShieldState??) {
+        logger.notice("a session that had ended came back in an old or damaged copy of a file; history keeps its ending",
+                      metadata: ["session": "\(session.id)"])
+        guard try await archiver.discard(session) else { return (.none, .none) }
+        try await lowerEndedBlock(lastEnded: session.id)
+        return (.some(nil), .none)
     }
 
     /// Lowers a block this machine's configured shield still holds for a
@@ -175,8 +276,13 @@ public struct ActiveSession: Sendable {
         if let now = try await sessions.current(), now.id == block.session { return nil }
         // Only the block of the session this folder's slot last held: the
         // system service holds one block per user, which may be a session
-        // of the user's other data directory.
-        guard try await sessions.lastHeld() == block.session else { return nil }
+        // of the user's other data directory. And while another device's
+        // log of the slot does not read, only one this folder shows ended:
+        // the slot may miss a session running there.
+        let lastHeld = try await sessions.lastHeld(), partial = try await sessions.leavesOut()
+        if lastHeld != block.session || partial {
+            guard try await hasEnded(block.session) else { return nil }
+        }
         try await shield.guarded { try await $0.lower(for: block.session) }
         logger.notice("lowered the block of a session that ended elsewhere", metadata: ["session": "\(block.session)"])
         return block.session
@@ -184,26 +290,60 @@ public struct ActiveSession: Sendable {
 
     /// With the slot empty: lowers the block this machine's shield still
     /// holds for a session another device sharing the data folder stopped
-    /// (its stop lowered only that device's block), so a command here does
-    /// not report no session while the sites stay blocked. The shield is
-    /// asked only when another device emptied the slot. A block that cannot
-    /// be lowered is a warning: the next command or the daemon tries again.
-    private func lowerBlockEndedElsewhere() async throws {
-        guard let ended = try await sessions.endedElsewhere() else { return }
+    /// (its stop lowered only that device's block), or for any session this
+    /// folder shows ended, so a command here does not report no session
+    /// while the sites stay blocked (semantics.md, "Shared state is
+    /// shared"). A block that cannot be lowered is a warning when another
+    /// device emptied the slot: the next command or the daemon tries again.
+    private func lowerBlockEndedElsewhere(sweeping: Bool) async throws {
+        let ended = try await sessions.endedElsewhere()
+        guard ended != nil || sweeping else { return }
+        try await lowerEndedBlock(lastEnded: ended)
+    }
+
+    /// Lowers the block this machine's shield holds for `lastEnded`, or for
+    /// an older session whose ending this folder holds: one another device
+    /// ended while this one held its block, which this machine's own ending
+    /// of the next one (or another device's) never named. Run when the slot
+    /// was emptied elsewhere, and after this call emptied it itself.
+    func lowerEndedBlock(lastEnded ended: SessionID?) async throws {
         do {
             let shield = try shields.configured()
             var held: ShieldState?
             try await shield.guarded { held = try await $0.state() }
-            guard let block = held, block.session == ended else { return }
+            // The slot's last session, or an older one whose ending this
+            // folder holds (this machine ran no command while it ended and
+            // the next one ran elsewhere).
+            guard let block = held else { return }
+            if block.session != ended { guard try await hasEnded(block.session) else { return } }
+            // (With the slot emptied here, the block goes only if this folder
+            // shows its session ended: one raised for a session of another
+            // data directory of this user, by the system service, stays.)
             // A start here since the slot was read records its session
             // before it raises: a block seen with its session is not orphaned.
             if let now = try await sessions.current(), now.id == block.session { return }
             try await shield.guarded { try await $0.lower(for: block.session) }
             logger.notice("lowered the block of a session stopped on another device", metadata: ["session": "\(block.session)"])
         } catch let error as SessionError where error.isShieldFailure {
+            // Only a block known to be up is worth a warning at every command.
+            guard let ended else { return }
             logger.warning("the block of a session stopped on another device could not be lowered; retime tries again with every command",
                            metadata: ["session": "\(ended)", "cause": "\(error)"])
+        } catch where ended == nil {
+            // A sweep for a block no ending named is every command's, and
+            // none of them fails for it (damaged settings that say which
+            // shield are the command's own business, or doctor's).
+            logger.debug("could not look for a block of a session ended elsewhere", metadata: ["cause": "\(error)"])
         }
+    }
+
+    /// Whether this folder shows the session `id` ended: its slot's records
+    /// (an ending, a removal, a session that took its place), or history,
+    /// which holds it once it ended anywhere.
+    func hasEnded(_ id: SessionID) async throws -> Bool {
+        if try await sessions.hasEnded(id) { return true }
+        guard let value = try await sessions.lastValue(of: id) else { return false }
+        return try await archiver.history.holds(value)
     }
 
     /// Returns the failure tolerated, if any.

@@ -27,8 +27,11 @@ extension ActiveSession {
     /// The one routine that brings the block in line with the session in
     /// the slot (`BlockAlignment` is the comparison): reconcile, `doctor`
     /// and the daemon's refresh each call it in their `mode`.
+    /// `vetting`: asked of a session before its block is raised in
+    /// `raisingIfDown` mode; false leaves it down (a session that has ended
+    /// elsewhere, come back in an old copy of a file).
     public static func align(_ current: Session?, through shield: any Shield, groups: any SessionGroupLookup,
-                             _ mode: AlignMode) async throws -> Aligned {
+                             _ mode: AlignMode, vetting: ((Session) async throws -> Bool)? = nil) async throws -> Aligned {
         func targets(of session: Session) async throws -> [Target] {
             session.blockTargets(try await groups.blockList(id: session.groupId)?.targets ?? [])
         }
@@ -38,6 +41,7 @@ extension ActiveSession {
             try await shield.guarded { block = try await $0.state() }
             var aligned = Aligned(found: BlockAlignment(block: block, session: current))
             guard let session = aligned.found.needingRaise else { return aligned }
+            if let vetting, try await !vetting(session) { return aligned }
             let targets = try await targets(of: session)
             try await shield.guarded { try await $0.raise(targets, for: session) }
             aligned.raised = targets

@@ -26,6 +26,10 @@ import RetimeShared
 /// - An unseen session history already holds has ended: it is only
 ///   settled (an old copy of a log, a sync tool's conflict copy restored
 ///   late, brought back a value of it).
+/// - An unseen value of the session the slot holds is a change two devices
+///   made to it at once: the later one holds, and the other is only
+///   settled. Taken for a second start, it ended the session in history
+///   while it ran, and the next command put it away as ended.
 ///
 /// Each one is then settled, so no device deals with it again; two devices
 /// settling one at once write one history entry (history keeps one per id).
@@ -33,7 +37,9 @@ struct ConcurrentStarts: Sendable {
     let sessions: any SessionRepository
     let history: any SessionArchive
     let shields: any ShieldDirectory
-    let clock: any Clock
+    /// Each session is judged by its own device's clock where this one
+    /// disagrees with it (`SessionClocks`).
+    let clocks: SessionClocks
     let logger: Logger
 
     /// Applies the rule to every unseen session; returns the slot as it
@@ -41,9 +47,19 @@ struct ConcurrentStarts: Sendable {
     func resolve(_ slot: Session?) async throws -> Session? {
         var slot = slot
         for contender in try await sessions.unseen() {
-            let now = clock.now()
-            if try await history.holds(contender) {
+            let clock = clocks.clock(for: contender), now = clock.now()
+            if let current = slot, current.id == contender.id {
+                // Two devices changed the one session at once (a break taken
+                // on one while the other had not seen it yet): the later
+                // change holds, as for any field; it is the same session, no
+                // second start to end.
+                logger.notice("a change of the session made at the same time elsewhere gives way to the later one",
+                              metadata: ["session": "\(contender.id)"])
+            } else if try await history.holds(contender) {
                 logger.notice("an old copy of a session that has ended is not run again", metadata: ["session": "\(contender.id)"])
+                // This machine may still hold its block: it ran here until
+                // another device ended it.
+                try? await shields.shield(of: contender).lower(for: contender.id)
             } else if !contender.isActive || contender.isExpired(at: now, boot: clock.bootTime()) {
                 let ended = contender.isActive ? contender.ending(at: contender.plannedEnd ?? now, outcome: .completed) : contender
                 try await close(ended, reason: "it had ended on its device")
@@ -51,7 +67,8 @@ struct ConcurrentStarts: Sendable {
                 if contender.strict && (!current.strict || Self.endsLater(contender, than: current)) {
                     let holder = contender.holdingAlso(current)
                     guard try await sessions.replace(current, with: holder) else { return try await sessions.current() }
-                    try await close(current.ending(at: now, outcome: .stopped), reason: "a strict session started elsewhere holds")
+                    try await close(current.ending(at: clocks.clock(for: current).now(), outcome: .stopped),
+                                    reason: "a strict session started elsewhere holds")
                     slot = holder
                 } else {
                     let holder = current.holdingAlso(contender)
@@ -59,7 +76,7 @@ struct ConcurrentStarts: Sendable {
                         guard try await sessions.replace(current, with: holder) else { return try await sessions.current() }
                         slot = holder
                     }
-                    try await close(contender.ending(at: current.startedAt, outcome: .stopped),
+                    try await close(contender.ending(at: clocks.convert(current.startedAt, from: current, to: contender), outcome: .stopped),
                                     reason: "session \(current.id) started elsewhere at the same time holds")
                 }
             } else if slot == nil {
@@ -83,7 +100,10 @@ struct ConcurrentStarts: Sendable {
     }
 
     /// Whether strict `session` is planned to end after `other` (an
-    /// open-ended one never ends).
+    /// open-ended one never ends), by the instants as they were written:
+    /// every device must pick the same one, and no two devices estimate
+    /// another's clock alike (`SessionClocks`); read on each one's clock,
+    /// two devices could each end the other's session.
     static func endsLater(_ session: Session, than other: Session) -> Bool {
         (session.plannedEnd ?? .distantFuture) > (other.plannedEnd ?? .distantFuture)
     }

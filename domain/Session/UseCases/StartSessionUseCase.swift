@@ -39,7 +39,7 @@ public struct StartSessionUseCase: Sendable {
     public func execute(_ plan: SessionPlan) async throws -> SessionReceipt {
         // A block still up from an ended session makes the start fail with
         // its cause, not with "already active".
-        try await execute(plan, after: try await active.reconcile(toleratingStuckBlock: false))
+        try await execute(plan, after: try await active.reconcile(toleratingStuckBlock: false, sweeping: false))
     }
 
     /// The same, in a pass that has reconciled already (the daemon's): what

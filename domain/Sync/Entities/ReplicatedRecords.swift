@@ -101,6 +101,29 @@ public struct ReplicatedRecords<Value: Hashable & Sendable>: Equatable, Sendable
         records[key]?.fields[field]?.at
     }
 
+    /// The latest change applied whose wall time is at most `limit` (ms):
+    /// what a device's clock may take for its own, leaving out a stamp far
+    /// ahead of it (`HybridClock.horizon`). The usual case, nothing that
+    /// far ahead, costs one comparison.
+    public func latest(notAfter limit: Int64) -> HybridTimestamp? {
+        guard let latest, latest.milliseconds > limit else { return latest }
+        var best: HybridTimestamp?
+        func consider(_ stamp: HybridTimestamp?) {
+            if let stamp, stamp.milliseconds <= limit, best.map({ stamp > $0 }) ?? true { best = stamp }
+        }
+        for record in records.values {
+            consider(record.deleted)
+            for register in record.fields.values { consider(register.at) }
+            for members in record.sets.values {
+                for membership in members.values {
+                    consider(membership.added)
+                    consider(membership.removed)
+                }
+            }
+        }
+        return best
+    }
+
     /// When `key` last changed (a delete included), for `sync status`.
     public func lastChange(of key: String) -> HybridTimestamp? {
         guard let record = records[key] else { return nil }
