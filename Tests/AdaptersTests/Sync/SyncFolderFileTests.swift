@@ -35,7 +35,7 @@ struct SyncFolderFileTests {
         #expect(SyncToolFiles.original(of: "README.sync-conflict-20261120-101010-ABCDEFG") == "README")
     }
 
-    @Test("the seen map: written when it changed; after the first record, at most once a minute; the name and unknown members kept")
+    @Test("the seen map: written when it changed; after the first record, at most once every seenInterval (5 s); the name and unknown members kept")
     func seenRateLimit() throws {
         let root = TemporaryDirectory().path
         let now = Now()
@@ -50,9 +50,9 @@ struct SyncFolderFileTests {
         // The file was written just now, by the wall clock: the injected
         // clock is set from its modification time so the test holds at any hour.
         let written = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as! Date
-        now.date = written.addingTimeInterval(30)
-        #expect(try folder.recordSeen(second) == false, "within a minute of the last write")
-        now.date = written.addingTimeInterval(61)
+        now.date = written.addingTimeInterval(FileSyncFolder.seenInterval / 2)
+        #expect(try folder.recordSeen(second) == false, "within seenInterval of the last write")
+        now.date = written.addingTimeInterval(FileSyncFolder.seenInterval + 1)
         #expect(try folder.recordSeen(second))
         #expect(try folder.recordSeen(second) == false, "unchanged")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]

@@ -18,8 +18,10 @@ public struct FileSyncFolder: SyncFolder {
 
     /// How much of the end of each log is read for its newest change.
     static let tailBytes = 64 << 10
-    /// How often `recordSeen` may write.
-    static let seenInterval: Double = 60
+    /// How often `recordSeen` may write: often enough that another device
+    /// sees this one caught up within seconds (`behindSeconds`), seldom
+    /// enough that a busy folder does not keep the sync tool copying it.
+    static let seenInterval: Double = 5
     /// The walk for conflict copies stops after this many entries or this depth.
     static let walkLimit = 200_000
     static let walkDepth = 8
@@ -56,7 +58,7 @@ public struct FileSyncFolder: SyncFolder {
         let existing = try DeviceFile.read(path)
         if let existing {
             if existing.seen == seen { return false }
-            // The first record is written at once; later ones at most once a minute.
+            // The first record is written at once; later ones at most once every `seenInterval`.
             if !existing.seen.isEmpty, let stamp = try POSIXFiles.FileStamp.current(path),
                now().timeIntervalSince1970 - Double(stamp.modifiedNanoseconds) / 1e9 < Self.seenInterval { return false }
         } else if seen.isEmpty {
@@ -91,7 +93,26 @@ public struct FileSyncFolder: SyncFolder {
             entry.lastChange = newestChange(of: device, unreadable: &unreadable)
             devices.append(entry)
         }
-        return SyncSurvey(device: this, devices: devices, conflicts: conflictCopies(), unreadable: unreadable.sorted())
+        return SyncSurvey(device: this, devices: devices, conflicts: conflictCopies(), unreadable: unreadable.sorted(),
+                          changes: changes(of: this))
+    }
+
+    /// This device's changes in its own logs: each line's stamp and its
+    /// clock's reading then (`ChangeLine.physicalReading`).
+    private func changes(of device: String) -> [SyncSurvey.Change] {
+        let folder = devicesDirectory + "/" + device + "/changes"
+        var changes: [SyncSurvey.Change] = []
+        for name in POSIXFiles.names(in: folder) where name.hasSuffix(".jsonl") && !SyncToolFiles.isTemporary(name)
+            && !SyncToolFiles.isConflictCopy(name) {
+            guard let bytes = try? POSIXFiles.read(folder + "/" + name, limit: ChangeLogReader.readLimit) else { continue }
+            for line in bytes.split(separator: 0x0A) {
+                guard case .object(let members)? = try? JSONText.parse(Array(line)), case .string(let text)? = members["at"],
+                      let at = HybridTimestamp(text: text) else { continue }
+                let wall = ChangeLine.physicalReading(at: at, wall: members["wall"]) ?? at.milliseconds
+                changes.append(SyncSurvey.Change(at: at, madeAt: Date(timeIntervalSince1970: Double(wall) / 1_000)))
+            }
+        }
+        return changes
     }
 
     /// The newest change of `device` this machine has: the newest `"at"`
@@ -104,15 +125,16 @@ public struct FileSyncFolder: SyncFolder {
         }
         let changes = devicesDirectory + "/" + device + "/changes"
         for name in dataFiles(in: changes) {
+            // Read whole, as a merge reads it: what the merge leaves out (a
+            // log that does not read, empty, torn before its first line) is
+            // named here.
             let path = changes + "/" + name
-            guard let lines = tailLines(path) else { unreadable.append(relative(path)); continue }
-            var damaged = false
-            for line in lines {
-                guard case .object(let members)? = try? JSONText.parse(line),
-                      case .string(let text)? = members["at"], let at = HybridTimestamp(text: text) else { damaged = true; continue }
-                consider(at)
+            var reader = ChangeLogReader()
+            do { _ = try ChangeLogReader.read(path, after: nil, into: &reader) } catch {
+                unreadable.append(relative(path))
+                continue
             }
-            if damaged { unreadable.append(relative(path)) }
+            consider(reader.latest(notAfter: .max))
         }
         // The passcode's record is a change too; one a sync tool is still
         // copying, or damaged, is named.

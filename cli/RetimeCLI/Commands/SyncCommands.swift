@@ -13,7 +13,7 @@ enum SyncCommands {
     struct Status: RetimeCommand {
         static let spec = CommandSpec(
             "status", summary: "Every device with its last change and how far behind this one it is; conflict copies; unreadable files.",
-            discussion: "A device's last change is the newest change of it that this machine has. Behind is how far this device's newest change is ahead of the newest one that device has recorded seeing ('up to date' when caught up; 'unknown' when it never recorded one). Conflict copies (*.sync-conflict-*) are merged as data; they are listed so that you can remove them once every device has them.")
+            discussion: "A device's last change is the newest change of it that this machine has. Behind is how long ago the oldest change of this device that the other has not yet recorded seeing was made ('up to date' when it has them all; 'unknown' when it never recorded one). A device whose clock is off from this one's by more than a minute is named, with what retime does about it. Conflict copies (*.sync-conflict-*) are merged as data, as more changes of their device: retime never needs them removed, and one may hold changes found nowhere else. Files that do not read are named: another device's is left out until it reads (its own device mends it with 'retime doctor --repair'); this device's is an error until repaired.")
         init(_ parsed: ParsedCommand, values: DateValue) {}
         struct Services: CommandServices {
             @Resolved var status: SyncStatusUseCase
@@ -58,7 +58,8 @@ enum SyncCommands {
             "devices": .array(status.devices.map { entry in
                 .object(["id": .string(entry.id), "name": entry.name.map(JSONValue.string) ?? .null,
                          "lastChangeAt": Documents.time(entry.lastChangeAt),
-                         "behindSeconds": entry.behindSeconds.map { .int(Int64($0)) } ?? .null])
+                         "behindSeconds": entry.behindSeconds.map { .int(Int64($0)) } ?? .null,
+                         "clockOffsetSeconds": entry.clockOffsetSeconds.map { .int(Int64($0)) } ?? .null])
             }),
             "conflicts": .array(status.conflicts.map(JSONValue.string)),
             "unreadable": .array(status.unreadable.map(JSONValue.string)),
@@ -85,16 +86,29 @@ enum SyncCommands {
         if status.conflicts.isEmpty {
             lines.append("No conflict copies.")
         } else {
-            lines.append("Conflict copies (merged as data; remove them once every device has them):")
+            lines.append("Conflict copies (merged as data, as more changes of their device; keep them: one may hold changes found nowhere else):")
             lines += status.conflicts.map { "  " + $0 }
         }
         if status.unreadable.isEmpty {
             lines.append("Every data file could be read.")
         } else {
-            lines.append("Files retime could not read:")
+            lines.append("Files retime could not read (another device's are left out until they read; each device mends its own):")
             lines += status.unreadable.map { "  " + $0 }
         }
+        for entry in status.clocksOff {
+            lines.append(clockFinding(entry))
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// "laptop: its clock is about 1h ahead; ..." and what retime does.
+    static func clockFinding(_ entry: SyncStatus.Device) -> String {
+        let offset = TimeInterval(entry.clockOffsetSeconds ?? 0)
+        // Behind is only ever an upper bound: a change that came late (a
+        // laptop asleep, a link down) reads the same as a slow clock.
+        return (entry.name ?? entry.id) + ": " + ClockOffsetText.itsClock(offset) + " of this one's"
+            + (offset < 0 ? " (or its changes reached this machine that late)" : "") + "; "
+            + "a session started on whichever of the two runs behind is judged by that clock, so neither ends the other's early"
     }
 
     /// `0s`, `5m`, `3h 2m`, `2d 4h`.
