@@ -1,0 +1,169 @@
+@testable import RetimeCLI
+import Adapters
+import Domain
+import Foundation
+import Testing
+
+/// semantics.md, "Devices you can trust": each defect issue 43 found, as a
+/// scenario of two devices whose steps are written out (`FleetScenario`),
+/// besides the seeded runs that found them (`FleetSimulationTests`).
+@Suite("Devices you can trust: issue 43's defects, pinned")
+struct TrustedDevicesTests {
+    @Test("a machine whose clock runs an hour fast never ends another device's strict session early: it ends at its end on that clock")
+    func fastClockEndsNothingElsewhere() async throws {
+        let fleet = try await FleetScenario(skews: [0, 3_600])
+        let session = try await fleet.start(on: 0, for: 3_000, strict: true)
+        fleet.advance(by: 2)
+        try fleet.sync()
+        let shown = try await fleet.status(on: 1)
+        #expect(shown?.session.id == session.id, "B shows A's session, though its own clock reads past its end")
+        #expect(shown?.clockOffset.map { abs($0 + 3_600) < 60 } == true, "B knows A's clock is an hour behind its own: \(String(describing: shown?.clockOffset))")
+        #expect(try await fleet.block(on: 1) == session.id, "B's block is up")
+
+        fleet.advance(by: 2_900)
+        try fleet.sync()
+        #expect(try await fleet.status(on: 1)?.session.id == session.id, "still running on B, 100 s before its end")
+        #expect(try await fleet.history(on: 1)[session.id.description] == nil, "B never completed it early")
+        #expect(!fleet.shieldCalls(on: 1).contains(.lower(session.id)), "B never lowered its block early")
+
+        fleet.advance(by: 200)
+        #expect(try await fleet.status(on: 1) == nil, "past its end on A's clock, B ends it")
+        let ended = try #require(try await fleet.history(on: 1)[session.id.description])
+        #expect(ended.outcome == .completed && ended.endedAt == session.plannedEnd, "completed at its planned end: \(ended)")
+        #expect(try await fleet.block(on: 1) == nil)
+    }
+
+    @Test("a session started on a machine whose clock is an hour ahead stops on the other: no 'end before start'")
+    func wrongClockSessionStopsAnywhere() async throws {
+        let fleet = try await FleetScenario(skews: [0, 3_600])
+        let session = try await fleet.start(on: 1, for: 1_800)
+        fleet.advance(by: 60)
+        try fleet.sync()
+        let stopped = try await fleet.on(0) { try await $0.resolve(StopSessionUseCase.self).execute() }.session
+        #expect(stopped.id == session.id)
+        let ended = try #require(try await fleet.history(on: 0)[session.id.description])
+        #expect(ended.outcome == .stopped && ended.endedAt! >= ended.startedAt, "\(ended)")
+        try fleet.sync()
+        #expect(try await fleet.status(on: 1) == nil, "stopped on B too")
+        #expect(try await fleet.history(on: 1)[session.id.description]?.outcome == .stopped)
+    }
+
+    @Test("a stamp from year 4821 in another device's log is merged, and never becomes this device's clock: only an edit of that record orders after it")
+    func farStampIsNotAdopted() async throws {
+        let fleet = try await FleetScenario(skews: [0, 0])
+        let group = try #require(try await fleet.on(0) { try await $0.resolve((any GroupRepository).self).group(named: "work") })
+        let log = fleet.devices[0].data + "/devices/" + fleet.devices[0].id + "/changes/groups.jsonl"
+        let line = #"{"at":"90000000000000-0-\#(fleet.devices[0].id)","changes":[{"add":"targets","value":"far.test"}],"key":"\#(group.id)"}"# + "\n"
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        handle.seekToEndOfFile()
+        handle.write(Data(line.utf8))
+        handle.closeFile()
+        try fleet.sync()
+        // An edit of that record must order after it (else it would never
+        // win); an edit of any other record is stamped by B's own clock.
+        _ = try await fleet.on(1) { try await $0.resolve(BlockTargetsUseCase.self).execute(group: "work", targets: ["near.test"]) }
+        _ = try await fleet.on(1) { try await $0.resolve(CreateGroupUseCase.self).execute(name: "other", targets: ["o.test"]) }
+        let own = try String(contentsOfFile: fleet.devices[1].data + "/devices/" + fleet.devices[1].id + "/changes/groups.jsonl", encoding: .utf8)
+        let stamp = try #require(own.split(separator: "\n").last.flatMap { $0.split(separator: "\"").dropFirst(3).first }.flatMap { Double($0.prefix { $0 != "-" }) })
+        #expect(stamp < (fleet.devices[1].clock.now().timeIntervalSince1970 + 86_400) * 1_000, "B's own stamp stays near B's clock: \(own)")
+        _ = try await fleet.start(on: 1, for: 60)
+        let slot = try String(contentsOfFile: fleet.devices[1].data + "/devices/" + fleet.devices[1].id + "/changes/session.jsonl", encoding: .utf8)
+        #expect(!slot.contains("\"at\":\"9000000"), "the session slot's stamps too: \(slot)")
+        try fleet.sync()
+        for index in [0, 1] {
+            let targets = try await fleet.on(index) { try await $0.resolve((any GroupRepository).self).group(named: "work") }?.targets.map(\.description)
+            #expect(Set(targets ?? []).isSuperset(of: ["far.test", "near.test"]), "m\(index): \(targets ?? [])")
+        }
+    }
+
+    @Test("a break and an allowance taken on one device lower the block on the other; the resume and the allowance's end raise it")
+    func sharedStateIsShared() async throws {
+        let fleet = try await FleetScenario(skews: [0, 0])
+        let session = try await fleet.start(on: 0, for: 3_000)
+        try fleet.sync()
+        _ = try await fleet.status(on: 1)
+        #expect(try await fleet.block(on: 1) == session.id)
+
+        _ = try await fleet.on(0) { try await $0.resolve(PauseSessionUseCase.self).execute() }
+        try fleet.sync()
+        #expect(try await fleet.status(on: 1)?.session.isPaused == true)
+        #expect(try await fleet.block(on: 1) == nil, "the break taken on A lowered B's block")
+
+        _ = try await fleet.on(0) { try await $0.resolve(ResumeSessionUseCase.self).execute() }
+        try fleet.sync()
+        #expect(try await fleet.status(on: 1)?.session.isPaused == false)
+        #expect(try await fleet.block(on: 1) == session.id, "the resume on A raised B's block")
+
+        _ = try await fleet.on(0) { try await $0.resolve(AllowUseCase.self).allow("work", for: 60) }
+        try fleet.sync()
+        _ = try await fleet.status(on: 1)
+        #expect(try await fleet.block(on: 1) == nil, "the allowance taken on A lowered B's block")
+        fleet.advance(by: 61)
+        _ = try await fleet.status(on: 1)
+        #expect(try await fleet.block(on: 1) == session.id, "the allowance's end raised it again on B")
+    }
+
+    @Test("a session stopped on one device is never raised again on another by an older copy or a conflict copy of its log")
+    func endingIsFinalEverywhere() async throws {
+        let fleet = try await FleetScenario(skews: [0, 0])
+        let session = try await fleet.start(on: 0, for: 3_000)
+        try fleet.sync()
+        _ = try await fleet.status(on: 1)
+        let copy = fleet.devices[1].data + "/devices/" + fleet.devices[0].id + "/changes/session.jsonl"
+        let old = try Data(contentsOf: URL(fileURLWithPath: copy))
+        _ = try await fleet.on(0) { try await $0.resolve(StopSessionUseCase.self).execute() }
+        try fleet.sync()
+        #expect(try await fleet.status(on: 1) == nil)
+        #expect(try await fleet.block(on: 1) == nil)
+        _ = fleet.shieldCalls(on: 1)
+
+        // rsync run from a stale copy, without --update: the old log is back.
+        try old.write(to: URL(fileURLWithPath: copy))
+        fleet.devices[1].arrivals.record(copy, at: fleet.devices[1].clock.now())
+        #expect(try await fleet.status(on: 1) == nil, "the older copy does not run it again")
+        // Syncthing's conflict copy of the old log beside the new one.
+        try fleet.sync()
+        try old.write(to: URL(fileURLWithPath: copy.replacingOccurrences(of: "session.jsonl", with: "session.sync-conflict-20270115-080000-ABCDEFG.jsonl")))
+        #expect(try await fleet.status(on: 1) == nil, "nor does a conflict copy")
+        #expect(!fleet.shieldCalls(on: 1).contains(.raise(session.id)), "its block was never raised again, not for a moment")
+        #expect(try await fleet.history(on: 1)[session.id.description]?.outcome == .stopped)
+    }
+
+    @Test("another device's emptied log stops no command, is named by sync status and left as it is by doctor --repair")
+    func peerDamageIsNotMine() async throws {
+        let fleet = try await FleetScenario(skews: [0, 0])
+        let session = try await fleet.start(on: 0, for: 3_000)
+        try fleet.sync()
+        _ = try await fleet.status(on: 1)
+        let copy = fleet.devices[1].data + "/devices/" + fleet.devices[0].id + "/changes/session.jsonl"
+        try Data().write(to: URL(fileURLWithPath: copy))
+        _ = try await fleet.status(on: 1)
+        #expect(try await fleet.block(on: 1) == session.id, "a log left out of the merge lowers no block")
+        let sync = try await fleet.on(1) { try $0.resolve(SyncStatusUseCase.self).execute() }
+        #expect(sync.unreadable == ["devices/\(fleet.devices[0].id)/changes/session.jsonl"], "\(sync.unreadable)")
+        let checks = try await fleet.on(1) { try await $0.resolve(DoctorUseCase.self).execute(repairing: true) }
+        #expect(!checks.contains { $0.status == .error }, "\(checks)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)).isEmpty, "the file is left as it is")
+        let folder = (copy as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".corrupt-") }.isEmpty, "nothing moved aside")
+        _ = try await fleet.on(1) { try await $0.resolve(BlockTargetsUseCase.self).execute(group: "work", targets: ["c.test"]) }
+    }
+
+    @Test("this device's own log, damaged, is restored by doctor --repair with every record its last good copy held")
+    func ownDamageIsRecoverable() async throws {
+        let fleet = try await FleetScenario(skews: [0])
+        for target in ["t1.test", "t2.test", "t3.test"] {
+            _ = try await fleet.on(0) { try await $0.resolve(BlockTargetsUseCase.self).execute(group: "work", targets: [target]) }
+        }
+        let log = fleet.devices[0].data + "/devices/" + fleet.devices[0].id + "/changes/groups.jsonl"
+        try Data("garbage\u{0}\n".utf8).write(to: URL(fileURLWithPath: log))
+        await #expect(throws: StoreError.self, "a damaged log of its own is an error naming it") {
+            _ = try await fleet.on(0) { try await $0.resolve((any GroupRepository).self).group(named: "work") }
+        }
+        let checks = try await fleet.on(0) { try await $0.resolve(DoctorUseCase.self).execute(repairing: true) }
+        let groups = try #require(checks.first { $0.name == "groups data" })
+        #expect(groups.status == .repaired && groups.detail.contains("put back") && groups.detail.contains("last good copy"), "\(groups.detail)")
+        let targets = try await fleet.on(0) { try await $0.resolve((any GroupRepository).self).group(named: "work") }?.targets.map(\.description)
+        #expect(Set(targets ?? []) == ["a.test", "b.test", "t1.test", "t2.test", "t3.test"], "\(targets ?? [])")
+    }
+}
