@@ -48,26 +48,26 @@ public final class ReplicatedLogStore: KeyValueStore {
     let cache = Mutex<[String: Merged]>([:])
     /// Values this process took from a snapshot, by the stamps of the logs
     /// it was checked against.
-    private let served = Mutex<[String: (stamps: [String: POSIXFiles.FileStamp], snapshot: SuiteSnapshot)]>([:])
+    let served = Mutex<[String: (stamps: [String: POSIXFiles.FileStamp], snapshot: SuiteSnapshot)]>([:])
     /// `devices/` and each device's `changes/`, listed once while unchanged.
-    private let listings = FolderListings()
+    let listings = FolderListings()
     private let devicesFolder: FolderListings.Folder
     /// What `logFiles` made of the listings last time: the device folders'
     /// paths, and per suite its files (by the listings they came from).
-    private let suiteFiles = Mutex<(folders: (devices: [String], paths: [FolderListings.Folder])?,
+    let suiteFiles = Mutex<(folders: (devices: [String], paths: [FolderListings.Folder])?,
                                     files: [String: (devices: [String], listed: [[String]], files: [String])])>((nil, [:]))
     /// Suites this process changed, whose snapshot it makes once it is
     /// done with the store (`forgetParsedSuites`), so the next command
     /// finds it current instead of merging every log and making it.
-    private let changedSuites = Mutex<Set<String>>([])
+    let changedSuites = Mutex<Set<String>>([])
     /// Suites whose log this process's writes took past a compaction
     /// interval (or, in a whole-value suite, gave a value where there was
     /// none): compacted at its next write of the suite, or in
     /// `forgetParsedSuites`.
-    private let compactionDue = Mutex<Set<String>>([])
+    let compactionDue = Mutex<Set<String>>([])
     /// Suites this process wrote: the last good copy of this device's log
     /// of each is kept when it is done (`keepGoodCopy`).
-    private let wroteSuites = Mutex<Set<String>>([])
+    let wroteSuites = Mutex<Set<String>>([])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -163,7 +163,7 @@ public final class ReplicatedLogStore: KeyValueStore {
 
     /// `devices/<this id>/snapshots/<suite>.json`, when this device has a
     /// folder here (a read never makes one); see `SuiteSnapshot`.
-    private func snapshotPath(of suite: String) -> String? {
+    func snapshotPath(of suite: String) -> String? {
         guard let device = try? deviceID() else { return nil }
         let folder = directory + "/" + device
         guard access(folder, F_OK) == 0 else { return nil }
@@ -173,7 +173,7 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Keeps `state`'s values (and, per key, what `unseen` and `lastValue`
     /// answer) for the next process, if the suite's logs are long enough
     /// that merging them costs more than writing one file.
-    private func saveSnapshot(of state: Merged, to path: String) {
+    func saveSnapshot(of state: Merged, to path: String) {
         // A merge that left a log out is not what the folder holds.
         guard state.reader.unreadable.isEmpty else { return }
         let sources = state.reader.files.sorted { $0.key < $1.key }.map { path, progress in
@@ -365,38 +365,6 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// not for each name of each folder.)
     static func holds(log: String, conflict: String, _ name: String) -> Bool {
         name == log || (name.hasPrefix(conflict) && name.hasSuffix(".jsonl") && !name.hasPrefix("."))
-    }
-
-    /// Drops the merged suites it keeps: the next read merges the files
-    /// again. First, the snapshot of each suite this process changed is
-    /// made from the logs as they are now (reading on from where this
-    /// process stopped: only its own last lines), so the next command, in
-    /// any process, is served from it; a command's teardown calls this.
-    public func forgetParsedSuites() {
-        // Compacted first: a snapshot made before would name the old log.
-        var copied: Set<String> = []   // compacted, which keeps the good copy too
-        for suite in compactionDue.withLock({ due in defer { due.removeAll() }; return due.sorted() }) {
-            guard let device = try? deviceID() else { continue }
-            let folder = directory + "/" + device + "/changes"
-            // Another process holding the lock is left alone: compaction is
-            // only ever an economy, and its next write will see to it.
-            guard let lock = try? FileLock(path: folder + "/" + suite + ".lock", timeout: 0) else { continue }
-            if let dropped = try? compact(suite, at: folder + "/" + suite + ".jsonl", device: device), dropped > 0 { copied.insert(suite) }
-            _ = consume lock
-        }
-        let wrote = wroteSuites.withLock { wrote in defer { wrote.removeAll() }; return wrote }
-        for suite in wrote.subtracting(copied).sorted() { keepGoodCopy(of: suite) }
-        // A suite merged here that another process wrote last (one killed
-        // before its own teardown) gets its copy too, when the log outgrew it.
-        for suite in cache.withLock({ Set($0.keys) }).subtracting(wrote).sorted() where goodCopyIsBehind(suite) { keepGoodCopy(of: suite) }
-        for suite in changedSuites.withLock({ changed in defer { changed.removeAll() }; return changed.sorted() }) {
-            guard let path = snapshotPath(of: suite), let state = try? merged(suite) else { continue }
-            saveSnapshot(of: state, to: path)
-        }
-        cache.withLock { $0.removeAll() }
-        served.withLock { $0.removeAll() }
-        listings.forget()
-        suiteFiles.withLock { $0 = (nil, [:]) }
     }
 
     /// A fingerprint of every file of `suite`: it moves with any device's
