@@ -118,7 +118,7 @@ public struct SystemShield: Shield {
         let blocks = (try send(.init(op: .status)).blocks ?? []).filter { $0.allowanceUntil == nil && $0.breakUntil == nil && $0.lowered != true }
         guard let block = blocks.first(where: { $0.released != true }) ?? blocks.first else { return nil }
         return ShieldState(session: block.session, targets: block.targets.compactMap { try? Target(parsing: $0) },
-                           released: block.released == true)
+                           released: block.released == true, strict: block.strict)
     }
 }
 

@@ -14,10 +14,14 @@ struct HeldBlockCycleTests {
     var blocks: HeldBlocks { HeldBlocks(store: store, layers: [layer], clock: clock, logger: Logger(label: "t", handler: InMemoryLogHandler())) }
 
     /// A strict 60s/30s x 3 cycle (3 x 60 + 2 x 30 = 240 s) raised now.
+    /// Raised again (`next`, a refresh), as the user's commands do: with
+    /// the session's own terms, which the first raise set.
+    @discardableResult
     func raise(_ session: SessionID = SessionID(), cycle: Cycle = .fixed(work: 60, breakLength: 30, rounds: 3)) async throws -> SessionID {
         let length = cycle.length ?? 3_600
+        let start = try await blocks.status(of: 1_000).first { $0.session == session }?.cycle?.startedAt ?? clock.now()
         try await blocks.raise(.init(session: session, targets: [try Target(parsing: "example.com")], strict: true,
-                                     plannedEnd: clock.now() + length, length: length, cycle: cycle, startedAt: clock.now()), for: 1_000)
+                                     plannedEnd: start + length, length: length, cycle: cycle, startedAt: start), for: 1_000)
         return session
     }
 
@@ -71,8 +75,7 @@ struct HeldBlockCycleTests {
         #expect(layer.domains.isEmpty)
         #expect(try await blocks.status(of: 1_000).count == 1, "kept: it comes back at the break's end")
         clock.advance(by: 10)
-        try await blocks.raise(.init(session: session, targets: [try Target(parsing: "example.com")], strict: true,
-                                     plannedEnd: nil, length: nil), for: 1_000)
+        try await raise(session)
         #expect(layer.domains == ["example.com"], "next: back to work now")
         await #expect(throws: HeldBlockError.self) { try await blocks.lower(session, for: 1_000) }
         clock.advance(by: 79)
@@ -87,8 +90,7 @@ struct HeldBlockCycleTests {
     func lateRaise() async throws {
         let session = try await raise()
         clock.advance(by: 60.2)
-        try await blocks.raise(.init(session: session, targets: [try Target(parsing: "example.com")], strict: true,
-                                     plannedEnd: nil, length: nil), for: 1_000)
+        try await raise(session)
         #expect(layer.domains.isEmpty)
     }
 

@@ -88,7 +88,7 @@ struct HeldBlockUnlockTests {
         #expect(again.first?.unlock == .never)
     }
 
-    @Test("the pause gap: a strict block lowered early (a pause) stays on record; the resume's raise restores it under the rule it was raised with, whatever the new raise says")
+    @Test("the pause gap: a strict block lowered early (a pause) stays on record; the resume's raise restores it under the rule it was raised with, whatever looser rule the new raise says")
     func pauseKeepsTheRule() async throws {
         let session = try await raise(.typing(32))
         try await blocks.proveTyping(session, for: 1_000)
@@ -96,7 +96,7 @@ struct HeldBlockUnlockTests {
         #expect(try await !held)
         #expect(try await blocks.status(of: 1_000).map { $0.loweredAt != nil } == [true], "kept for a resume")
         try await blocks.raise(.init(session: session, targets: [try Target(parsing: "example.com")], strict: true,
-                                     plannedEnd: clock.now() + 1_800, length: 1_800, unlock: .passcode), for: 1_000)
+                                     plannedEnd: clock.now() + 1_800, length: 1_800, unlock: .typing(16)), for: 1_000)
         #expect(try await held)
         await #expect(throws: HeldBlockError.self) { try await blocks.lower(session, for: 1_000, overridden: true) }
         #expect(try await blocks.status(of: 1_000).first?.unlock == .typing(32))

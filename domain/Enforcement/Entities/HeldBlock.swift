@@ -12,12 +12,15 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     public let uid: UInt32
     public let session: SessionID
     public var targets: [Target]
-    public let strict: Bool
+    /// Set by a strict raise, never cleared (`tighten(by:now:boot:)`).
+    public internal(set) var strict: Bool
     /// Nil for an open-ended block, which only its user (or root) lowers.
-    public let plannedEnd: Date?
+    /// A raise only moves it later.
+    public internal(set) var plannedEnd: Date?
     /// The planned length: a strict block stays until it has been in force
-    /// this long of boot time, however the wall clock is moved.
-    public let length: TimeInterval?
+    /// this long of boot time, however the wall clock is moved. A raise
+    /// only makes it longer.
+    public internal(set) var length: TimeInterval?
     /// Boot time in force, as of `checkpoint`.
     public private(set) var served: TimeInterval
     /// The boot-time reading `served` was last brought up to.
@@ -102,6 +105,14 @@ public struct HeldBlock: Codable, Hashable, Sendable {
     public var strictTime: StrictTime {
         StrictTime(plannedEnd: plannedEnd, owed: strict ? length.map { $0 - served } : nil, asOf: checkpoint,
                    reboot: .owedTimeCarriesOver)
+    }
+
+    /// Starts the count of boot time served again at `boot`: a block that
+    /// has just become strict owes its whole length from now, as a block
+    /// first raised strict does (the time it stood loosely is not served).
+    mutating func restartCount(at boot: BootTimeReading?) {
+        served = 0
+        checkpoint = boot
     }
 
     /// Counts the boot time since the last checkpoint as served

@@ -72,8 +72,9 @@ public struct HeldBlocks: Sendable {
     }
 
     /// Raises (or raises again, with new targets) `uid`'s block for a
-    /// session. A strict block keeps every target it had: targets may be
-    /// added, never removed. A user's block of another session is replaced,
+    /// session. A block only tightens (`HeldBlock.tighten(by:now:boot:)`):
+    /// a strict block keeps every target it had, and a raise takes the
+    /// stricter of the held terms and its own. A user's block of another session is replaced,
     /// unless it is strict and its time is not up. A session whose block
     /// root released is not raised again. The block is held even when a
     /// layer fails to enforce it: the answer's reports say which.
@@ -81,14 +82,18 @@ public struct HeldBlocks: Sendable {
     public func raise(_ request: Request, for uid: UInt32) async throws -> HeldBlock {
         let now = clock.now(), boot = clock.bootTime()
         var ended: [HeldBlock] = []
+        var madeStrict = false
         let (block, all) = try await store.update { blocks -> (HeldBlock, [HeldBlock]) in
             ended = expire(&blocks, now: now, boot: boot).allowancesEnded
             if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == request.session }) {
                 guard !blocks[index].isReleased else { throw HeldBlockError.released }
                 var kept = blocks[index]
-                let had = Set(kept.targets)
-                kept.targets = kept.strict ? kept.targets + request.targets.filter { !had.contains($0) } : request.targets
+                let wasStrict = kept.strict
+                // A block only tightens: whatever was raised under this id
+                // before (early, twice, out of order) cannot loosen this raise.
+                kept.tighten(by: request, now: now, boot: boot)
                 try Self.checkSize(kept.targets)
+                madeStrict = kept.strict && !wasStrict
                 // Raising is always allowed: a running allowance ends now
                 // (`allow --cancel`, or its end seen first by the user's daemon).
                 if kept.allowance != nil { ended.append(kept); kept.allowance = nil }
@@ -105,9 +110,10 @@ public struct HeldBlocks: Sendable {
                     kept.countdown = nil
                     kept.typedAt = nil
                 }
-                // A strict block keeps the allowance it was raised with.
-                if !kept.strict, let daily = request.dailyAllowance { kept.dailyAllowance = daily }
-                if kept.group == nil { kept.group = request.group }
+                // A strict block keeps the group and allowance it was first
+                // raised strict with.
+                if !wasStrict, let daily = request.dailyAllowance { kept.dailyAllowance = daily }
+                if kept.group == nil || (kept.strict && !wasStrict) { kept.group = request.group ?? kept.group }
                 blocks[index] = kept
                 return (kept, blocks)
             }
@@ -122,16 +128,17 @@ public struct HeldBlocks: Sendable {
             block.group = request.group
             block.dailyAllowance = request.dailyAllowance
             // Only a strict session's fixed cycle: the user's own commands
-            // lower and raise any other block at its breaks (a flow's work
-            // has no planned end: docs/cycles.md).
-            if request.strict, let cycle = request.cycle, !cycle.isFlow, let startedAt = request.startedAt {
-                block.cycle = HeldCycle(cycle: cycle, startedAt: startedAt, raisedAt: now, boot: boot)
-            }
+            // lower and raise any other block at its breaks.
+            block.cycle = HeldBlock.heldCycle(of: request, at: now, boot: boot)
             blocks.append(block)
             return (block, blocks)
         }
         await giveBack(ended, at: now, boot: boot)
         await enforce(all)
+        if madeStrict {
+            logger.notice("a block held loosely was raised strict; it takes the strict terms",
+                          metadata: ["uid": "\(uid)", "session": "\(request.session)"])
+        }
         logger.info("raised", metadata: ["uid": "\(uid)", "session": "\(request.session)", "targets": "\(block.targets.count)",
                                          "strict": "\(block.strict)"])
         return block

@@ -102,11 +102,26 @@ public struct ShieldState: Sendable, Hashable {
     /// Root lifted it (`system release`): the session's block stays down
     /// for the rest of the session, whatever any command of the user does.
     public var released: Bool
+    /// Whether the shield holds it as strict, for a shield that holds
+    /// blocks on its own authority (the system service): a strict session
+    /// whose block it holds loosely could be lowered at will (`doctor`).
+    /// Nil for a shield that keeps no terms (its user lowers any block).
+    public var strict: Bool?
 
-    public init(session: SessionID, targets: [Target], released: Bool = false) {
+    public init(session: SessionID, targets: [Target], released: Bool = false, strict: Bool? = nil) {
         self.session = session
         self.targets = targets
         self.released = released
+        self.strict = strict
+    }
+}
+
+extension ShieldState {
+    /// Whether the shield holds `session`'s block loosely though the
+    /// session is strict (a raise of its id before the strict one, by a
+    /// service from before blocks only tightened): its user could lower it.
+    public func isHeldLoosely(for session: Session) -> Bool {
+        session.strict && strict == false
     }
 }
 

@@ -76,6 +76,12 @@ extension ActiveSession {
             case .stale(let block, _):
                 try await shield.lower(for: block.session)
                 aligned.lowered = block.session
+            case .up(let session, let block) where block.isHeldLoosely(for: session):
+                // Raised again with the session's terms: the service takes
+                // the stricter ones.
+                let targets = try await targets(of: session)
+                try await shield.raise(targets, for: session)
+                aligned.raised = targets
             case .clear, .onBreak, .up, .released:
                 break
             }
@@ -86,10 +92,13 @@ extension ActiveSession {
 
 extension BlockAlignment {
     /// The running, unpaused session whose block is not up: none is, or
-    /// another session's is.
+    /// another session's is, or the shield holds it loosely though the
+    /// session is strict (its id raised before this device raised it: the
+    /// shield takes the stricter terms of the raise).
     var needingRaise: Session? {
         switch self {
         case .down(let session): session
+        case .up(let session, let block) where block.isHeldLoosely(for: session): session
         case .stale(_, let running?) where !running.blockIsLifted: running
         case .clear, .onBreak, .up, .released, .stale: nil
         }

@@ -42,6 +42,12 @@ public struct CheckBlocksUseCase: Sendable {
             return found(.repaired, "raised the running session's block")
         case .released:
             return found(.warning, "root released the running session's block; nothing is blocked until the session ends")
+        case .up(let session, let block) where block.isHeldLoosely(for: session):
+            guard aligned.raised != nil else {
+                return found(.error, "the system service holds this strict session's block as not strict, so it can be lowered at will; "
+                                     + "`retime doctor --repair` raises it strict")
+            }
+            return found(.repaired, "raised the strict session's block strict (the system service held it as not strict)")
         case .up:
             let what = shield.kind == "none" ? "recorded (the 'none' shield blocks nothing)" : "up (\(shield.identity))"
             return found(.ok, "the running session's block is \(what)")
