@@ -76,4 +76,28 @@ struct AutoShieldTests {
         #expect(try doctorCheck(user, "session shield") == nil)
         #expect(try user.run("stop").status == 0)
     }
+
+    @Test("after the service is removed on purpose, a user who went through it is stranded nowhere: status, doctor, stop and the next start exit 0, and auto falls back to none saying so")
+    func removedService() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        let user = system.client()
+        try user.run("group", "create", "work", "--block", "example.com")
+        let first = try user.run("start", "work", "--for", "10m")
+        #expect(first.status == 0 && system.blocked == ["example.com"], "\(first.err)")
+        // What `system uninstall` does to a service on its own socket: it is
+        // stopped, its blocks lifted, and its socket gone.
+        system.stop(service)
+        try? FileManager.default.removeItem(atPath: system.socket)
+        let status = try user.run("status")
+        #expect(status.status == 0 && !status.err.contains("cannot be reached"), "\(status.err)")
+        let blocks = try doctorCheck(user, "blocks")
+        #expect((blocks?["detail"] as? String ?? "").contains("was removed"), "\(String(describing: blocks))")
+        let stop = try user.run("stop")
+        #expect(stop.status == 0, "the session whose block the uninstall lifted ends cleanly: \(stop.err)")
+        let again = try user.run("start", "work", "--for", "10m")
+        #expect(again.status == 0 && again.prose.contains("sudo retime system install"), "auto falls back to none, saying so: \(again.out) \(again.err)")
+        #expect(try user.run("stop").status == 0)
+        #expect(try user.run("status").status == 0)
+    }
 }

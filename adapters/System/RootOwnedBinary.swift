@@ -45,7 +45,9 @@ public struct RootOwnedBinary: Sendable {
         }
     }
 
-    /// Removes the copy and its directory, if nothing else is in it.
+    /// Removes the copy and the directories above it that are left empty
+    /// (`/usr/local/libexec/retime`, then `/usr/local/libexec` if install
+    /// made it and nothing else is in it), never `/usr/local` or above.
     /// Whether there was a copy to remove.
     @discardableResult
     public func remove() throws -> Bool {
@@ -53,9 +55,16 @@ public struct RootOwnedBinary: Sendable {
             guard errno == ENOENT else { throw Unsafe(description: "cannot remove \(path): \(POSIXFiles.reason())") }
             return false
         }
-        rmdir(POSIXFiles.parentDirectory(of: path))
+        var directory = POSIXFiles.parentDirectory(of: path)
+        // rmdir refuses a directory that is not empty: what stops the walk.
+        while !Self.neverRemoved.contains(directory), directory.count > 1, rmdir(directory) == 0 {
+            directory = POSIXFiles.parentDirectory(of: directory)
+        }
         return true
     }
+
+    /// The directories the walk up from the copy stops at, empty or not.
+    private static let neverRemoved: Set<String> = ["/", "/usr", "/usr/local", "/opt"]
 
     /// The first directory from / down to `directory` (links resolved) that
     /// someone other than root owns or may write, said in words; nil when

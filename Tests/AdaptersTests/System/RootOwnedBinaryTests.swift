@@ -25,7 +25,7 @@ struct RootOwnedBinaryTests {
         return path
     }
 
-    @Test("copied root's and 0755, its directories made root's; a reinstall replaces it by a rename; removal leaves nothing")
+    @Test("copied root's and 0755, its directories made root's; a reinstall replaces it by a rename; removal leaves nothing, no empty directory either")
     func installs() throws {
         let top = try rootDirectory()
         defer { try? FileManager.default.removeItem(atPath: top) }
@@ -44,8 +44,11 @@ struct RootOwnedBinaryTests {
         #expect(try String(contentsOfFile: binary.path, encoding: .utf8) == "second build")
         _ = stat(top + "/libexec/retime", &info)
         #expect(info.st_ino == before)
+        #expect(FileManager.default.createFile(atPath: top + "/kept", contents: nil))
         #expect(try binary.remove())
         #expect(!FileManager.default.fileExists(atPath: top + "/libexec/retime"))
+        #expect(!FileManager.default.fileExists(atPath: top + "/libexec"), "install made it; left empty, it goes too")
+        #expect(FileManager.default.fileExists(atPath: top + "/kept"), "a directory with anything else in it stays")
         #expect(try binary.remove() == false, "nothing to remove is not an error")
     }
 

@@ -80,7 +80,11 @@ struct ConfiguredShields: ShieldDirectory {
     func shield(identity: String) throws -> any Shield {
         if identity == RecordingShield.identity { return RecordingShield(store: store, logger: logger) }
         if identity.hasPrefix(SystemShield.identityPrefix) {
-            return SystemShield(socketPath: String(identity.dropFirst(SystemShield.identityPrefix.count)))
+            let socket = String(identity.dropFirst(SystemShield.identityPrefix.count))
+            // Removed on purpose (`system uninstall` lifted its blocks):
+            // nothing to lower or raise, and no command fails for it.
+            guard SystemServicePresence.isInstalled(socketPath: socket) else { return RemovedServiceShield(identity: identity) }
+            return SystemShield(socketPath: socket)
         }
         if identity.hasPrefix(HostsFileShield.identityPrefix) {
             return HostsFileShield(path: String(identity.dropFirst(HostsFileShield.identityPrefix.count)), owner: owner)

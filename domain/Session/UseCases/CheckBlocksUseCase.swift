@@ -30,6 +30,12 @@ public struct CheckBlocksUseCase: Sendable {
         let shield = try current.map(shields.shield(of:)) ?? shields.configured()
         let aligned = try await ActiveSession.align(current, through: shield, groups: groups, repairing ? .repairing : .inspecting)
         func found(_ status: HealthCheck.Status, _ detail: String) -> HealthCheck { HealthCheck(name: "blocks", status: status, detail: detail) }
+        // A system shield that blocks nothing is one whose service root
+        // removed (`system uninstall` lifted its blocks): not a block to raise.
+        if case .down = aligned.found, shield.kind == "system", await shield.reach(askingAboutApps: false).recordsOnly {
+            return found(.warning, "the system service was removed (system uninstall), which lifted the running session's block; "
+                                   + "nothing is blocked until the session ends")
+        }
         switch aligned.found {
         case .clear:
             return found(.ok, "no session runs and no block is up")
