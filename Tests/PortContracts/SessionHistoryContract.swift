@@ -40,6 +40,15 @@ public enum SessionHistoryContract {
             try await history.amend(.revise(Fixtures.endedSession(startingAt: 5_000_000).withID(s[1].id), at: Fixtures.instant(9_001)))
             try requireEqual(try await history.holds(s[1]), true, "a session whose start was moved to another month")
         },
+        ContractCheck("holds(id:) says which sessions are recorded by their id alone, whatever month they started in") { make in
+            let (history, s, _, _) = try await seeded(make)
+            let later = Fixtures.endedSession(startingAt: 5_000_000)
+            try await history.append(later)
+            for session in s + [later] { try requireEqual(try await history.holds(id: session.id), true, "holds(id:) \(session.id)") }
+            try requireEqual(try await history.holds(id: SessionID()), false, "an id never recorded")
+            try await history.amend(.delete(later.id, at: Fixtures.instant(5_000_100)))
+            try requireEqual(try await history.holds(id: later.id), true, "a deleted session")
+        },
         ContractCheck("sessions come newest start first") { make in
             let (history, sessions, _, _) = try await seeded(make)
             try requireEqual(try await history.sessions(matching: .all), sessions.reversed(), "order")

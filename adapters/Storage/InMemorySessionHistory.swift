@@ -33,6 +33,10 @@ public final class InMemorySessionHistory: SessionHistory {
         sessions.withLock { $0[session.id] != nil }
     }
 
+    public func holds(id: SessionID) async throws -> Bool {
+        sessions.withLock { $0[id] != nil }
+    }
+
     public func sessions(matching query: HistoryQuery) async throws -> [Session] {
         var all = query
         all.limit = nil

@@ -129,6 +129,31 @@ struct TrustedDevicesTests {
         #expect(try await fleet.history(on: 1)[session.id.description]?.outcome == .stopped)
     }
 
+    @Test("a block left up for a session whose lines the other device's log has since dropped (compacted) goes once history shows it ended")
+    func endedBlockGoesAfterCompaction() async throws {
+        let fleet = try await FleetScenario(skews: [0, 0])
+        let session = try await fleet.start(on: 0, for: 60)
+        try fleet.sync()
+        _ = try await fleet.status(on: 1)
+        #expect(try await fleet.block(on: 1) == session.id)
+
+        // B hears nothing while A completes it and runs three more: A's log
+        // of the slot keeps only its last removals (`removalsKept`).
+        for _ in 0..<3 {
+            fleet.advance(by: 61)
+            _ = try await fleet.start(on: 0, for: 60)
+        }
+        fleet.advance(by: 61)
+        #expect(try await fleet.status(on: 0) == nil)
+        let log = try String(contentsOfFile: fleet.devices[0].data + "/devices/" + fleet.devices[0].id + "/changes/session.jsonl", encoding: .utf8)
+        #expect(!log.contains(session.id.description), "A's log no longer names it: \(log)")
+
+        try fleet.carry(from: 0, to: 1)
+        #expect(try await fleet.status(on: 1) == nil)
+        #expect(try await fleet.history(on: 1)[session.id.description]?.outcome == .completed)
+        #expect(try await fleet.block(on: 1) == nil, "history shows it ended: B's block of it goes")
+    }
+
     @Test("another device's emptied log stops no command, is named by sync status and left as it is by doctor --repair")
     func peerDamageIsNotMine() async throws {
         let fleet = try await FleetScenario(skews: [0, 0])

@@ -62,10 +62,25 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// ended session's exact completion asks, and reading the month through
     /// `sessions(matching:)` was 3 M instructions on ten devices' history.
     public func holds(_ session: Session) async throws -> Bool {
-        let id = session.id.description
-        for path in try segmentsByMonth()[SegmentName.month(of: session.startedAt)] ?? [] {
-            guard let bytes = try POSIXFiles.read(path, limit: Self.segmentReadLimit) else { continue }
-            if Self.contains(id: id, in: bytes) || Self.contains(id: id.uppercased(), in: bytes) { return true }
+        try Self.holds(session.id, in: try segmentsByMonth()[SegmentName.month(of: session.startedAt)] ?? [])
+    }
+
+    /// The same search in every month's segments, the newest month first (a
+    /// block left up is most likely a recent session's): a miss reads all
+    /// of history, which only a block whose session the slot's logs no
+    /// longer name asks for.
+    public func holds(id: SessionID) async throws -> Bool {
+        let months = try segmentsByMonth()
+        for month in months.keys.sorted(by: >) where try Self.holds(id, in: months[month] ?? []) { return true }
+        return false
+    }
+
+    /// Whether one of the segments at `paths` holds a line of the session `id`.
+    private static func holds(_ id: SessionID, in paths: [String]) throws -> Bool {
+        let id = id.description
+        for path in paths {
+            guard let bytes = try POSIXFiles.read(path, limit: segmentReadLimit) else { continue }
+            if contains(id: id, in: bytes) || contains(id: id.uppercased(), in: bytes) { return true }
         }
         return false
     }

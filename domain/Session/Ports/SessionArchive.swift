@@ -12,4 +12,10 @@ public protocol SessionArchive: Sendable {
     /// holds has ended, and a copy of it from an old file (a sync tool's
     /// conflict copy of a log, restored late) never runs again.
     func holds(_ session: Session) async throws -> Bool
+    /// Whether a session of id `id` is recorded, whatever month it started
+    /// in: for a session whose start is not known here any more (a block
+    /// this machine still holds for a session whose lines the slot's logs
+    /// have since dropped, `ActiveSession.hasEnded`). May read all of
+    /// history, so asked only then.
+    func holds(id: SessionID) async throws -> Bool
 }

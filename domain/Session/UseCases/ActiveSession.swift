@@ -342,7 +342,12 @@ public struct ActiveSession: Sendable {
     /// which holds it once it ended anywhere.
     func hasEnded(_ id: SessionID) async throws -> Bool {
         if try await sessions.hasEnded(id) { return true }
-        guard let value = try await sessions.lastValue(of: id) else { return false }
+        // No value of it left in the slot's records: the device that ended
+        // it has ended more since, and its log keeps only its last few
+        // removals (compaction), so a machine that held the block and heard
+        // nothing meanwhile finds no trace of it there. History still
+        // holds it, in a month its start no longer tells.
+        guard let value = try await sessions.lastValue(of: id) else { return try await archiver.history.holds(id: id) }
         return try await archiver.history.holds(value)
     }
 
