@@ -285,4 +285,17 @@ struct NameLayerEndToEndTests {
             #expect(service.process.isRunning)
         }
     }
+
+    @Test("another user's and root's lookups from a source port the blocked user just used are answered: the kernel's flows are kept apart by user")
+    func sharedSourcePorts() throws {
+        try Self.withTwoUsers { sandbox, service, user, _ in
+            #expect(try user.run("start", "work", "--for", "30m").status == 0)
+            let (status, out) = try sandbox.run([NetworkSandbox.python, NetworkSandbox.helpers + "/dns_shared_port.py", "127.0.0.1", "65534", "65533",
+                                                 "blocked.test", "open.test", "300", "40000"], uid: nil)
+            #expect(status == 0, "\(out)")
+            let first = out.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first == "other 300/300 root 300/300 blocked 300/300", "every lookup answered, the blocked user's refused: \(out)")
+            #expect(service.process.isRunning)
+        }
+    }
 }
