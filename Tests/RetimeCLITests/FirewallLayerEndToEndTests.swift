@@ -89,6 +89,31 @@ struct FirewallLayerEndToEndTests {
         #expect(try sandbox.connect("10.0.0.2", uid: 65_533) == "ECONNREFUSED", "the other user's block holds")
     }
 
+    @Test("a restart (or a boot) with the DNS down: the addresses last resolved are refused from the first pass, none let through")
+    func restoredWithoutDNS() throws {
+        let sandbox = try NetworkSandbox()
+        defer { sandbox.stop() }
+        let system = try SystemServiceHarness()
+        var service = try Self.service(system, in: sandbox)
+        let user = Self.user(system, in: sandbox)
+        #expect(try user.run("group", "create", "work", "--block", "blocked.test").status == 0)
+        #expect(try user.run("start", "work", "--for", "30m", "--strict").status == 0)
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "ECONNREFUSED")
+        system.stop(service)
+        _ = try sandbox.run(["nft", "delete", "table", "inet", "retime"])
+        // The DNS is gone (nothing answers at the resolver's address), as at a
+        // boot where the network comes up late. Written in place: a bind mount.
+        let resolv = try FileHandle(forWritingTo: URL(fileURLWithPath: sandbox.directory + "/resolv.conf"))
+        try resolv.truncate(atOffset: 0)
+        try resolv.write(contentsOf: Data("nameserver 127.0.0.9\n".utf8))
+        try resolv.close()
+        service = try Self.service(system, in: sandbox)
+        defer { system.stop(service) }
+        #expect(try sandbox.connect("10.0.0.2", uid: 65_534) == "ECONNREFUSED", "refused before any lookup answered")
+        #expect(try sandbox.connect("10.0.0.3", uid: 65_534) == "connected", "only the blocked site's addresses")
+        #expect(service.process.isRunning)
+    }
+
     @Test("shield test: every layer blocked during the block, open after; status names the layers")
     func shieldTest() throws {
         let sandbox = try NetworkSandbox()

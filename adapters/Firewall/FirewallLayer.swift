@@ -14,7 +14,12 @@ import Synchronization
 /// are looked up again when their answer expires (its time-to-live, kept
 /// between `minimumTTL` and `maximumTTL`: no busy loop on a zero TTL, no
 /// stale address for hours); a lookup that fails keeps the addresses it
-/// had. Connections already open to an address are cut when it is added.
+/// had and is asked again every `failureRetry` seconds until it resolves
+/// (for `failureRetries` tries, then at the shortest interval: a name that
+/// does not exist is not asked for ever at that pace). What was resolved
+/// is kept in the service's state (`ResolvedAddressMemory`) and installed
+/// at the first pass after a restart or a reboot, before the DNS answers.
+/// Connections already open to an address are cut when it is added.
 ///
 /// Lookups run off the service's loop: a pass waits for them at most
 /// `patience` (a local resolver answers in milliseconds, so the block is
@@ -33,8 +38,8 @@ public final class FirewallLayer: BlockLayer, Sendable {
     private struct Answer {
         var addresses: Set<IPAddress>
         var expires: Date
-        /// Why the last lookup failed, while it does.
-        var failure: Bool
+        /// How many lookups in a row failed (0 once one resolves).
+        var failures: Int
     }
 
     private struct State {
@@ -49,6 +54,10 @@ public final class FirewallLayer: BlockLayer, Sendable {
         /// most one a blocking user, so one user's names that the DNS does
         /// not answer never hold up another user's.
         var lookups: [UInt32: Lookup] = [:]
+        /// The addresses `memory` holds, as this layer last saved them.
+        var saved: [String: Set<IPAddress>] = [:]
+        /// Whether the last save failed (said once, until one works).
+        var saveFailed = false
     }
 
     private let state = Mutex(State())
@@ -57,6 +66,14 @@ public final class FirewallLayer: BlockLayer, Sendable {
     public static let patience: TimeInterval = 0.25
     /// How soon a pass comes back for a lookup still out.
     public static let lookupPoll: TimeInterval = 0.1
+    /// How soon a name whose lookup failed is asked again (a DNS late at
+    /// boot: the block's new addresses within seconds of it answering).
+    public static let failureRetry: TimeInterval = 5
+    /// How many failed lookups in a row are retried at that pace: a
+    /// minute's worth, then at the shortest interval.
+    public static let failureRetries = 12
+    /// Where the resolved addresses are kept across restarts; nil: nowhere.
+    let memory: ResolvedAddressMemory?
 
     /// One lookup of names, answered on another thread.
     private final class Lookup: Sendable {
@@ -81,13 +98,22 @@ public final class FirewallLayer: BlockLayer, Sendable {
     }
 
     public init(resolver: any AddressResolver, filter: any PacketFilter, clock: any RetimeShared.Clock, logger: Logger,
-                minimumTTL: TimeInterval = 60, maximumTTL: TimeInterval = 900) {
+                minimumTTL: TimeInterval = 60, maximumTTL: TimeInterval = 900, memory: ResolvedAddressMemory? = nil) {
+        self.memory = memory
         self.resolver = resolver
         self.filter = filter
         self.clock = clock
         self.logger = logger
         self.minimumTTL = minimumTTL
         self.maximumTTL = maximumTTL
+        if let kept = memory?.load(), !kept.isEmpty {
+            // Installed at the first pass and looked up again at once; a
+            // lookup that fails keeps them.
+            state.withLock { state in
+                state.saved = kept
+                state.answers = kept.mapValues { Answer(addresses: $0, expires: .distantPast, failures: 0) }
+            }
+        }
     }
 
     public func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
@@ -135,6 +161,7 @@ public final class FirewallLayer: BlockLayer, Sendable {
             }
             return (rules, state.applied, state.answers.values.map(\.expires).min())
         }
+        remember()
         // A lookup still out brings the next pass soon; its answers then.
         let again = pending.isEmpty ? expiry : min(expiry ?? .distantFuture, clock.now().addingTimeInterval(Self.lookupPoll))
         // At a re-resolution (not at a raise: a new name costs no read of
@@ -163,13 +190,37 @@ public final class FirewallLayer: BlockLayer, Sendable {
                 if let resolution = found[name] {
                     let ttl = min(max(resolution.timeToLive, minimumTTL), maximumTTL)
                     state.answers[name] = Answer(addresses: resolution.addresses.filter { !$0.isLocal }, expires: now.addingTimeInterval(ttl),
-                                                 failure: false)
+                                                 failures: 0)
                 } else {
-                    // Kept, and asked again at the shortest interval.
-                    let kept = state.answers[name]?.addresses ?? []
-                    state.answers[name] = Answer(addresses: kept, expires: now.addingTimeInterval(minimumTTL), failure: true)
+                    // Kept, and asked again in a few seconds (then, after a
+                    // minute of failures, at the shortest interval).
+                    let kept = state.answers[name]?.addresses ?? [], failures = (state.answers[name]?.failures ?? 0) + 1
+                    let retry = failures <= Self.failureRetries ? min(Self.failureRetry, minimumTTL) : minimumTTL
+                    state.answers[name] = Answer(addresses: kept, expires: now.addingTimeInterval(retry), failures: failures)
                 }
             }
+        }
+    }
+
+    /// Saves the addresses of the names held now when they changed since
+    /// the last save; a failure to save is said, and costs only the next
+    /// boot's head start.
+    private func remember() {
+        guard let memory else { return }
+        let current: [String: Set<IPAddress>]? = state.withLock { state in
+            let now = state.answers.compactMapValues { $0.addresses.isEmpty ? nil : $0.addresses }
+            return now == state.saved ? nil : now
+        }
+        guard let current else { return }
+        do {
+            try memory.save(current)
+            state.withLock { $0.saved = current; $0.saveFailed = false }
+        } catch {
+            let first = state.withLock { state in
+                defer { state.saveFailed = true }
+                return !state.saveFailed
+            }
+            if first { logger.warning("the resolved addresses could not be kept for the next boot", metadata: ["error": "\(error)"]) }
         }
     }
 

@@ -103,7 +103,7 @@ struct FirewallLayerTests {
         #expect(try await layer.enforce(held) == start + 900, "www.a.test's hour is kept to 15 minutes")
     }
 
-    @Test("a lookup that fails keeps the addresses it had and is asked again within a minute")
+    @Test("a lookup that fails keeps the addresses it had and is asked again in 5 s, for a minute of failures, then every minute")
     func failure() async throws {
         dns.set("a.test", answer(["10.0.0.2"], ttl: 300))
         let layer = layer
@@ -111,8 +111,51 @@ struct FirewallLayerTests {
         _ = try await layer.enforce(held)
         dns.fail(["a.test", "www.a.test"])
         clock.advance(by: 300)
-        #expect(try await layer.enforce(held) == clock.now() + 60)
-        #expect(try filter.current()?.blocked[1_000] == [Self.address("10.0.0.2")], "not unblocked by a DNS failure")
+        for _ in 0..<FirewallLayer.failureRetries {
+            #expect(try await layer.enforce(held) == clock.now() + FirewallLayer.failureRetry)
+            #expect(try filter.current()?.blocked[1_000] == [Self.address("10.0.0.2")], "not unblocked by a DNS failure")
+            clock.advance(by: FirewallLayer.failureRetry)
+        }
+        #expect(try await layer.enforce(held) == clock.now() + 60, "a name that keeps failing: asked at the shortest interval")
+    }
+
+    @Test("a DNS late at boot: a name that never resolved is in the table within 5 s of the DNS answering, not a minute")
+    func lateDNS() async throws {
+        dns.fail(["a.test", "www.a.test"])
+        let layer = layer
+        let held = [block(1_000, ["a.test"])]
+        _ = try await layer.enforce(held)
+        #expect(try filter.current() == nil)
+        clock.advance(by: 20)
+        _ = try await layer.enforce(held)
+        dns.fail([])
+        dns.set("a.test", answer(["10.0.0.2"], ttl: 300))
+        clock.advance(by: FirewallLayer.failureRetry)
+        _ = try await layer.enforce(held)
+        #expect(try filter.current()?.blocked[1_000] == [Self.address("10.0.0.2")])
+    }
+
+    @Test("the addresses resolved are kept in the service's store and installed by the next layer (a restart, a reboot) before the DNS answers")
+    func keptForBoot() async throws {
+        let store = InMemoryKeyValueStore(), logger = Logger(label: "t", handler: InMemoryLogHandler())
+        dns.set("a.test", answer(["10.0.0.2"], ttl: 300))
+        dns.set("www.a.test", answer(["10.0.0.3"], ttl: 300))
+        let held = [block(1_000, ["a.test"])]
+        let before = FirewallLayer(resolver: dns, filter: filter, clock: clock, logger: logger, memory: ResolvedAddressMemory(store: store))
+        _ = try await before.enforce(held)
+
+        let down = FixedAddressResolver(), booted = InMemoryPacketFilter()
+        down.fail(["a.test", "www.a.test"])
+        let after = FirewallLayer(resolver: down, filter: booted, clock: clock, logger: logger, memory: ResolvedAddressMemory(store: store))
+        #expect(try await after.enforce(held) == clock.now() + FirewallLayer.failureRetry, "looked up again soon")
+        #expect(try booted.current()?.blocked[1_000] == Set(["10.0.0.2", "10.0.0.3"].map(Self.address)), "held from the first pass")
+        #expect(down.asked.flatMap { $0 }.contains("a.test"), "and asked again at once")
+
+        // Once the block is lowered nothing is kept: the next boot installs nothing.
+        _ = try await after.enforce([])
+        let empty = InMemoryPacketFilter()
+        _ = try await FirewallLayer(resolver: down, filter: empty, clock: clock, logger: logger, memory: ResolvedAddressMemory(store: store)).enforce(held)
+        #expect(try empty.current() == nil)
     }
 
     @Test("a table removed behind its back comes back at the next re-resolution; an unchanged one is not rewritten")

@@ -51,7 +51,8 @@ enum SystemRoot {
         registry.register((any HeldBlockStore).self, lifetime: .singleton) { StoreHeldBlockStore(store: try $0.resolve()) }
         registry.register([any BlockLayer].self, lifetime: .singleton) { resolver in
             try nameLayers(options, logger: try resolver.resolve(), environment: context.environment) + [
-             try firewallLayer(options, clock: try resolver.resolve(), logger: try resolver.resolve(), environment: context.environment),
+             try firewallLayer(options, clock: try resolver.resolve(), logger: try resolver.resolve(), environment: context.environment,
+                               memory: ResolvedAddressMemory(store: try resolver.resolve())),
              appLayer(options, logger: try resolver.resolve())]
         }
         // One record of the layers' failures for the service's passes and
@@ -97,15 +98,16 @@ enum SystemRoot {
     /// and the kernel takes a table (`auto` says why not and goes on
     /// without it; `nftables` refuses to start without it).
     /// `RETIME_FIREWALL_MINIMUM_TTL` shortens the re-resolution interval's
-    /// lower bound (tests follow a changing DNS answer in seconds).
+    /// lower bound (tests follow a changing DNS answer in seconds). What it
+    /// resolved is kept in the service's store (`memory`) for the next boot.
     static func firewallLayer(_ options: SystemOptions, clock: any RetimeShared.Clock, logger: Logger,
-                              environment: [String: String]) throws -> any BlockLayer {
+                              environment: [String: String], memory: ResolvedAddressMemory? = nil) throws -> any BlockLayer {
         guard options.firewall != .off else { return UnavailableLayer(name: "firewall", reason: "turned off (--firewall off)") }
         let reason: String
         if let filter = NftablesFilter.system() {
             if let refusal = filter.probe() { reason = refusal } else {
                 let minimum = environment["RETIME_FIREWALL_MINIMUM_TTL"].flatMap(Double.init).map { max(1, $0) } ?? 60
-                return FirewallLayer(resolver: DNSResolver(), filter: filter, clock: clock, logger: logger, minimumTTL: minimum)
+                return FirewallLayer(resolver: DNSResolver(), filter: filter, clock: clock, logger: logger, minimumTTL: minimum, memory: memory)
             }
         } else {
             reason = "the nft command is not installed (Debian: apt-get install nftables)"
