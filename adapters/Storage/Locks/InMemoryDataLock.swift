@@ -28,6 +28,10 @@ public final class InMemoryDataLock: DataLock {
         }
     }
 
+    /// How many wait for the lock now: a test knows another task is held
+    /// up by it without timing anything.
+    public var waiting: Int { state.withLock { $0.waiting.count } }
+
     /// Hands the lock to the next holder in line, if any.
     private func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in

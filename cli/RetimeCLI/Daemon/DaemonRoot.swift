@@ -37,7 +37,7 @@ enum DaemonRoot {
             RunDueEventsUseCase(schedules: try $0.resolve(), ledger: try $0.resolve(), calendar: try $0.resolve(),
                                 clock: try $0.resolve(), events: try $0.resolve(),
                                 logger: try $0.resolve(), active: try $0.resolve(), start: try $0.resolve(),
-                                stop: try $0.resolve())
+                                stop: try $0.resolve(), dataLock: try $0.resolve((any DataLock).self))
         }
         registry.register {
             DaemonWork(logger: try $0.resolve(), pass: try $0.resolve(), refresh: try $0.resolve(), clock: try $0.resolve(),

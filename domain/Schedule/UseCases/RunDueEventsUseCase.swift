@@ -26,10 +26,17 @@ public struct RunDueEventsUseCase: Sendable {
     private let active: ActiveSession
     private let start: StartSessionUseCase
     private let stop: StopSessionUseCase
+    /// Held while the pass reconciles: a `start` in another process records
+    /// its session and raises its block under it, so the pass never finds
+    /// that session between the two steps and raises the block itself (a
+    /// "raised the block ..., which was down" after every start). Nil: none.
+    private let dataLock: (any DataLock)?
 
     /// The session is read through its owner, `active`, once per pass.
     public init(schedules: any ScheduleRepository, ledger: any IntervalLedger, calendar: IntervalCalendar, clock: any Clock,
-                events: SessionEventPublisher, logger: Logger, active: ActiveSession, start: StartSessionUseCase, stop: StopSessionUseCase) {
+                events: SessionEventPublisher, logger: Logger, active: ActiveSession, start: StartSessionUseCase, stop: StopSessionUseCase,
+                dataLock: (any DataLock)? = nil) {
+        self.dataLock = dataLock
         self.schedules = schedules
         self.ledger = ledger
         self.calendar = calendar
@@ -46,7 +53,7 @@ public struct RunDueEventsUseCase: Sendable {
         var now = clock.now()
         // The pass reconciles once: what it found serves every step after.
         // The pass lowers an orphaned block itself after (`lowerOrphanedBlock`).
-        var reconciled = try await active.reconcile(sweeping: false)
+        var reconciled = try await reconcile()
         if let completed = reconciled.completed, let due = completed.endedAt {
             let late = now.timeIntervalSince(due)
             events.record(TrackedEvent(name: "session-completed", at: now, properties: [
@@ -81,6 +88,18 @@ public struct RunDueEventsUseCase: Sendable {
         }
         let current = try await active.current(after: reconciled)
         return DaemonStep(handled: handled, nextDeadline: nextDeadline(after: clock.now(), current: current, schedules: all))
+    }
+
+    /// The pass's reconcile, under the data lock when there is one. A lock
+    /// held past its bound (a stuck process) delays nothing: the pass
+    /// reconciles without it.
+    private func reconcile() async throws -> ActiveSession.Reconciled {
+        guard let dataLock else { return try await active.reconcile(sweeping: false) }
+        do {
+            return try await dataLock.exclusively { try await active.reconcile(sweeping: false) }
+        } catch StoreError.lockTimeout {
+            return try await active.reconcile(sweeping: false)
+        }
     }
 
     /// Every event at or before `now` of the instances that end after `since`.
