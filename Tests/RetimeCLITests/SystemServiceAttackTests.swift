@@ -307,6 +307,31 @@ struct SystemServiceAttackTests {
         #expect(service.process.isRunning)
     }
 
+    @Test("verifyPasscode with the right passcode, 60 times in a row: past its share the user is told to slow down, like any hashing request")
+    func verifyFlood() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let attacker = system.client(uid: Self.attacker)
+        #expect(try attacker.run(["auth", "set-passcode", "--stdin"], input: "right-one\n").status == 0)
+        let attack = try Self.attack(system, """
+            began()
+            codes = []
+            started = time.time()
+            for _ in range(60):
+                answer = json.loads(ask({"version": 1, "op": "verifyPasscode", "passcode": "right-one"}) or b"{}")
+                codes.append(answer.get("error", {}).get("code", "ok"))
+            print(json.dumps({"codes": codes, "seconds": time.time() - started}))
+            """)
+        let said = Self.finish(attack)
+        let report = (try? JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any]) ?? [:]
+        let codes = report["codes"] as? [String] ?? [], seconds = report["seconds"] as? Double ?? 0
+        #expect(codes.count == 60 && codes.contains("system.slowDown"), "\(said)")
+        // A burst of 8, then one a second: never more checks than that.
+        #expect(Double(codes.filter { $0 == "ok" }.count) <= 8 + seconds.rounded(.up), "\(said)")
+        #expect(service.process.isRunning)
+    }
+
     @Test("600 wrong removePasscode requests, lockout included: the attacker's audit stays small, its refusals summarised")
     func auditGrowth() throws {
         let system = try SystemServiceHarness()

@@ -183,7 +183,8 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
         }
         guard ended else { return }
         state.withLock { $0.terminated += 1 }
-        logger.info(inTree ? "terminated a process of a blocked app" : "terminated a blocked app",
+        // The journal's record at its default level: an app ended for a block.
+        logger.notice(inTree ? "terminated a process of a blocked app" : "terminated a blocked app",
                     metadata: ["uid": "\(entry.uid)", "pid": "\(entry.pid)", "app": "\(app)"])
     }
 

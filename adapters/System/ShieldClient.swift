@@ -22,6 +22,23 @@ public struct ShieldClient: Sendable {
 
     /// The service's answer to `request`, which succeeded.
     public func send(_ request: ShieldProtocol.Request) throws(HeldBlockError) -> ShieldProtocol.Answer {
+        // Past the user's share of the service's hashing (a few passcode
+        // commands in one second), the service says when to ask again: a
+        // wait of a moment is waited out here, a longer one is the answer.
+        for _ in 0..<Self.slowDownRetries {
+            do { return try sendOnce(request) } catch .slowDown(let wait) where wait <= Self.longestWait {
+                usleep(useconds_t(max(0, wait) * 1_000_000) + 10_000)
+            }
+        }
+        return try sendOnce(request)
+    }
+
+    /// How often a request told to slow down is sent again, and the
+    /// longest wait it waits out.
+    static let slowDownRetries = 3
+    static let longestWait: TimeInterval = 2
+
+    private func sendOnce(_ request: ShieldProtocol.Request) throws(HeldBlockError) -> ShieldProtocol.Answer {
         let fd = try connect()
         defer { close(fd) }
         guard let line = try? ShieldProtocol.line(request), UnixSocket.send(fd, line, within: timeout) else {
@@ -83,6 +100,8 @@ public struct ShieldClient: Sendable {
         case "system.strictBlockHeld": .anotherStrictBlock(until: failure.until)
         case "system.notRoot": .notRoot
         case "system.unlockCountdown": failure.until.map { .countdown(until: $0) } ?? .strict(until: nil)
+        // A service from before it said when: a second, its refill.
+        case "system.slowDown": .slowDown(retryAfter: max(0, failure.until?.timeIntervalSinceNow ?? 1))
         default: .refused(code: failure.code, message: failure.message)
         }
     }

@@ -166,6 +166,8 @@ public enum ShieldProtocol {
             switch error as? HeldBlockError {
             case .strict(let end)?, .anotherStrictBlock(let end)?: until = end
             case .countdown(let end)?, .allowanceRunning(let end)?: until = end
+            // When to ask again: the client waits a short wait out.
+            case .slowDown(let seconds)?: until = Date().addingTimeInterval(seconds)
             default: break
             }
             return Answer(ok: false, error: Failure(code: error.code, message: error.description, until: until))

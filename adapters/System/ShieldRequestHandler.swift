@@ -141,6 +141,8 @@ public struct ShieldRequestHandler: Sendable {
             try spend(uid)
             try await passcodes(uid).change.remove(Passcode(try Self.required(request.passcode)))
         case .verifyPasscode:
+            // Right or wrong, a check is a hash: budgeted like every other.
+            try spend(uid)
             try await passcodes(uid).verify.execute(Passcode(try Self.required(request.passcode)), action: "system.verify")
         case .status:
             let now = clock.now()

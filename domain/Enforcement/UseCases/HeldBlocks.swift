@@ -83,6 +83,10 @@ public struct HeldBlocks: Sendable {
         let now = clock.now(), boot = clock.bootTime()
         var ended: [HeldBlock] = []
         var madeStrict = false
+        // Whether the raise changed anything: a new block, or one it
+        // tightened, gave targets or raised again (a re-raise of the same
+        // terms, as every refresh sends, is no news for the journal).
+        var changed = true
         let (block, all) = try await store.update { blocks -> (HeldBlock, [HeldBlock]) in
             ended = expire(&blocks, now: now, boot: boot).allowancesEnded
             if let index = blocks.firstIndex(where: { $0.uid == uid && $0.session == request.session }) {
@@ -114,6 +118,7 @@ public struct HeldBlocks: Sendable {
                 // raised strict with.
                 if !wasStrict, let daily = request.dailyAllowance { kept.dailyAllowance = daily }
                 if kept.group == nil || (kept.strict && !wasStrict) { kept.group = request.group ?? kept.group }
+                changed = kept != blocks[index]
                 blocks[index] = kept
                 return (kept, blocks)
             }
@@ -139,8 +144,8 @@ public struct HeldBlocks: Sendable {
             logger.notice("a block held loosely was raised strict; it takes the strict terms",
                           metadata: ["uid": "\(uid)", "session": "\(request.session)"])
         }
-        logger.info("raised", metadata: ["uid": "\(uid)", "session": "\(request.session)", "targets": "\(block.targets.count)",
-                                         "strict": "\(block.strict)"])
+        logger.log(level: changed ? .notice : .debug, "raised",
+                   metadata: ["uid": "\(uid)", "session": "\(request.session)", "targets": "\(block.targets.count)", "strict": "\(block.strict)"])
         return block
     }
 
@@ -185,7 +190,7 @@ public struct HeldBlocks: Sendable {
         }
         await giveBack(ended, at: now, boot: boot)
         await enforce(all)
-        if changed { logger.info("lowered", metadata: ["uid": "\(uid)", "session": "\(session)", "overridden": "\(overridden)"]) }
+        if changed { logger.notice("lowered", metadata: ["uid": "\(uid)", "session": "\(session)", "overridden": "\(overridden)"]) }
     }
 
     /// Whether a strict block whose time is not up may be lowered now, by
@@ -254,7 +259,9 @@ public struct HeldBlocks: Sendable {
             return (expired, advanced)
         }
         let again = await enforce(left)
-        for block in expired.lifted { logger.info("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"]) }
+        for block in expired.lifted {
+            logger.notice("its time is up; lifted", metadata: ["uid": "\(block.uid)", "session": "\(block.session)", "strict": "\(block.strict)"])
+        }
         for block in expired.allowancesEnded {
             logger.info("allowance ended; raised", metadata: ["uid": "\(block.uid)", "session": "\(block.session)"])
         }
