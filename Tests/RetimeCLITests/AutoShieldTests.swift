@@ -85,6 +85,9 @@ struct AutoShieldTests {
         try user.run("group", "create", "work", "--block", "example.com")
         let first = try user.run("start", "work", "--for", "10m")
         #expect(first.status == 0 && system.blocked == ["example.com"], "\(first.err)")
+        let before = try user.run("status")
+        #expect(before.prose.contains("The system service lifts this session's block at its end itself"),
+                "without the daemon, status does not say the block waits for it: \(before.out)")
         // What `system uninstall` does to a service on its own socket: it is
         // stopped, its blocks lifted, and its socket gone.
         system.stop(service)

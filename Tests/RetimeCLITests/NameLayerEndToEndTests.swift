@@ -150,7 +150,7 @@ struct NameLayerEndToEndTests {
         }
         var service = try Self.service(system, in: sandbox)
         let plain = try names()
-        #expect(plain.contains("users: 0") && !plain.contains("does not see"), "\(plain)")
+        #expect(plain.contains("nobody else's lookups change") && !plain.contains("does not see"), "\(plain)")
         system.stop(service)
         // In the sandbox's /etc (an overlay): glibc asks systemd-resolved
         // first; and a process named nscd runs.
@@ -288,13 +288,20 @@ struct NameLayerEndToEndTests {
 
     @Test("another user's and root's lookups from a source port the blocked user just used are answered: the kernel's flows are kept apart by user")
     func sharedSourcePorts() throws {
-        try Self.withTwoUsers { sandbox, service, user, _ in
+        try Self.withTwoUsers { sandbox, service, user, other in
             #expect(try user.run("start", "work", "--for", "30m").status == 0)
             let (status, out) = try sandbox.run([NetworkSandbox.python, NetworkSandbox.helpers + "/dns_shared_port.py", "127.0.0.1", "65534", "65533",
                                                  "blocked.test", "open.test", "300", "40000"], uid: nil)
             #expect(status == 0, "\(out)")
             let first = out.split(separator: "\n").first.map(String.init) ?? ""
             #expect(first == "other 300/300 root 300/300 blocked 300/300", "every lookup answered, the blocked user's refused: \(out)")
+            // The counts of what every user's blocks did are root's to see.
+            let seen = Self.layers(try other.run("system", "status", "--json"))
+            #expect(!seen.isEmpty && seen.values.allSatisfy { $0["usage"] is NSNull }, "another user sees no machine-wide counts: \(seen)")
+            var root = RetimeProcess()
+            root.environment["RETIME_SHIELD_SOCKET"] = user.environment["RETIME_SHIELD_SOCKET"]
+            let usage = Self.layers(try root.run("system", "status", "--json"))["names"]?["usage"] as? String ?? ""
+            #expect(usage.contains("refused: 300"), "root sees them: \(usage)")
             #expect(service.process.isRunning)
         }
     }

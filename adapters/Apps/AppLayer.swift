@@ -87,7 +87,7 @@ public final class AppLayer: BlockLayer, ServiceEventSource, Sendable {
 
     public func report() async -> LayerReport {
         let (users, terminated) = state.withLock { ($0.matcher.users, $0.terminated) }
-        return LayerReport(name: name, active: true, detail: "\(mode); users with apps blocked: \(users), processes terminated: \(terminated)")
+        return LayerReport(name: name, active: true, detail: mode, usage: "users with apps blocked: \(users), processes terminated: \(terminated)")
     }
 
     public func check(_ target: Target, for uid: UInt32) async -> LayerCheck? {

@@ -229,8 +229,9 @@ public final class FirewallLayer: BlockLayer, Sendable {
             (state.applied?.blocked.count ?? 0, state.applied?.blocked.values.map(\.count).reduce(0, +) ?? 0)
         }
         return LayerReport(name: name, active: true,
-                           detail: "nftables table inet retime; users blocked: \(users), addresses refused: \(addresses); looked up again "
-                               + "every \(Int(minimumTTL)) s to \(Int(maximumTTL)) s, as the answers' TTL says")
+                           detail: "nftables table inet retime; addresses looked up again "
+                               + "every \(Int(minimumTTL)) s to \(Int(maximumTTL)) s, as the answers' TTL says",
+                           usage: "users blocked: \(users), addresses refused: \(addresses)")
     }
 
     /// Whether the kernel's table refuses every address the domain (and its

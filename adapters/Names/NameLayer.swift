@@ -64,8 +64,8 @@ public final class NameLayer: BlockLayer, ServiceEventSource, Sendable {
         return LayerReport(name: name, active: true,
                            detail: "each blocking user's DNS (UDP and TCP port 53) is answered by the service's resolver on loopback: "
                                + "that user's blocked names and every name below them get 'no such name', other names are forwarded to "
-                               + "\(upstream); nobody else's lookups change; users: \(users), refused: \(refused), forwarded: \(forwarded)"
-                               + Self.unseen(bypasses.findings()))
+                               + "\(upstream); nobody else's lookups change" + Self.unseen(bypasses.findings()),
+                           usage: "users: \(users), refused: \(refused), forwarded: \(forwarded)")
     }
 
     /// The report's last words: what the layer cannot see, plainly.

@@ -147,7 +147,7 @@ public struct ShieldRequestHandler: Sendable {
         case .status:
             let now = clock.now()
             var answer = ShieldProtocol.Answer(ok: true, blocks: try await blocks.status(of: uid).map { ShieldProtocol.block($0, at: now) },
-                                               layers: await blocks.reports())
+                                               layers: await reports(for: uid))
             let passcode = try? await passcodes(uid).state.state()
             answer.passcodeSet = passcode?.passcodeHash != nil
             answer.passcodeFailedAttempts = passcode?.failedAttempts
@@ -160,11 +160,18 @@ public struct ShieldRequestHandler: Sendable {
             guard request.uid != nil || request.all == true else { throw HeldBlockError.badRequest("release needs a uid or all") }
             let released = try await blocks.release(uid: request.all == true ? nil : request.uid, by: uid)
             let now = clock.now()
-            return .init(ok: true, blocks: released.map { ShieldProtocol.block($0, at: now) }, layers: await blocks.reports())
+            return .init(ok: true, blocks: released.map { ShieldProtocol.block($0, at: now) }, layers: await reports(for: uid))
         }
         let now = clock.now()
         return .init(ok: true, blocks: try await blocks.status(of: uid).map { ShieldProtocol.block($0, at: now) },
-                     layers: await blocks.reports())
+                     layers: await reports(for: uid))
+    }
+
+    /// The layers' reports as `uid` may see them: root all, any other user
+    /// nothing of other users' activity.
+    private func reports(for uid: UInt32) async -> [LayerReport] {
+        let reports = await blocks.reports()
+        return uid == 0 ? reports : reports.map { $0.forUser() }
     }
 
     /// Takes one of `uid`'s passcode requests, or says when to ask again.

@@ -57,9 +57,15 @@ struct StatusCommand: RetimeCommand {
 
     private func render(_ status: SessionStatus?, daemonPID: Int32?, now: Date, io: CommandIO) -> String {
         let style = io.style
+        // The system service lifts the blocks it holds at their end itself;
+        // without the daemon, only schedules and the records wait.
+        let serviceHolds = status?.session.shield.map { $0.prefix { $0 != ":" } == "system" } == true
         let daemon = daemonPID.map { "daemon: running (pid \($0))" }
-            ?? "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),"
-            + " but blocks are lifted on the second only while 'retime daemon run' runs."
+            ?? (serviceHolds
+                ? "daemon: not running. The system service lifts this session's block at its end itself; the session is"
+                    + " recorded as ended when a retime command next runs, and schedules start only while 'retime daemon run' runs."
+                : "daemon: not running. Sessions still end at their planned end (any retime command completes an expired one),"
+                    + " but blocks are lifted on the second only while 'retime daemon run' runs.")
         let columns = io.console.proseColumns
         guard let status else { return "No session is active.\n" + style.dim(TextWrap.wrap(daemon, width: columns, indent: "        ")) }
         let session = status.session

@@ -66,7 +66,7 @@ enum SystemCommands {
             var lines = ["The system service answers at \(console.socketPath). Its layers:"]
             lines += answer.layers.map { layer in
                 let failing = layer.failure.map { "FAILING (\($0)); retried every \(Int(LayerHealth.retryDelay)) s; " } ?? ""
-                return "  \(layer.name): \(failing)\(layer.active ? "" : "off, ")\(layer.detail)"
+                return "  \(layer.name): \(failing)\(layer.active ? "" : "off, ")\(layer.detail)" + (layer.usage.map { "; " + $0 } ?? "")
             }
             lines += blocks.isEmpty ? ["It holds no block for you."] : blocks.map(SystemCommands.line)
             return CommandResult(json: json, human: lines.joined(separator: "\n"))
@@ -107,7 +107,7 @@ enum SystemCommands {
 
     static func document(_ layer: LayerReport) -> JSONValue {
         .object(["name": .string(layer.name), "active": .bool(layer.active), "detail": .string(layer.detail),
-                 "failure": layer.failure.map(JSONValue.string) ?? .null])
+                 "failure": layer.failure.map(JSONValue.string) ?? .null, "usage": layer.usage.map(JSONValue.string) ?? .null])
     }
 
     static func line(_ block: SystemServiceConsole.Block) -> String {

@@ -46,12 +46,25 @@ public struct LayerReport: Codable, Sendable, Equatable {
     public var detail: String
     /// Nil while the layer enforces what it is given.
     public var failure: String?
+    /// Its machine-wide counts (how many users block, lookups refused,
+    /// apps ended): every user's activity, so the service shows them to
+    /// root alone (`forUser()`).
+    public var usage: String?
 
-    public init(name: String, active: Bool, detail: String, failure: String? = nil) {
+    public init(name: String, active: Bool, detail: String, failure: String? = nil, usage: String? = nil) {
         self.name = name
         self.active = active
         self.detail = detail
         self.failure = failure
+        self.usage = usage
+    }
+
+    /// The report as a user other than root sees it: what the layer does,
+    /// nothing of what other users do.
+    public func forUser() -> LayerReport {
+        var report = self
+        report.usage = nil
+        return report
     }
 
     /// Whether the layer enforces the blocks now: on, and not failing.

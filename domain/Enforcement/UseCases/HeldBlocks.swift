@@ -234,9 +234,16 @@ public struct HeldBlocks: Sendable {
     }
 
     /// `uid`'s blocks as they stand now, those root released included
-    /// (`isReleased`).
+    /// (`isReleased`): their served time brought up to now (what the
+    /// store holds is as of the last checkpoint, up to a minute old, and
+    /// an end computed from it would lag by as much).
     public func status(of uid: UInt32) async throws -> [HeldBlock] {
-        try await store.blocks().filter { $0.uid == uid }
+        let boot = clock.bootTime()
+        return try await store.blocks().filter { $0.uid == uid }.map { held in
+            var block = held
+            block.advance(to: boot)
+            return block
+        }
     }
 
     /// The service's pass: brings every block's served time up to now,
