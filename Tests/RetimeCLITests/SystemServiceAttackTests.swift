@@ -307,6 +307,36 @@ struct SystemServiceAttackTests {
         #expect(service.process.isRunning)
     }
 
+    @Test("re-raising 4,500 fresh names in a loop: past its share of new names the attacker is told to slow down; the victim is served")
+    func freshNamesLoop() throws {
+        let system = try SystemServiceHarness()
+        let service = try system.start()
+        defer { system.stop(service) }
+        let attack = try Self.attack(system, """
+            session = "00000000-0000-0000-0000-000000000003"
+            codes = {}; accepted = 0; n = 0
+            began()
+            started = time.time()
+            while not os.path.exists(ready + ".stop"):
+                names = ["f%d-%d.io" % (n, i) for i in range(4500)]; n += 1
+                answer = json.loads(ask({"version": 1, "op": "raise", "session": session, "targets": names}) or b"{}")
+                code = answer.get("error", {}).get("code", "ok")
+                codes[code] = codes.get(code, 0) + 1
+                if code == "ok": accepted += 4500
+                else: time.sleep(0.01)
+            print(json.dumps({"codes": codes, "accepted": accepted, "seconds": time.time() - started}))
+            """)
+        try Self.victimIsServed(system, "fresh names loop")
+        let said = Self.finish(attack)
+        let report = (try? JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any]) ?? [:]
+        let codes = report["codes"] as? [String: Int] ?? [:], accepted = report["accepted"] as? Int ?? .max
+        let seconds = report["seconds"] as? Double ?? 0
+        #expect(codes["system.slowDown", default: 0] > 0, "\(said)")
+        // 20,000 names at once, then 5,000 a second, rounded up a raise.
+        #expect(Double(accepted) <= 20_000 + 5_000 * seconds.rounded(.up) + 4_500, "\(said)")
+        #expect(service.process.isRunning)
+    }
+
     @Test("verifyPasscode with the right passcode, 60 times in a row: past its share the user is told to slow down, like any hashing request")
     func verifyFlood() throws {
         let system = try SystemServiceHarness()

@@ -5,8 +5,9 @@ import Glibc
 import Synchronization
 
 /// Each user's share of the system service's slow work (hashing a
-/// passcode takes tens of milliseconds of the one loop every user shares):
-/// a token bucket per uid, `burst` deep, refilled by one every `interval`.
+/// passcode takes tens of milliseconds of the one loop every user shares;
+/// so do thousands of new names to block): a token bucket per uid, `burst`
+/// deep, refilled by one every `interval`.
 /// A user past its share is told when to ask again; no other user's share
 /// is touched. Only users who spent some of theirs are remembered.
 public final class PerUserBudget: Sendable {
@@ -23,17 +24,17 @@ public final class PerUserBudget: Sendable {
         self.now = now
     }
 
-    /// Takes one token of `uid`'s: nil when there was one, else how many
-    /// seconds until there is.
-    public func take(for uid: UInt32) -> TimeInterval? {
-        let now = now()
+    /// Takes `count` tokens of `uid`'s (at most `burst`): nil when there
+    /// were as many, else how many seconds until there are.
+    public func take(_ count: Int = 1, for uid: UInt32) -> TimeInterval? {
+        let now = now(), wanted = Double(min(max(1, count), burst))
         return buckets.withLock { buckets in
             let tokens = buckets[uid].map { min(Double(burst), $0.tokens + (now - $0.at) / interval) } ?? Double(burst)
-            guard tokens >= 1 else {
+            guard tokens >= wanted else {
                 buckets[uid] = (tokens, now)
-                return (1 - tokens) * interval
+                return (wanted - tokens) * interval
             }
-            buckets[uid] = (tokens - 1, now)
+            buckets[uid] = (tokens - wanted, now)
             if buckets.count > 1_024 {
                 // Full again means nothing to remember.
                 buckets = buckets.filter { $0.value.tokens + (now - $0.value.at) / interval < Double(burst) }

@@ -16,12 +16,15 @@ public struct ShieldRequestHandler: Sendable {
     /// Each user's share of passcode work (each request may hash once or
     /// twice): enough for a person, too little to hold the service.
     private let hashing: PerUserBudget
+    /// Each user's share of new names to block (`raiseBudget`).
+    private let raising: PerUserBudget
     /// The texts issued for `unlock typing:N`, one per user.
     private let challenges = TypingChallenges()
 
     public init(blocks: HeldBlocks, clock: any RetimeShared.Clock,
                 passcodes: @escaping @Sendable (UInt32) throws -> ServicePasscodeBook,
-                hashing: PerUserBudget = ShieldRequestHandler.passcodeBudget()) {
+                hashing: PerUserBudget = ShieldRequestHandler.passcodeBudget(), raising: PerUserBudget = ShieldRequestHandler.raiseBudget()) {
+        self.raising = raising
         self.blocks = blocks
         self.clock = clock
         self.passcodes = passcodes
@@ -30,6 +33,14 @@ public struct ShieldRequestHandler: Sendable {
 
     /// Eight passcode requests at once, then one a second, per user.
     public static func passcodeBudget() -> PerUserBudget { PerUserBudget(burst: 8, every: 1) }
+
+    /// Each user's share of new names to block: a token a `namesPerToken`
+    /// names its blocks did not hold, 40 at once (20,000 names: two starts
+    /// of the largest group), then 10 a second (5,000 names). One user
+    /// re-raising thousands of fresh names in a loop made every other
+    /// user's `start` wait behind the rewrites (issue 44).
+    public static func raiseBudget() -> PerUserBudget { PerUserBudget(burst: 40, every: 0.1) }
+    static let namesPerToken = 500
 
     /// The latest a block may end: the CLI's longest session from now, and
     /// a strict block no later than its length from now (a moment of
@@ -85,6 +96,7 @@ public struct ShieldRequestHandler: Sendable {
                 guard let id = GroupID(text) else { throw HeldBlockError.badRequest("group is a group's id") }
                 return id
             }
+            try await spendOnNames(targets, for: uid)
             try await blocks.raise(.init(session: session, targets: targets, strict: strict,
                                          plannedEnd: request.plannedEnd, length: request.length, unlock: unlock,
                                          group: group, dailyAllowance: try Self.daily(request.allowance),
@@ -172,6 +184,17 @@ public struct ShieldRequestHandler: Sendable {
     private func reports(for uid: UInt32) async -> [LayerReport] {
         let reports = await blocks.reports()
         return uid == 0 ? reports : reports.map { $0.forUser() }
+    }
+
+    /// Takes `uid`'s share for the names of `targets` its blocks do not
+    /// hold yet (a raise of what is held, as every refresh sends, is free),
+    /// or says when to ask again.
+    private func spendOnNames(_ targets: [Target], for uid: UInt32) async throws {
+        let held = Set(try await blocks.status(of: uid).flatMap(\.targets))
+        let fresh = targets.reduce(0) { $0 + (held.contains($1) ? 0 : 1) }
+        guard fresh > 0 else { return }
+        let tokens = (fresh + Self.namesPerToken - 1) / Self.namesPerToken
+        if let wait = raising.take(tokens, for: uid) { throw HeldBlockError.slowDown(retryAfter: wait) }
     }
 
     /// Takes one of `uid`'s passcode requests, or says when to ask again.

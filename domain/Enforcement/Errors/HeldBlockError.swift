@@ -27,8 +27,9 @@ public enum HeldBlockError: RetimeError, Equatable {
     case allowanceSpent
     /// An allowance runs already, until `until`.
     case allowanceRunning(until: Date)
-    /// The caller's user asked for more slow work (passcode hashing) than
-    /// its share; it may ask again after `retryAfter` seconds.
+    /// The caller's user asked for more slow work (passcode hashing, new
+    /// names to block) than its share; it may ask again after `retryAfter`
+    /// seconds.
     case slowDown(retryAfter: TimeInterval)
 
     public var code: String {
@@ -77,7 +78,7 @@ public enum HeldBlockError: RetimeError, Equatable {
         case .allowanceSpent: "today's allowance of this block's group is spent, by the system service's count"
         case .allowanceRunning(let until): "an allowance runs already, until \(instant(until))"
         case .slowDown(let seconds):
-            "your user asked the system service for too many passcode checks at once; try again in \(Int(seconds.rounded(.up))) s"
+            "your user asked the system service for too much at once (passcode checks, or new names to block); try again in \(Int(seconds.rounded(.up))) s"
         }
     }
 }
