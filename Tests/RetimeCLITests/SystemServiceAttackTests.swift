@@ -318,7 +318,8 @@ struct SystemServiceAttackTests {
             began()
             started = time.time()
             while not os.path.exists(ready + ".stop"):
-                names = ["f%d-%d.io" % (n, i) for i in range(4500)]; n += 1
+                # Short names: 4,500 of them fit in one request (64 KiB).
+                names = ["%s%d.io" % ("abcdefghijklmnopqrstuvwxyz"[n % 26] + "abcdefghijklmnopqrstuvwxyz"[n // 26 % 26], i) for i in range(4500)]; n += 1
                 answer = json.loads(ask({"version": 1, "op": "raise", "session": session, "targets": names}) or b"{}")
                 code = answer.get("error", {}).get("code", "ok")
                 codes[code] = codes.get(code, 0) + 1
@@ -331,9 +332,9 @@ struct SystemServiceAttackTests {
         let report = (try? JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any]) ?? [:]
         let codes = report["codes"] as? [String: Int] ?? [:], accepted = report["accepted"] as? Int ?? .max
         let seconds = report["seconds"] as? Double ?? 0
-        #expect(codes["system.slowDown", default: 0] > 0, "\(said)")
-        // 20,000 names at once, then 5,000 a second, rounded up a raise.
-        #expect(Double(accepted) <= 20_000 + 5_000 * seconds.rounded(.up) + 4_500, "\(said)")
+        // 20,000 names at once, then 5,000 a second, rounded up a raise
+        // (the budget's own rules are `ShieldProtocolTests.freshNamesBudget`).
+        #expect(codes["system.badRequest"] == nil && Double(accepted) <= 20_000 + 5_000 * seconds.rounded(.up) + 4_500, "\(said)")
         #expect(service.process.isRunning)
     }
 

@@ -24,6 +24,17 @@ public final class PerUserBudget: Sendable {
         self.now = now
     }
 
+    /// How long until `uid` has a token, without taking it: nil when it
+    /// has one now (a request can be refused before any work on it).
+    public func shortfall(for uid: UInt32) -> TimeInterval? {
+        let now = now()
+        return buckets.withLock { buckets in
+            guard let bucket = buckets[uid] else { return nil }
+            let tokens = min(Double(burst), bucket.tokens + (now - bucket.at) / interval)
+            return tokens >= 1 ? nil : (1 - tokens) * interval
+        }
+    }
+
     /// Takes `count` tokens of `uid`'s (at most `burst`): nil when there
     /// were as many, else how many seconds until there are.
     public func take(_ count: Int = 1, for uid: UInt32) -> TimeInterval? {

@@ -79,6 +79,9 @@ public struct ShieldRequestHandler: Sendable {
         switch request.op {
         case .raise:
             guard let session = request.session else { throw HeldBlockError.badRequest("raise needs a session") }
+            // A user past its share of new names is told so before its
+            // targets cost anything (a loop of refused raises is cheap).
+            if request.targets?.isEmpty == false, let wait = raising.shortfall(for: uid) { throw HeldBlockError.slowDown(retryAfter: wait) }
             let targets = try Self.targets(request)
             if let length = request.length, !(length.isFinite && SessionLength.allowed.contains(length)) {
                 throw HeldBlockError.badRequest("a block lasts from 1 second to 24 hours")

@@ -30,4 +30,30 @@ struct ShieldProtocolTests {
         let bad = try ShieldProtocol.line(ShieldProtocol.Request(op: .inspect, targets: ["not a target!"]))
         #expect(try ShieldProtocol.decode(ShieldProtocol.Answer.self, from: await handler.answer(bad, from: 1_000).answer).ok == false)
     }
+
+    @Test("each user's new names to block are budgeted: 20,000 at once, then 5,000 a second; names held cost nothing; another user's share is its own")
+    func freshNamesBudget() async throws {
+        final class Uptime: @unchecked Sendable { var seconds: TimeInterval = 0 }
+        let uptime = Uptime(), clock = ManualClock()
+        let blocks = HeldBlocks(store: InMemoryHeldBlockStore(), layers: [], clock: clock, logger: Logger(label: "t", handler: InMemoryLogHandler()))
+        let handler = ShieldRequestHandler(blocks: blocks, clock: clock, passcodes: { _ in throw HeldBlockError.notRoot },
+                                           raising: PerUserBudget(burst: 40, every: 0.1, now: { uptime.seconds }))
+        let session = SessionID()
+        func raise(_ round: Int, count: Int = 4_500, by uid: UInt32 = 1_000) async throws -> String {
+            let names = (0..<count).map { "r\(round)-\($0).test" }
+            let line = try ShieldProtocol.line(ShieldProtocol.Request(op: .raise, session: session, targets: names))
+            let answer = try ShieldProtocol.decode(ShieldProtocol.Answer.self, from: await handler.answer(line, from: uid).answer)
+            return answer.ok ? "ok" : answer.error?.code ?? "?"
+        }
+        // 9 tokens a raise of 4,500 new names: four fit in 40.
+        for round in 0..<4 { #expect(try await raise(round) == "ok", "round \(round)") }
+        #expect(try await raise(4) == "system.slowDown", "past 20,000 new names at once")
+        #expect(try await raise(3) == "ok", "the names it holds cost nothing (a refresh)")
+        #expect(try await raise(9, by: 2_000) == "ok", "another user's share is untouched")
+        uptime.seconds += 0.4
+        #expect(try await raise(5) == "system.slowDown", "9 tokens: 8 are back after 0.4 s")
+        uptime.seconds += 0.1
+        #expect(try await raise(5) == "ok")
+        #expect(try await raise(6, count: 1) == "system.slowDown", "an empty share refuses before the names are read")
+    }
 }
