@@ -53,20 +53,22 @@ struct HeldBlockTightenTests {
         #expect(held.countdown == nil && held.typedAt == nil && held.strict)
     }
 
-    @Test("two strict raises: the later end, the longer length and the stricter unlock rule win, whichever came first")
+    @Test("two strict raises: the later end, the longer length win, and rules of two kinds leave no early end, whichever came first")
     func strictTwice() async throws {
         for (first, second) in [(UnlockMethod.typing(16), UnlockMethod.passcode), (.passcode, .typing(16))] {
             let session = SessionID()
             try await blocks.raise(request(session, strict: true, length: 60, unlock: first), for: user)
             try await blocks.raise(request(session, strict: true, length: 3_600, unlock: second), for: user)
             let held = try #require(try await blocks.status(of: user).first { $0.session == session })
-            #expect(held.unlock == .passcode, "the passcode over typing, raised \(first) then \(second)")
+            #expect(held.unlock == .never, "typing and the passcode disagree, raised \(first) then \(second)")
             #expect(held.plannedEnd == clock.now() + 3_600 && held.length == 3_600)
             try await blocks.raise(request(session, strict: true, length: 60, unlock: .typing(16)), for: user)
             let again = try #require(try await blocks.status(of: user).first { $0.session == session })
-            #expect(again.plannedEnd == clock.now() + 3_600 && again.length == 3_600 && again.unlock == .passcode,
+            #expect(again.plannedEnd == clock.now() + 3_600 && again.length == 3_600 && again.unlock == .never,
                     "a shorter raise after does not shorten it")
-            try await blocks.lower(session, for: user, overridden: true)
+            await #expect(throws: HeldBlockError.self) { try await blocks.lower(session, for: user, overridden: true) }
+            clock.advance(by: 3_600)
+            try await blocks.pass()
         }
     }
 
@@ -104,12 +106,20 @@ struct HeldBlockTightenTests {
         #expect(try await blocks.status(of: user).isEmpty, "its 600 s were served")
     }
 
-    @Test("the order of unlock rules, strictest first: never, the passcode, a countdown, typing; within one, the longer")
-    func unlockOrder() {
-        let order: [UnlockMethod] = [.never, .passcode, .delay(600), .delay(60), .typing(64), .typing(16)]
-        for (index, rule) in order.enumerated() {
-            for later in order[(index + 1)...] { #expect(rule.isStricter(than: later) && !later.isStricter(than: rule)) }
-            #expect(!rule.isStricter(than: rule))
+    @Test("the stricter of two unlock rules: never over any; within one kind the longer; two kinds, never; the same, itself")
+    func unlockRules() {
+        let rules: [UnlockMethod] = [.never, .passcode, .delay(600), .delay(60), .typing(64), .typing(16)]
+        for held in rules {
+            for asked in rules {
+                let tightest = UnlockMethod.tightest(held, asked)
+                #expect(tightest == UnlockMethod.tightest(asked, held), "either order")
+                switch (held, asked) {
+                case _ where held == asked: #expect(tightest == held)
+                case (.delay(let a), .delay(let b)): #expect(tightest == .delay(max(a, b)))
+                case (.typing(let a), .typing(let b)): #expect(tightest == .typing(max(a, b)))
+                default: #expect(tightest == .never, "\(held), \(asked)")
+                }
+            }
         }
     }
 }

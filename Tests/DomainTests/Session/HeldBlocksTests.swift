@@ -144,6 +144,16 @@ struct HeldBlocksTests {
         #expect(layer.domains.isEmpty)
     }
 
+    @Test("status counts a strict block's time served up to now: its end is exact between the service's checkpoints (issue 44)")
+    func statusIsCurrent() async throws {
+        try await blocks.raise(request(strict: true, length: 1_800), for: 1_000)
+        clock.advance(by: 100)
+        clock.setWallClock(to: clock.now() + 600)
+        let held = try #require(try await blocks.status(of: 1_000).first)
+        // The wall clock moved 600 s ahead: the boot time owed (1,700 s) holds it.
+        #expect(held.end(at: clock.now()) == clock.now() + 1_700, "not 1,800 s: the 100 s served since the raise count")
+    }
+
     @Test("across a reboot a strict block keeps the boot time it has yet to serve, however long the machine was off")
     func reboot() async throws {
         try await blocks.raise(request(strict: true), for: 1_000)

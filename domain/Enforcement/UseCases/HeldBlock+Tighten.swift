@@ -15,7 +15,7 @@ extension HeldBlock {
     ///   from now (the time it stood loosely, lowerable at will, is not
     ///   strict time), its countdown and typed proof from before dropped;
     /// - the later planned end and the longer length;
-    /// - the stricter unlock rule (`UnlockMethod.isStricter(than:)`);
+    /// - the stricter unlock rule (`UnlockMethod.tightest(_:_:)`);
     /// - for two strict raises that disagree about the cycle (or its start),
     ///   no cycle: the service lowers the block at no break (the strictest),
     ///   since it cannot tell which plan is the session's.
@@ -45,7 +45,7 @@ extension HeldBlock {
         }
         plannedEnd = Self.later(plannedEnd, request.plannedEnd, openIsLater: false)
         if let asked = request.length { length = max(length ?? asked, asked) }
-        if let asked = request.unlock, asked.isStricter(than: unlock ?? .standard) { unlock = asked }
+        if let asked = request.unlock { unlock = UnlockMethod.tightest(unlock ?? .standard, asked) }
         if let held = cycle, !Self.plan(held, isAskedBy: request) { cycle = nil }
     }
 
@@ -73,29 +73,19 @@ extension HeldBlock {
 }
 
 extension UnlockMethod {
-    /// Whether this rule makes an early end harder than `other`: `never`
-    /// over the passcode (the service cannot know whether the user holds
-    /// it; without one there is no early end), the passcode over a
-    /// countdown (which always ends), a countdown over typing; within one
-    /// kind, the longer countdown or text.
-    public func isStricter(than other: UnlockMethod) -> Bool {
-        (rank, weight) > (other.rank, other.weight)
-    }
-
-    private var rank: Int {
-        switch self {
-        case .typing: 0
-        case .delay: 1
-        case .passcode: 2
-        case .never: 3
-        }
-    }
-
-    private var weight: Double {
-        switch self {
-        case .typing(let count): Double(count)
-        case .delay(let seconds): seconds
-        case .passcode, .never: 0
+    /// The stricter of a strict block's rule and a later raise's: `never`
+    /// over anything; within one kind, the longer countdown or text. Two
+    /// rules of different kinds cannot be ranked (the passcode is no bar to
+    /// a user who knows it, a countdown always ends), and a strict session's
+    /// raises never disagree about its rule unless its files were edited or
+    /// its id raised by someone else first: then no early end at all.
+    public static func tightest(_ held: UnlockMethod, _ asked: UnlockMethod) -> UnlockMethod {
+        switch (held, asked) {
+        case _ where held == asked: held
+        case (.never, _), (_, .never): .never
+        case (.delay(let kept), .delay(let wanted)): .delay(max(kept, wanted))
+        case (.typing(let kept), .typing(let wanted)): .typing(max(kept, wanted))
+        default: .never
         }
     }
 }
