@@ -20,19 +20,13 @@ struct SystemServiceTightenTests {
     static func ask(_ system: SystemServiceHarness, session: String, _ requests: [String]) throws -> [[String: Any]] {
         let asker = Process()
         asker.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        asker.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "/usr/bin/python3", "-c", """
-            import json, socket, sys
-            for line in sys.argv[3:]:
-                request = json.loads(line); request["version"] = 1; request["session"] = sys.argv[2]
-                s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-                s.sendall(json.dumps(request).encode() + b"\\n")
-                data = b""
-                while not data.endswith(b"\\n"):
-                    chunk = s.recv(65536)
-                    if not chunk: break
-                    data += chunk
-                print(data.decode().strip())
-            """, system.socket, session] + requests
+        // The attack tests' `ask`, one request a connection; argv[2] (its
+        // "ready" file) is not used here.
+        asker.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "/usr/bin/python3", "-c", SystemServiceAttackTests.prelude + """
+            for line in sys.argv[4:]:
+                request = json.loads(line); request["version"] = 1; request["session"] = sys.argv[3]
+                print(ask(request).decode().strip())
+            """, system.socket, "-", session] + requests
         let out = Pipe()
         asker.standardOutput = out
         try asker.run()
