@@ -74,8 +74,8 @@ public struct HeldBlocks: Sendable {
     /// Raises (or raises again, with new targets) `uid`'s block for a
     /// session. A block only tightens (`HeldBlock.tighten(by:now:boot:)`):
     /// a strict block keeps every target it had, and a raise takes the
-    /// stricter of the held terms and its own. A user's block of another session is replaced,
-    /// unless it is strict and its time is not up. A session whose block
+    /// stricter of the held terms and its own. A user's block of another
+    /// session is replaced, unless it is strict and its time is not up. A session whose block
     /// root released is not raised again. The block is held even when a
     /// layer fails to enforce it: the answer's reports say which.
     @discardableResult
