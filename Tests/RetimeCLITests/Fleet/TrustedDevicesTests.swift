@@ -154,6 +154,56 @@ struct TrustedDevicesTests {
         #expect(try await fleet.block(on: 1) == nil, "history shows it ended: B's block of it goes")
     }
 
+    @Test("a machine whose clock runs an hour slow never stops a session started elsewhere for a strict one whose end has passed on its own device's clock (fleet seed 22683)")
+    func slowClockKeepsNoEndedStrictSession() async throws {
+        let fleet = try await FleetScenario(skews: [0, -3_600, 0])
+        let strict = try await fleet.start(on: 0, for: 300, strict: true)
+        try fleet.carry(from: 0, to: 1)
+        #expect(try await fleet.status(on: 1)?.session.id == strict.id)
+
+        // C never saw it: an hour later it starts a session of its own,
+        // over what it took for an empty slot.
+        fleet.advance(by: 3_600)
+        let later = try await fleet.start(on: 2, for: 7_200)
+        _ = fleet.shieldCalls(on: 1)
+        try fleet.carry(from: 2, to: 1)
+        // On B's clock the strict session has 300 s to go; on A's, its own,
+        // it ended an hour ago.
+        #expect(try await fleet.status(on: 1)?.session.id == later.id, "C's session holds on B")
+        #expect(!fleet.shieldCalls(on: 1).contains(.lower(later.id)), "B never lowered its block")
+        #expect(try await fleet.block(on: 1) == later.id)
+        #expect(try await fleet.history(on: 1)[later.id.description] == nil, "B did not end it")
+        let ended = try #require(try await fleet.history(on: 1)[strict.id.description])
+        #expect(ended.outcome == .completed && ended.endedAt == strict.plannedEnd, "the strict one completed at its end: \(ended)")
+    }
+
+    @Test("a session cancelled on one device stays cancelled when the other, unseen of it, edited it long enough to compact its log (fleet seed 26766)")
+    func cancelOutlivesCompactedEdits() async throws {
+        let fleet = try await FleetScenario(skews: [0, 0])
+        let session = try await fleet.start(on: 0, for: 3_000)
+        try fleet.sync()
+        fleet.advance(by: 1)
+        _ = try await fleet.on(1) { try await $0.resolve(CancelSessionUseCase.self).execute() }
+
+        // A hears nothing of it, and takes and ends breaks: enough lines
+        // that its log of the slot is compacted, its first edits dropped.
+        for _ in 0..<4 {
+            fleet.advance(by: 1)
+            _ = try await fleet.on(0) { try await $0.resolve(PauseSessionUseCase.self).execute() }
+            fleet.advance(by: 1)
+            _ = try await fleet.on(0) { try await $0.resolve(ResumeSessionUseCase.self).execute() }
+        }
+        let log = try String(contentsOfFile: fleet.devices[0].data + "/devices/" + fleet.devices[0].id + "/changes/session.jsonl", encoding: .utf8)
+        #expect(log.split(separator: "\n").count < 9, "A's log was compacted: \(log)")
+
+        try fleet.sync()
+        for index in [0, 1] {
+            #expect(try await fleet.status(on: index) == nil, "m\(index): the cancel holds")
+            #expect(try await fleet.block(on: index) == nil, "m\(index)'s block of it is down")
+            #expect(try await fleet.history(on: index)[session.id.description] == nil, "m\(index): a cancelled session is not history")
+        }
+    }
+
     @Test("another device's emptied log stops no command, is named by sync status and left as it is by doctor --repair")
     func peerDamageIsNotMine() async throws {
         let fleet = try await FleetScenario(skews: [0, 0])

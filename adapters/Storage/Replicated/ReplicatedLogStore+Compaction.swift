@@ -25,7 +25,10 @@ import JSONDocument
 /// an acknowledgment nothing can need goes: one a kept line makes too, or
 /// one of this device's own value that no kept line holds any more (only
 /// this log has this device's values, unless a conflict copy of it exists);
-/// a `seen` line of such a value goes too.
+/// a `seen` line of such a value goes too. But a dropped value that a kept
+/// value (or another device's line) names as the one it replaced still
+/// leads back to the values before it: a `seen` line at its stamp names
+/// the oldest one its dropped chain reaches (`links`).
 extension ReplicatedLogStore {
     /// Rewrites `device`'s log of `suite` (at `path`) without its
     /// superseded lines when that drops at least half of them; `copies`: a
@@ -134,14 +137,18 @@ extension ReplicatedLogStore {
             changes.forEach { later.note($0) }
         }
         let gone = Self.valuesGone(decoded, keep: keep, device: device, copies: copies, held: held)
+        let named = Self.namedAsReplaced(decoded, keep: keep, device: device, by: held == nil ? nil : kept)
         for index in decoded.indices where decoded[index].changes.isEmpty {
-            if let stamp = decoded[index].acknowledged, gone(stamp) { keep[index] = false }
+            // A `seen` line that links a kept value back to the ones before
+            // it stays, whatever it acknowledges (`links`).
+            if let stamp = decoded[index].acknowledged, gone(stamp), !named.contains(decoded[index].at) { keep[index] = false }
         }
         let dropped = keep.filter { !$0 }.count
         // Worth a rewrite once it drops half the lines it could drop (the
         // removals and ending kept for late edits stay in any case).
         guard dropped * 2 >= lines.count - keptForLateEdits, dropped > 0 else { return 0 }
-        let seen = try Self.acknowledgmentsKept(decoded, keep: keep, gone: gone)
+        var seen = try Self.acknowledgmentsKept(decoded, keep: keep, gone: gone)
+        for (index, line) in try Self.links(decoded, keep: keep, seen: seen, named: named) { seen[index] = line }
         var kept: [UInt8] = []
         for (index, line) in lines.enumerated() {
             if keep[index] { kept += line + [0x0A] } else if let seen = seen[index] { kept += seen }
@@ -195,6 +202,55 @@ extension ReplicatedLogStore {
             if stamp.device == device, !copies { return true }
             return held.map { !$0.contains(stamp) } ?? false
         }
+    }
+
+    /// The stamps that a kept line of this log, or a line of another
+    /// device's log (when `reader` read them all as they are), names as the
+    /// value it replaced (`over`, `seen`): the links of the chains that
+    /// tell an edit made unseen of a removal (`WholeValueEnding.removed`).
+    static func namedAsReplaced(_ decoded: [ChangeLine.Decoded], keep: [Bool], device: String,
+                                by reader: ChangeLogReader?) -> Set<HybridTimestamp> {
+        var named: Set<HybridTimestamp> = []
+        for index in decoded.indices where keep[index] {
+            guard let stamp = decoded[index].acknowledged,
+                  decoded[index].changes.contains(where: { if case .set(ChangeLine.wholeValue, _?) = $0.kind { true } else { false } }) else { continue }
+            named.insert(stamp)
+        }
+        for (at, over) in reader?.overs ?? [:] where at.device != device { named.insert(over) }
+        return named
+    }
+
+    /// For each dropped line that a chain of `over`s still needs, by its
+    /// index: a `seen` line at its stamp that names the oldest value its
+    /// own chain of dropped lines leads back to. A value's edit names the
+    /// value it replaced (`over`), and a removal for good removes every
+    /// edit whose chain leads back to a value written before it
+    /// (`WholeValueEnding.removed`): a device that paused, allowed and
+    /// resumed a session it had not seen cancelled wrote a chain of edits,
+    /// and dropping the middle ones cut its last edit off from the value
+    /// before the cancel, which then ran the session again. The stamps of
+    /// a chain only fall, so naming its oldest link keeps what it tells,
+    /// with one short line per value a kept line names, not one per edit.
+    static func links(_ decoded: [ChangeLine.Decoded], keep: [Bool], seen: [Int: [UInt8]],
+                      named: Set<HybridTimestamp>) throws -> [Int: [UInt8]] {
+        var dropped: [HybridTimestamp: Int] = [:]
+        for index in decoded.indices where !keep[index] && decoded[index].acknowledged != nil { dropped[decoded[index].at] = index }
+        var named = named
+        // A `seen` line kept or written names one too.
+        for index in decoded.indices where seen[index] != nil || keep[index] && decoded[index].changes.isEmpty {
+            if let stamp = decoded[index].acknowledged { named.insert(stamp) }
+        }
+        var links: [Int: [UInt8]] = [:]
+        for stamp in named {
+            guard let index = dropped[stamp], seen[index] == nil, var oldest = decoded[index].acknowledged else { continue }
+            var hops = 0
+            while let earlier = dropped[oldest], let before = decoded[earlier].acknowledged, before < oldest, hops < decoded.count {
+                oldest = before
+                hops += 1
+            }
+            links[index] = try ChangeLine.encodeSeen(at: stamp, key: decoded[index].key, seen: oldest)
+        }
+        return links
     }
 
     /// For each dropped line whose acknowledgment must outlive it, by its

@@ -21,8 +21,10 @@ import RetimeShared
 /// - An unseen session still running while the slot is empty, or holds a
 ///   session that has ended (the session that replaced it has ended
 ///   since), takes the slot back.
-/// - An unseen session that had ended, or whose planned end has passed,
-///   goes to history as it ended.
+/// - An unseen session that had ended, or whose planned end has passed
+///   (on this machine's clock, or on its own device's, estimated, where
+///   that one runs ahead: `SessionClocks.hasPassedItsEnd`), goes to
+///   history as it ended.
 /// - An unseen session history already holds has ended: it is only
 ///   settled (an old copy of a log, a sync tool's conflict copy restored
 ///   late, brought back a value of it).
@@ -60,7 +62,10 @@ struct ConcurrentStarts: Sendable {
                 // This machine may still hold its block: it ran here until
                 // another device ended it.
                 try? await shields.shield(of: contender).lower(for: contender.id)
-            } else if !contender.isActive || contender.isExpired(at: now, boot: clock.bootTime()) {
+            } else if !contender.isActive || contender.isExpired(at: now, boot: clock.bootTime()) || clocks.hasPassedItsEnd(contender) {
+                // (Past its end on its own device's clock, ahead of this
+                // one's, it has ended there: run on here by this slower
+                // clock, a strict one would stop the slot's session early.)
                 let ended = contender.isActive ? contender.ending(at: contender.plannedEnd ?? now, outcome: .completed) : contender
                 try await close(ended, reason: "it had ended on its device")
             } else if let current = slot, current.isActive {

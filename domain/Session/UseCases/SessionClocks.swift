@@ -15,7 +15,10 @@ import RetimeSync
 /// judged by this machine's own clock, which reaches their ends no
 /// earlier than theirs does: an estimate is only ever used to wait
 /// longer, so one this machine's own clock made stale (set right since
-/// it was made) never ends a session early.
+/// it was made) never ends a session early. The one exception is a
+/// session of such a device that another session's end hangs on
+/// (`hasPassedItsEnd`): the estimate, never above that device's clock,
+/// says it has passed its end no earlier than that device does.
 public struct SessionClocks: Sendable {
     /// This machine's clock.
     public let clock: any Clock
@@ -37,6 +40,22 @@ public struct SessionClocks: Sendable {
         guard let device = session.device, device != (try? devices.thisDevice()),
               let offset = devices.clockOffset(of: device), offset < -Self.agreement else { return nil }
         return offset
+    }
+
+    /// Whether `session` has passed its end on the clock of the device that
+    /// started it, when that clock is ahead of this one's by more than
+    /// `agreement`: the estimate of a clock is never above it, so the
+    /// session has ended there too. Not how a session is judged here
+    /// (`clock(for:)` waits for this machine's own clock), but what keeps
+    /// this machine's slower clock from running on a session its device
+    /// has ended, when that decides another session's end (a strict
+    /// session started at once with another takes the slot from it while
+    /// it runs: `ConcurrentStarts`).
+    public func hasPassedItsEnd(_ session: Session) -> Bool {
+        guard let device = session.device, device != (try? devices.thisDevice()),
+              let offset = devices.clockOffset(of: device), offset > Self.agreement else { return false }
+        let starter = StarterClock(base: clock, offset: offset)
+        return session.isExpired(at: starter.now(), boot: starter.bootTime())
     }
 
     /// The clock that judges `session` here.
