@@ -103,10 +103,25 @@ public struct HostsLayer: BlockLayer {
     /// The file without the service's block.
     static func userBytes(of bytes: [UInt8]) -> [UInt8] {
         let lines = HostsFile.lines(of: bytes)
-        func text(_ line: ArraySlice<UInt8>) -> String { String(decoding: line, as: UTF8.self).trimmedLineBreaks }
-        guard let first = lines.firstIndex(where: { text($0) == begin }),
-              let last = lines[first...].firstIndex(where: { text($0) == end }) else { return bytes }
+        guard let first = lines.firstIndex(where: { isLine($0, beginBytes) }),
+              let last = lines[first...].firstIndex(where: { isLine($0, endBytes) }) else { return bytes }
         return Array((lines[..<first] + lines[(last + 1)...]).joined())
+    }
+
+    private static let beginBytes = Array(begin.utf8), endBytes = Array(end.utf8)
+
+    /// Whether `line`, its line breaks trimmed (`trimmedLineBreaks`), is
+    /// `marker`. Every line of a block is looked at, and a block of all
+    /// users' names is tens of thousands of lines: bytes first, and a
+    /// `String` only for a line that starts as a comment and is not the
+    /// marker as plain ASCII (one with a Unicode line break around it).
+    private static func isLine(_ line: ArraySlice<UInt8>, _ marker: [UInt8]) -> Bool {
+        var core = line[...]
+        while let byte = core.first, (0x0A...0x0D).contains(byte) { core = core.dropFirst() }
+        while let byte = core.last, (0x0A...0x0D).contains(byte) { core = core.dropLast() }
+        if core.elementsEqual(marker) { return true }
+        guard core.first == marker.first || core.first.map({ $0 >= 0x80 }) == true else { return false }
+        return String(decoding: line, as: UTF8.self).trimmedLineBreaks.utf8.elementsEqual(marker)
     }
 
     static func render(userBytes: [UInt8], domains: [String]) -> [UInt8] {
