@@ -52,9 +52,8 @@ public struct NameRedirect: Sendable {
     }
 
     /// Whether the kernel takes such a table (a nat chain with a redirect
-    /// needs conntrack and nat, the zones conntrack zones): one is made and
-    /// removed. Nil when it
-    /// works, else why not.
+    /// needs conntrack and nat; the per-user zones, conntrack zones): one
+    /// is made and removed. Nil when it works, else why not.
     public func probe() -> String? {
         do {
             let outcome = try ToolProcess.run(command + ["-f", "-"], input: Data("""
