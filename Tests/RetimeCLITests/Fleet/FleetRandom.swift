@@ -1,17 +1,12 @@
-/// The simulation's one source of chance: SplitMix64, so a seed replays
-/// the same run on any machine, bit for bit.
+/// The simulation's one source of chance: the suite's SplitMix64
+/// (`SeededGenerator`), so a seed replays the same run on any machine, bit
+/// for bit.
 struct FleetRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var source: SeededGenerator
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { source = SeededGenerator(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { source.next() }
 
     /// An index below `count` (0 when `count` is 0 or 1).
     mutating func below(_ count: Int) -> Int { count <= 1 ? 0 : Int(next() % UInt64(count)) }
