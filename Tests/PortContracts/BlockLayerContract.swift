@@ -48,6 +48,18 @@ public enum BlockLayerContract {
             _ = try await subject.layer.enforce([block(1_001, [second])])
             try requireEqual(await subject.layer.check(second, for: 1_001)?.blocked, true, "\(second) for the user still blocking it")
         },
+        ContractCheck("a user's changed targets are enforced as they now are, another user's as they were (issue 44)") { make in
+            let subject = try await make()
+            let (first, second) = (subject.targets[0], subject.targets[1])
+            _ = try await subject.layer.enforce([block(1_000, [first]), block(1_001, [second])])
+            _ = try await subject.layer.enforce([block(1_000, [second]), block(1_001, [second])])
+            try requireEqual(await subject.layer.check(first, for: 1_000)?.blocked ?? false, false, "\(first), no longer among 1000's targets")
+            try requireEqual(await subject.layer.check(second, for: 1_000)?.blocked, true, "\(second), now among 1000's targets")
+            try requireEqual(await subject.layer.check(second, for: 1_001)?.blocked, true, "\(second) for 1001, unchanged")
+            _ = try await subject.layer.enforce([block(1_001, [second])])
+            try requireEqual(await subject.layer.check(second, for: 1_000)?.blocked ?? false, false, "\(second) for 1000, whose block is gone")
+            try requireEqual(await subject.layer.check(second, for: 1_001)?.blocked, true, "\(second) for 1001, who still blocks it")
+        },
         ContractCheck("checks answers each target as check does, in the order asked") { make in
             let subject = try await make()
             let (first, second) = (subject.targets[0], subject.targets[1])

@@ -61,6 +61,11 @@ public final class FirewallLayer: BlockLayer, Sendable {
     }
 
     private let state = Mutex(State())
+    /// Each user's names to resolve and its blocked names, worked out again
+    /// only when its targets change.
+    private let derived = PerUserDerivation { targets in
+        (resolve: FirewallLayer.names(in: targets.joined()), blocked: BlockedNames(targets: Array(targets.joined())))
+    }
 
     /// How long a pass waits for its lookups before it goes on without them.
     public static let patience: TimeInterval = 0.25
@@ -118,10 +123,10 @@ public final class FirewallLayer: BlockLayer, Sendable {
 
     public func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
         let now = clock.now()
-        let wanted = Self.names(of: blocks)
+        let derived = derived.values(of: blocks)
+        let wanted = derived.compactMapValues { $0.resolve.isEmpty ? nil : $0.resolve }
         let all = Set(wanted.values.joined())
-        var domains: [UInt32: BlockedNames] = [:]
-        for block in blocks { domains[block.uid] = BlockedNames((domains[block.uid]?.domains ?? []).union(BlockedNames(targets: block.targets).domains)) }
+        let domains = derived.mapValues(\.blocked)
         let (due, expired, outstanding) = state.withLock { state in
             state.domains = domains
             state.answers = state.answers.filter { all.contains($0.key) }
@@ -299,14 +304,10 @@ public final class FirewallLayer: BlockLayer, Sendable {
         }
     }
 
-    /// Each blocking user's names to resolve: its blocked domains and their `www.`.
-    static func names(of blocks: [HeldBlock]) -> [UInt32: Set<String>] {
-        var names: [UInt32: Set<String>] = [:]
-        for block in blocks {
-            for case .domain(let domain) in block.targets {
-                names[block.uid, default: []].formUnion([domain.ascii, "www." + domain.ascii])
-            }
-        }
+    /// A user's names to resolve: its blocked domains and their `www.`.
+    static func names(in targets: some Sequence<Target>) -> Set<String> {
+        var names = Set<String>()
+        for case .domain(let domain) in targets { names.formUnion([domain.ascii, "www." + domain.ascii]) }
         return names
     }
 }

@@ -29,6 +29,8 @@ public final class NameLayer: BlockLayer, ServiceEventSource, Sendable {
         var applied: [UInt32: NameRedirect.Ports]?
     }
     private let state = Mutex(State())
+    /// Each user's blocked names, worked out again only when its targets change.
+    private let names = PerUserDerivation { BlockedNames(targets: Array($0.joined())) }
 
     /// `resolvConf`: where the system's resolvers are named; `upstreamPort`:
     /// theirs (53, but for a test's own); `bypasses`: what to look for that
@@ -42,12 +44,7 @@ public final class NameLayer: BlockLayer, ServiceEventSource, Sendable {
     }
 
     public func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
-        var wanted: [UInt32: BlockedNames] = [:]
-        for block in blocks {
-            let names = BlockedNames(targets: block.targets)
-            guard !names.isEmpty else { continue }
-            wanted[block.uid] = BlockedNames((wanted[block.uid]?.domains ?? []).union(names.domains))
-        }
+        let wanted = names.values(of: blocks).filter { !$0.value.isEmpty }
         state.withLock { $0.wanted = wanted }
         let ports = try server.serve(wanted)
         guard ports != state.withLock({ $0.applied }) else { return nil }

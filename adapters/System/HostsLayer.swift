@@ -22,6 +22,8 @@ public struct HostsLayer: BlockLayer {
     /// Each blocking user's blocked domains: `check` answers a user about
     /// its own blocks, never whether another user blocks a name.
     private let owners = BlockOwners()
+    /// Each user's lines of the block, rendered again only when its targets change.
+    private let entries = PerUserDerivation { HostsEntries(domains: BlockedNames(targets: Array($0.joined())).domains) }
 
     /// Room for every user's blocks (10,000 targets a block, four lines a domain).
     static let readLimit = 128 << 20
@@ -35,12 +37,9 @@ public struct HostsLayer: BlockLayer {
 
     public func enforce(_ blocks: [HeldBlock]) async throws -> Date? {
         let current = try POSIXFiles.read(path, limit: Self.readLimit) ?? []
-        var domains = Set<String>()
         owners.set(blocks)
-        for block in blocks where retired == nil {
-            for case .domain(let name) in block.targets { domains.insert(name.ascii) }
-        }
-        let wanted = Self.render(userBytes: Self.userBytes(of: current), domains: domains.sorted())
+        let entries = retired == nil ? HostsEntries.merged(entries.values(of: blocks).values) : []
+        let wanted = Self.render(userBytes: Self.userBytes(of: current), entries: entries)
         guard wanted != current else { return nil }
         try POSIXFiles.writeAtomically(wanted, to: path, system: .init())
         return nil
@@ -124,16 +123,15 @@ public struct HostsLayer: BlockLayer {
         return String(decoding: line, as: UTF8.self).trimmedLineBreaks.utf8.elementsEqual(marker)
     }
 
-    static func render(userBytes: [UInt8], domains: [String]) -> [UInt8] {
-        guard !domains.isEmpty else { return userBytes }
+    /// The file: the user's bytes, then the block of `entries` (in order).
+    static func render(userBytes: [UInt8], entries: [HostsEntries.Entry]) -> [UInt8] {
+        guard !entries.isEmpty else { return userBytes }
         var bytes = userBytes
+        bytes.reserveCapacity(userBytes.count + begin.utf8.count + end.utf8.count + 2 + entries.reduce(0) { $0 + $1.lines.count })
         if let last = bytes.last, last != 0x0A { bytes.append(0x0A) }
-        var lines = [begin]
-        for domain in domains {
-            for host in [domain, "www." + domain] { lines += ["0.0.0.0 \(host)", ":: \(host)"] }
-        }
-        lines.append(end)
-        for line in lines { bytes += Array(line.utf8) + [0x0A] }
+        bytes += Array(begin.utf8) + [0x0A]
+        for entry in entries { bytes += entry.lines }
+        bytes += Array(end.utf8) + [0x0A]
         return bytes
     }
 }
@@ -141,12 +139,15 @@ public struct HostsLayer: BlockLayer {
 /// The blocked domains of each user whose blocks a machine-wide layer was
 /// last given.
 final class BlockOwners: Sendable {
+    private let derived = PerUserDerivation { BlockedNames(targets: Array($0.joined())) }
     private let domains = Mutex<[UInt32: BlockedNames]>([:])
 
-    func set(_ blocks: [HeldBlock]) {
-        var byUser: [UInt32: BlockedNames] = [:]
-        for block in blocks { byUser[block.uid] = BlockedNames((byUser[block.uid]?.domains ?? []).union(BlockedNames(targets: block.targets).domains)) }
+    /// Takes the users' blocks; returns each user's names.
+    @discardableResult
+    func set(_ blocks: [HeldBlock]) -> [UInt32: BlockedNames] {
+        let byUser = derived.values(of: blocks)
         domains.withLock { $0 = byUser }
+        return byUser
     }
 
     func domains(of uid: UInt32) -> BlockedNames? {
