@@ -94,6 +94,8 @@ struct AutoShieldTests {
         try? FileManager.default.removeItem(atPath: system.socket)
         let status = try user.run("status")
         #expect(status.status == 0 && !status.err.contains("cannot be reached"), "\(status.err)")
+        #expect(status.prose.contains("the system service was removed") && !status.prose.contains("The system service lifts"),
+                "status says the block went with the service, not that the service will lift it: \(status.out)")
         let blocks = try doctorCheck(user, "blocks")
         #expect((blocks?["detail"] as? String ?? "").contains("was removed"), "\(String(describing: blocks))")
         let stop = try user.run("stop")

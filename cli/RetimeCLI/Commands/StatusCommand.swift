@@ -59,7 +59,7 @@ struct StatusCommand: RetimeCommand {
         let style = io.style
         // The system service lifts the blocks it holds at their end itself;
         // without the daemon, only schedules and the records wait.
-        let serviceHolds = status?.session.shield.map { $0.prefix { $0 != ":" } == "system" } == true
+        let serviceHolds = status?.session.shield.map { $0.prefix { $0 != ":" } == "system" } == true && status?.serviceRemoved != true
         let daemon = daemonPID.map { "daemon: running (pid \($0))" }
             ?? (serviceHolds
                 ? "daemon: not running. The system service lifts this session's block at its end itself; the session is"
@@ -99,6 +99,9 @@ struct StatusCommand: RetimeCommand {
         }
         if status.asleep >= 1 {
             lines.append(style.dim("suspended \(DurationValue.format(status.asleep)): not focused time"))
+        }
+        if status.serviceRemoved {
+            lines.append(style.yellow("the system service was removed (system uninstall), which lifted this session's block: nothing is blocked until it ends"))
         }
         if status.blockReleased {
             lines.append(style.yellow("root released this session's block: nothing is blocked until it ends"))

@@ -23,6 +23,10 @@ public struct SessionStatus: Sendable, Hashable {
     /// Root released the session's block (`system release`): nothing is
     /// blocked for the rest of the session. False when not asked.
     public var blockReleased = false
+    /// The session's block was the system service's, and root has since
+    /// removed the service (`system uninstall` lifted the block): nothing is
+    /// blocked for the rest of the session. False when not asked.
+    public var serviceRemoved = false
     /// The name of the device the session was started on
     /// (`Session.device`); nil when it has none or was not asked.
     public var deviceName: String?

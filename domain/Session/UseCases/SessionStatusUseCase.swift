@@ -46,6 +46,9 @@ public struct SessionStatusUseCase: Sendable {
             if let block = try? await active.block(of: current, through: shield, after: reconciled), block.session == current.id {
                 status.blockReleased = block.released
             }
+            // A system shield that blocks nothing is a service root removed
+            // (its state was just asked, so this costs no request).
+            if shield.kind == "system" { status.serviceRemoved = await shield.reach(askingAboutApps: false).recordsOnly }
         }
         if let running = current.allowance {
             status.allowanceEndsAt = running.end(at: clock.now(), boot: clock.bootTime())
