@@ -114,8 +114,11 @@ public struct LiveShieldInspector: ShieldInspector {
     private func serviceChecks(_ targets: [Target]) -> [[LayerCheck]]? {
         let client = ShieldClient(socketPath: socketPath)
         var checks: [[LayerCheck]] = []
-        for start in stride(from: 0, to: max(targets.count, 1), by: 500) {
-            let chunk = targets[start..<min(start + 500, targets.count)]
+        // In parts the service answers within its limit and the 64 KiB a
+        // request line may hold (500 names of up to 100 characters).
+        let part = min(500, ShieldProtocol.maximumInspected)
+        for start in stride(from: 0, to: max(targets.count, 1), by: part) {
+            let chunk = targets[start..<min(start + part, targets.count)]
             guard let answer = try? client.send(.init(op: .inspect, targets: chunk.map(\.description))),
                   let found = answer.checks, found.count == chunk.count else { return nil }
             checks += found

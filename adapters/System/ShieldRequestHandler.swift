@@ -169,6 +169,9 @@ public struct ShieldRequestHandler: Sendable {
             answer.passcodeLockedUntil = passcode?.lockedOut(at: now)
             return answer
         case .inspect:
+            guard (request.targets?.count ?? 0) <= ShieldProtocol.maximumInspected else {
+                throw HeldBlockError.badRequest("inspect at most \(ShieldProtocol.maximumInspected) targets a request; ask in parts")
+            }
             let targets = try Self.targets(request)
             return .init(ok: true, checks: await blocks.checks(targets, for: uid))
         case .release:

@@ -16,7 +16,7 @@ struct ShieldProtocolTests {
         #expect(old.layers?.map(\.report) == [LayerReport(name: "hosts", active: true, detail: "")])
     }
 
-    @Test("an inspect request names its targets; the handler answers a check per target")
+    @Test("an inspect request names its targets, at most 1,000; the handler answers a check per target")
     func inspect() async throws {
         let blocks = HeldBlocks(store: InMemoryHeldBlockStore(), layers: [HostsLayer(path: "/nonexistent/hosts")], clock: ManualClock(),
                                 logger: Logger(label: "t", handler: InMemoryLogHandler()))
@@ -29,6 +29,14 @@ struct ShieldProtocolTests {
         #expect(answer.checks?[0].first?.layer == "hosts" && answer.checks?[1].isEmpty == true, "the hosts layer has nothing to say of apps")
         let bad = try ShieldProtocol.line(ShieldProtocol.Request(op: .inspect, targets: ["not a target!"]))
         #expect(try ShieldProtocol.decode(ShieldProtocol.Answer.self, from: await handler.answer(bad, from: 1_000).answer).ok == false)
+        // One request's cost is what another user may wait: a request asks
+        // about at most 1,000 targets; more is refused, saying to ask in parts.
+        let most = (0..<ShieldProtocol.maximumInspected).map { "n\($0).test" }
+        let full = try ShieldProtocol.line(ShieldProtocol.Request(op: .inspect, targets: most))
+        #expect(try ShieldProtocol.decode(ShieldProtocol.Answer.self, from: await handler.answer(full, from: 1_000).answer).checks?.count == most.count)
+        let over = try ShieldProtocol.line(ShieldProtocol.Request(op: .inspect, targets: most + ["one.more"]))
+        let refused = try ShieldProtocol.decode(ShieldProtocol.Answer.self, from: await handler.answer(over, from: 1_000).answer)
+        #expect(refused.ok == false && refused.error?.message.contains("ask in parts") == true, "\(String(describing: refused.error))")
     }
 
     @Test("each user's new names to block are budgeted: 20,000 at once, then 5,000 a second; names held cost nothing; another user's share is its own")
