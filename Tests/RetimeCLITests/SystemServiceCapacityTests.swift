@@ -11,7 +11,8 @@ import Testing
 struct SystemServiceCapacityTests {
     /// Run as root: 256 children, each as a uid of its own (40000 and up),
     /// open 16 connections and send one byte of a request (so none is cut
-    /// as idle, only once its request is not whole after 5 s). Then, all
+    /// as idle; the service is given 10 minutes for a whole request, so
+    /// none is cut while a busy machine opens the rest). Then, all
     /// held: a holder's 17th connection, and two newcomers' `status`
     /// requests. Printed as JSON: how long the 4,096 took to open, what
     /// each of those was answered, and what the holders' connections were
@@ -69,7 +70,10 @@ struct SystemServiceCapacityTests {
                     s = socket.socket(socket.AF_UNIX); s.connect(path); s.sendall(b"{"); held.append(s)
                 os.write(ready_w, b"r")
                 os.read(go_r, 1)  # the parent is done: what was each connection told?
-                said = [answer_of(s, 10) for s in held]
+                # The one told "busy" was told (and cut) when the newcomer
+                # came, before `go`: what is readable now is all that was said.
+                readable = select.select(held, [], [], 1)[0]
+                said = [answer_of(s, 1) for s in readable] + [""] * (len(held) - len(readable))
                 busy = sum(1 for line in said if "the service is busy" in line)
                 os.write(told_w, ("%d %d\\n" % (busy, len(said) - busy)).encode())
                 os._exit(0)
@@ -101,7 +105,7 @@ struct SystemServiceCapacityTests {
     @Test("when 4,096 are taken, a newcomer takes the place of the oldest connection of a user holding most (told 'busy'); a holder's 17th is refused")
     func eviction() throws {
         let system = try SystemServiceHarness()
-        let service = try system.start()
+        let service = try system.start(layers: ["--firewall", "off", "--apps", "off", "--names", "hosts", "--request-timeout", "600"])
         defer { system.stop(service) }
         let run = Process()
         run.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -114,9 +118,9 @@ struct SystemServiceCapacityTests {
         let said = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any], "\(String(decoding: printed, as: UTF8.self))")
         let opened = said["opened"] as? Double ?? .infinity
         #expect(said["ready"] as? Int == 256, "\(said)")
-        // Each held connection is cut 5 s after it was opened: the rest
-        // says something only if they were all held at once.
-        try #require(opened < 4, "4,096 connections opened in \(opened) s, within the 5 s a begun request is held")
+        // Held 10 minutes each: all held at once however long a busy
+        // machine takes to open them.
+        try #require(opened < 600, "4,096 connections opened in \(opened) s, within the 10 minutes a begun request is held")
         #expect((said["seventeenth"] as? String ?? "").contains("your user has 16 connections"), "\(said)")
         let newcomers = said["newcomers"] as? [String] ?? []
         #expect(newcomers.count == 2 && newcomers.allSatisfy { $0.contains("\"ok\":true") }, "each newcomer is served: \(newcomers)")

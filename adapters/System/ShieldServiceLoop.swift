@@ -20,6 +20,8 @@ import Glibc
 public final class ShieldServiceLoop: @unchecked Sendable {
     /// The most connections one uid holds at once.
     public static let maximumClientsPerUser = 16
+    /// How long a connection may take to send its whole request.
+    let requestTimeout: Double
     /// The most connections at once, every uid together: room for 256
     /// users at their limit. When it is full, a user with fewer
     /// connections takes the place of the oldest of the user with most.
@@ -29,9 +31,9 @@ public final class ShieldServiceLoop: @unchecked Sendable {
     /// How long a client has to read its answer.
     static let answerTimeout: Double = 5
     /// The longest answer one connection is given: more than any request
-    /// of `ShieldProtocol.maximumRequest` bytes asks for (an `inspect` of
-    /// as many targets as it holds is about 2.6 MB); a longer one is
-    /// refused, so one connection never holds more.
+    /// asks for (an `inspect` of `ShieldProtocol.maximumInspected` long
+    /// names through three layers is about 1 MB); a longer one is refused,
+    /// so one connection never holds more.
     public static let maximumAnswer = 4 * 1024 * 1024
     /// The most answer bytes a uid's connections hold unsent at once, all
     /// together; past it the uid's oldest unread answers are cut (the
@@ -56,6 +58,8 @@ public final class ShieldServiceLoop: @unchecked Sendable {
         let fd: Int32
         let uid: UInt32
         let accepted: Date
+        /// How long it may take to send its whole request.
+        let requestTimeout: Double
         var buffer: [UInt8] = []
         /// The whole request line, waiting for its uid's turn.
         var request: [UInt8]?
@@ -71,15 +75,18 @@ public final class ShieldServiceLoop: @unchecked Sendable {
         var deadline: Date {
             if let answeredAt { return answeredAt.addingTimeInterval(ShieldServiceLoop.answerTimeout) }
             if request != nil { return .distantFuture }
-            return accepted.addingTimeInterval(buffer.isEmpty ? ShieldProtocol.idleTimeout : ShieldProtocol.requestTimeout)
+            return accepted.addingTimeInterval(buffer.isEmpty ? ShieldProtocol.idleTimeout : requestTimeout)
         }
     }
 
     /// Listens at `socketPath`; wakes when any of `watchedFiles` is changed
     /// by someone else (a hosts file edited by hand). It catches TERM and
     /// INT itself unless `catchingSignals` is false: then `shutDown` ends it
-    /// (a service group that owns the process's signals).
-    public init(socketPath: String, watchedFiles: [String], catchingSignals: Bool = true) throws {
+    /// (a service group that owns the process's signals). `requestTimeout`:
+    /// how long a connection may take to send its whole request.
+    public init(socketPath: String, watchedFiles: [String], catchingSignals: Bool = true,
+                requestTimeout: Double = ShieldProtocol.requestTimeout) throws {
+        self.requestTimeout = requestTimeout
         capacity = Self.raiseDescriptorLimit(toServe: Self.maximumClients)
         listener = try UnixSocket.listen(at: socketPath)
         timer = try DeadlineTimer()
@@ -289,7 +296,7 @@ public final class ShieldServiceLoop: @unchecked Sendable {
                 refuse(fd, "the service is busy; try again")
                 continue
             }
-            clients.append(Client(fd: fd, uid: uid, accepted: Date()))
+            clients.append(Client(fd: fd, uid: uid, accepted: Date(), requestTimeout: requestTimeout))
         }
     }
 
@@ -327,7 +334,7 @@ public final class ShieldServiceLoop: @unchecked Sendable {
             if count < 0, errno != EAGAIN, errno != EINTR { return .refused(nil) }
         }
         if clients[index].deadline <= now {
-            return .refused("a request must begin within \(Int(ShieldProtocol.idleTimeout)) s and arrive within \(Int(ShieldProtocol.requestTimeout)) s")
+            return .refused("a request must begin within \(Int(ShieldProtocol.idleTimeout)) s and arrive within \(Int(requestTimeout)) s")
         }
         return .pending
     }

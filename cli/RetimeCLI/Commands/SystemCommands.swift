@@ -23,6 +23,7 @@ enum SystemCommands {
             .value("names", "MODE", help: "How names are blocked: auto (the service's resolver for the blocking user alone where nftables "
                    + "can redirect its DNS, else the hosts file), resolver, or hosts (the hosts file, for every user).",
                    choices: ["auto", "resolver", "hosts"]),
+            .value("request-timeout", "SECONDS", help: "How long a connection may take to send its whole request (default 5)."),
         ])
         static let reconciliation = Reconciliation.never
         let options: SystemOptions
@@ -38,6 +39,12 @@ enum SystemCommands {
             if let firewall = parsed.value("firewall").flatMap(SystemOptions.Firewall.init(rawValue:)) { options.firewall = firewall }
             if let apps = parsed.value("apps") { options.apps = apps == "on" }
             if let names = parsed.value("names").flatMap(SystemOptions.Names.init(rawValue:)) { options.names = names }
+            if let text = parsed.value("request-timeout") {
+                guard let seconds = Double(text), seconds.isFinite, (0.1...3_600).contains(seconds) else {
+                    throw UsageError(.invalidValue, "--request-timeout takes seconds, from 0.1 to 3600", command: parsed.commandName)
+                }
+                options.requestTimeout = seconds
+            }
             self.options = options
         }
         func run(_ services: DaemonCommands.Runtime, _ io: CommandIO) async throws -> CommandResult {

@@ -29,7 +29,8 @@ struct ShieldService: Service {
             first = Date().addingTimeInterval(60)
         }
         // The group owns the signals: its shutdown ends the loop as TERM did.
-        let loop = try ShieldServiceLoop(socketPath: options.socket, watchedFiles: [options.hostsFile], catchingSignals: false)
+        let loop = try ShieldServiceLoop(socketPath: options.socket, watchedFiles: [options.hostsFile], catchingSignals: false,
+                                         requestTimeout: options.requestTimeout)
         // Blocks restored, socket open: logins may begin (Type=notify).
         ServiceReadiness.announce(environment: environment)
         logger.notice("serving", metadata: ["socket": "\(options.socket)", "state": "\(options.stateDirectory)", "hosts": "\(options.hostsFile)"])

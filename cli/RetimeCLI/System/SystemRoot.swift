@@ -13,6 +13,8 @@ struct SystemOptions: Sendable {
     var firewall = Firewall.auto
     var apps = true
     var names = Names.auto
+    /// How long a connection may take to send its whole request.
+    var requestTimeout = ShieldProtocol.requestTimeout
 
     enum Firewall: String, Sendable {
         case auto, nftables, off
