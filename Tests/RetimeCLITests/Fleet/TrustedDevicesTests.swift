@@ -204,6 +204,47 @@ struct TrustedDevicesTests {
         }
     }
 
+    @Test("a block raised for a session cancelled elsewhere goes once that device's compacted log names it no more, and an older copy of that log lowers nothing (fleet seed 28004)")
+    func cancelledBlockGoesAfterCompaction() async throws {
+        let fleet = try await FleetScenario(skews: [0, 0])
+        // A's log as it was before the session: B keeps a copy of it.
+        _ = try await fleet.start(on: 0, for: 60)
+        _ = try await fleet.on(0) { try await $0.resolve(StopSessionUseCase.self).execute() }
+        try fleet.carry(from: 0, to: 1)
+        let copy = fleet.devices[1].data + "/devices/" + fleet.devices[0].id + "/changes/session.jsonl"
+        let older = try Data(contentsOf: URL(fileURLWithPath: copy))
+
+        fleet.advance(by: 1)
+        let session = try await fleet.start(on: 0, for: 3_000)
+        try fleet.carry(from: 0, to: 1)
+        #expect(try await fleet.status(on: 1)?.session.id == session.id)
+        #expect(try await fleet.block(on: 1) == session.id, "B raised its block from A's value")
+
+        // rsync from a stale copy: A's log as it was before the session
+        // names it nowhere, yet it runs on A.
+        try older.write(to: URL(fileURLWithPath: copy))
+        fleet.devices[1].arrivals.record(copy, at: fleet.devices[1].clock.now())
+        _ = try await fleet.status(on: 1)
+        #expect(try await fleet.block(on: 1) == session.id, "an older copy of A's log lowers no block")
+
+        // B hears nothing while A cancels it and runs three more: A's log
+        // of the slot drops every line of it, its removal too.
+        fleet.advance(by: 1)
+        _ = try await fleet.on(0) { try await $0.resolve(CancelSessionUseCase.self).execute() }
+        for _ in 0..<3 {
+            fleet.advance(by: 1)
+            _ = try await fleet.start(on: 0, for: 60)
+            _ = try await fleet.on(0) { try await $0.resolve(StopSessionUseCase.self).execute() }
+        }
+        let log = try String(contentsOfFile: fleet.devices[0].data + "/devices/" + fleet.devices[0].id + "/changes/session.jsonl", encoding: .utf8)
+        #expect(!log.contains(session.id.description), "A's log no longer names it: \(log)")
+
+        try fleet.carry(from: 0, to: 1)
+        #expect(try await fleet.status(on: 1) == nil)
+        #expect(try await fleet.block(on: 1) == nil, "A's log dropped the value B raised its block from, under later lines: B's block of it goes")
+        #expect(try await fleet.history(on: 1)[session.id.description] == nil, "a cancelled session is not history")
+    }
+
     @Test("another device's emptied log stops no command, is named by sync status and left as it is by doctor --repair")
     func peerDamageIsNotMine() async throws {
         let fleet = try await FleetScenario(skews: [0, 0])

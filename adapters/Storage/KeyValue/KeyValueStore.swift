@@ -66,6 +66,14 @@ public protocol KeyValueStore: Sendable {
     /// the store keeps them (a shared folder's slot log does); nil otherwise.
     func lastValue(_ suite: String, key: String, identity: String) throws -> JSONValue?
 
+    /// Remembers, on this machine, which value of the thing `identity`
+    /// names `key` holds now: the one this machine's block of it was just
+    /// raised from. Once the log that held that value has dropped it under
+    /// later lines and no log holds the thing any more, `hasEnded` says it
+    /// ended (a shared folder's slot log); a store of one device keeps
+    /// nothing.
+    func rememberSource(_ suite: String, key: String, identity: String) throws
+
     /// Whether a read of `suite` leaves out another device's log that does
     /// not read (a shared folder's); false for a store of one device.
     func leavesOut(_ suite: String) throws -> Bool
@@ -118,6 +126,8 @@ extension KeyValueStore {
     public func hasEnded(_ suite: String, key: String, identity: String) throws -> Bool { false }
 
     public func lastValue(_ suite: String, key: String, identity: String) throws -> JSONValue? { nil }
+
+    public func rememberSource(_ suite: String, key: String, identity: String) throws {}
 
     public func leavesOut(_ suite: String) throws -> Bool { false }
 

@@ -163,7 +163,31 @@ public final class DataFolderStore: KeyValueStore {
     public func hasEnded(_ suite: String, key: String, identity: String) throws -> Bool {
         guard Self.sharedSuites.contains(suite) else { return false }
         try prepare()
-        return try shared.hasEnded(suite, key: key, identity: identity)
+        if try shared.hasEnded(suite, key: key, identity: identity) { return true }
+        // A thing removed for good leaves no trace once the device that
+        // removed it has removed more (compaction keeps its last few
+        // removals), and a cancelled session none in history: what this
+        // machine raised its block from tells, if that log dropped it.
+        // (A record that does not read only leaves such a block up.)
+        guard case .object(let source)? = (try? local().storedValue(forKey: suite + "/" + key, in: Self.sourcesSuite)) ?? nil,
+              source["identity"] == .string(identity), case .string(let text)? = source["at"], let stamp = HybridTimestamp(text: text) else {
+            return false
+        }
+        return try shared.dropped(suite, key: key, identity: identity, at: stamp)
+    }
+
+    /// The machine's suite that keeps, per key of a shared suite, the
+    /// value this machine's block was last raised from (`rememberSource`).
+    static let sourcesSuite = "raised-from"
+
+    public func rememberSource(_ suite: String, key: String, identity: String) throws {
+        guard Self.sharedSuites.contains(suite) else { return }
+        try prepare()
+        guard let stamp = try shared.lastStamp(suite, key: key, identity: identity) else { return }
+        let source = JSONValue.object(["identity": .string(identity), "at": .string(stamp.description)])
+        // Lost to a crash, it only leaves a block up that a later command
+        // could have lowered, as before it was kept.
+        try local().update(Self.sourcesSuite, durability: .repairable) { $0[suite + "/" + key] = source }
     }
 
     public func leavesOut(_ suite: String) throws -> Bool {

@@ -70,8 +70,38 @@ extension ReplicatedLogStore {
     /// The latest value of the thing `identity` names among the whole
     /// values `key` held; merged from the logs, as `hasEnded`.
     public func lastValue(_ suite: String, key: String, identity: String) throws -> JSONValue? {
+        try latest(suite, key: key, identity: identity)?.value
+    }
+
+    /// The stamp of that value: which line of which device's log wrote it.
+    public func lastStamp(_ suite: String, key: String, identity: String) throws -> HybridTimestamp? {
+        try latest(suite, key: key, identity: identity)?.key
+    }
+
+    private func latest(_ suite: String, key: String, identity: String) throws -> (key: HybridTimestamp, value: JSONValue)? {
         guard let ending = endings[suite] else { return nil }
-        return try merged(suite).reader.wholeValues[key]?.filter { ending.identity($0.value) == identity }.max { $0.key < $1.key }?.value
+        return try merged(suite).reader.wholeValues[key]?.filter { ending.identity($0.value) == identity }.max { $0.key < $1.key }
+    }
+
+    /// Whether the thing `identity` names is gone from every log, though
+    /// the value of it written at `stamp` was once read here: no log holds
+    /// that value or any other of the thing, none is left out, and the log
+    /// of the device that wrote it holds a later line. A log drops a value
+    /// only under a later line of its own that sets or deletes the same
+    /// key (compaction), so that device replaced or removed the thing, and
+    /// no device edited it since; an older copy of that log, which holds no
+    /// line after the value, tells nothing. Merged from the logs, as
+    /// `hasEnded`.
+    public func dropped(_ suite: String, key: String, identity: String, at stamp: HybridTimestamp) throws -> Bool {
+        guard let ending = endings[suite] else { return false }
+        let reader = try merged(suite).reader
+        guard reader.unreadable.isEmpty else { return false }
+        if (reader.wholeValues[key] ?? [:]).contains(where: { $0.key == stamp || ending.identity($0.value) == identity }) { return false }
+        // The lines a reader keeps the stamps of: whole values, lines that
+        // name the value they replaced (`over`, `seen`) and removals.
+        func later(_ other: HybridTimestamp) -> Bool { other.device == stamp.device && other > stamp }
+        return reader.overs.keys.contains(where: later) || reader.wholeValues.values.contains { $0.keys.contains(where: later) }
+            || reader.removals.values.contains { $0.values.contains(where: later) }
     }
 
     /// The device whose change removed `key`, when it holds no value now

@@ -48,6 +48,10 @@ public struct StoreSessionRepository: SessionRepository {
         try store.hasEnded(Self.suite, key: Self.key, identity: id.description)
     }
 
+    public func blockRaised(for id: SessionID) async throws {
+        try store.rememberSource(Self.suite, key: Self.key, identity: id.description)
+    }
+
     public func leavesOut() async throws -> Bool {
         try store.leavesOut(Self.suite)
     }

@@ -39,9 +39,19 @@ public protocol SessionRepository: Sendable {
 
     /// Whether the slot's records show the session `id` ended (an ended
     /// value of it) or removed for good (stopped or cancelled), whatever
-    /// the slot holds now: a block this machine still holds for it is
-    /// orphaned. False when the store cannot tell.
+    /// the slot holds now, or that it left them for good after this machine
+    /// raised its block (`blockRaised`): a block this machine still holds
+    /// for it is orphaned. False when the store cannot tell.
     func hasEnded(_ id: SessionID) async throws -> Bool
+
+    /// Remembers on this machine which of the slot's values of the session
+    /// `id` this machine's block was just raised from. A cancel is not
+    /// history, and the device that cancelled it keeps only its last few
+    /// removals: once that value's own log has dropped it under later lines
+    /// and no device's log names the session any more, `hasEnded` says it
+    /// ended. An older copy of that log, which holds no line after the
+    /// value, says nothing.
+    func blockRaised(for id: SessionID) async throws
 
     /// The last value of the session `id` the slot's records hold,
     /// whatever the slot holds now; nil when they hold none (or the store
@@ -62,6 +72,7 @@ extension SessionRepository {
     public func lastHeld() async throws -> SessionID? { nil }
     public func endedElsewhere() async throws -> SessionID? { nil }
     public func hasEnded(_ id: SessionID) async throws -> Bool { false }
+    public func blockRaised(for id: SessionID) async throws {}
     public func lastValue(of id: SessionID) async throws -> Session? { nil }
     public func leavesOut() async throws -> Bool { false }
 }

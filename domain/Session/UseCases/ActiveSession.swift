@@ -205,6 +205,12 @@ public struct ActiveSession: Sendable {
         if ended { return try await putAwayEnded(session) }
         guard aligned.raised != nil else { return (.some(session), .some(aligned.found.block)) }
         logger.notice("raised the block of the running session, which was down", metadata: ["session": "\(session.id)"])
+        // Often from another device's value: if that device cancels it and
+        // its log lets the removal go before this one hears of it, what
+        // this machine raised the block from is all that tells it ended.
+        do { try await sessions.blockRaised(for: session.id) } catch {
+            logger.debug("could not note where the block was raised from", metadata: ["session": "\(session.id)", "cause": "\(error)"])
+        }
         // A pause or a stop in another process since the session was read
         // lifted its block first: the block raised here must not outlive it.
         if let now = try await sessions.current(), now.id == session.id, now.isActive, !now.blockIsLifted { return (.some(now), .none) }
