@@ -94,7 +94,7 @@ struct FleetSimulationTests {
     /// defects themselves are pinned step by step in `TrustedDevicesTests`.
     static let onceFailed: [UInt64] = [
         96, 115, 168, 197, 217, 364, 461, 583, 627, 693, 764, 999, 1243, 1456, 1535, 1736, 2548, 2894, 2922, 3293,
-        3540, 3637, 4042, 4126, 4407, 4842, 5356, 5507, 5743, 7200, 7690, 14958, 22683, 26766, 28004,
+        3540, 3637, 4042, 4126, 4407, 4842, 5356, 5507, 5743, 7200, 7690, 14958, 22683, 26766, 28004, 30735,
     ]
 
     @Test("seeds that once failed keep every invariant", .disabled(if: ProcessInfo.processInfo.environment["RETIME_TEST_BINARY"] != nil,

@@ -245,6 +245,27 @@ struct TrustedDevicesTests {
         #expect(try await fleet.history(on: 1)[session.id.description] == nil, "a cancelled session is not history")
     }
 
+    @Test("a machine that learned another device's clock was set back an hour keeps judging its session by it when the log that told it is left out (fleet seed 30735)")
+    func clockMoveOutlivesItsLog() async throws {
+        let fleet = try await FleetScenario(skews: [0, 0])
+        // A's groups log was written before: its lines say A's clock as it was.
+        fleet.advance(by: 60)
+        fleet.devices[0].clock.setWallClock(to: fleet.devices[0].clock.now().addingTimeInterval(-3_600))
+        let session = try await fleet.start(on: 0, for: 300)
+        try fleet.sync()
+        #expect(try await fleet.status(on: 1)?.session.id == session.id, "B judges it by A's clock, an hour behind its own")
+        // B takes a break and resumes: its own log holds the session too.
+        _ = try await fleet.on(1) { try await $0.resolve(PauseSessionUseCase.self).execute() }
+        _ = try await fleet.on(1) { try await $0.resolve(ResumeSessionUseCase.self).execute() }
+
+        // B's copy of A's log of the slot is emptied (a disk that failed
+        // there): only A's groups log, from before the move, still reads.
+        try Data().write(to: URL(fileURLWithPath: fleet.devices[1].data + "/devices/" + fleet.devices[0].id + "/changes/session.jsonl"))
+        #expect(try await fleet.status(on: 1)?.session.id == session.id, "still running on B, 300 s before its end on A's clock")
+        #expect(try await fleet.history(on: 1)[session.id.description] == nil, "B never completed it early")
+        #expect(try await fleet.block(on: 1) == session.id)
+    }
+
     @Test("another device's emptied log stops no command, is named by sync status and left as it is by doctor --repair")
     func peerDamageIsNotMine() async throws {
         let fleet = try await FleetScenario(skews: [0, 0])

@@ -77,6 +77,10 @@ final class PeerClocks: Sendable {
         /// That device's `clockMark` when it wrote the line (or the last
         /// one it wrote since, the reading moved with it).
         var mark: Mark?
+        /// That device's boot-time reading (seconds) when it wrote `mark`:
+        /// a kept mark newer than any its logs still say here (the log
+        /// that said it no longer reads) is still the newest.
+        var markSeconds: Double?
     }
 
     /// A device's wall clock against its boot: the boot, and the wall time
@@ -98,7 +102,7 @@ final class PeerClocks: Sendable {
         // That device's wall clock against its boot as it last wrote: a
         // clock moved since a line was written moves what that line (or one
         // kept) says by as much; a boot since leaves it saying nothing sure.
-        if let mark = Self.newestMark(lines) {
+        if let (mark, markSeconds) = Self.newestMark(lines, kept: Array(logs.values)) {
             // How far that clock moved since `was`; nil: it booted since.
             func moved(since was: Mark?) -> TimeInterval? {
                 guard let was else { return 0 }
@@ -108,13 +112,16 @@ final class PeerClocks: Sendable {
                 guard let shift = moved(since: line.mark) else { return nil }
                 var line = line
                 line.reading = line.reading.addingTimeInterval(shift)
-                line.mark = line.mark.map { _ in mark }
+                if line.mark != nil { (line.mark, line.markSeconds) = (mark, markSeconds) }
                 return line
             }
             for (log, kept) in logs {
                 guard let shift = moved(since: kept.mark) else { logs[log] = nil; continue }
                 logs[log]?.reading = kept.reading.addingTimeInterval(shift)
-                logs[log]?.mark = kept.mark.map { _ in mark }
+                if kept.mark != nil {
+                    logs[log]?.mark = mark
+                    logs[log]?.markSeconds = markSeconds
+                }
             }
         }
         func offset(of anchor: Anchor) -> TimeInterval {
@@ -123,7 +130,8 @@ final class PeerClocks: Sendable {
         for line in lines where logs[line.log]?.seen != line.at {
             // First seen now: its arrival placed on the boot-time clock.
             let fresh = Anchor(at: line.at, reading: line.reading, bootID: boot.bootID,
-                               arrivedAtBootSeconds: boot.seconds - now.timeIntervalSince(line.arrived), seen: line.at, mark: line.mark)
+                               arrivedAtBootSeconds: boot.seconds - now.timeIntervalSince(line.arrived), seen: line.at, mark: line.mark,
+                               markSeconds: line.markSeconds)
             guard let kept = logs[line.log], offset(of: kept) >= offset(of: fresh) else {
                 logs[line.log] = fresh
                 continue
@@ -145,21 +153,32 @@ final class PeerClocks: Sendable {
         var reading: Date
         var arrived: Date
         /// The writer's `clockMark` when it wrote the line (or one it wrote
-        /// since, the reading moved with it).
+        /// since, the reading moved with it), and its boot-time reading then.
         var mark: Mark?
+        var markSeconds: Double?
         /// The newest mark of the log, with the writer's boot-time reading
         /// when it wrote it.
         var written: (mark: Mark, bootSeconds: Double)?
     }
 
-    /// The mark the writer wrote last: on the boot of the log written
-    /// last (by hybrid stamp: nothing else compares two boots, and boots
-    /// are rare), the one written at the latest boot-time reading. Stamps
-    /// alone would not do within a boot: each log's hybrid clock runs on
-    /// its own, and a clock set back writes lower stamps than before.
-    static func newestMark(_ lines: [Line]) -> Mark? {
-        guard let boot = lines.filter({ $0.written != nil }).max(by: { $0.at < $1.at })?.written?.mark.boot else { return nil }
-        return lines.compactMap(\.written).filter { $0.mark.boot == boot }.max { $0.bootSeconds < $1.bootSeconds }?.mark
+    /// The mark the writer wrote last, with the boot-time reading it was
+    /// written at: on the boot of the log written last (by hybrid stamp:
+    /// nothing else compares two boots, and boots are rare), the one
+    /// written at the latest boot-time reading. Stamps alone would not do
+    /// within a boot: each log's hybrid clock runs on its own, and a clock
+    /// set back writes lower stamps than before. Within that boot, the
+    /// marks of the anchors `kept` count too: the log that said the newest
+    /// may read no more (a damaged copy, left out), and the older marks of
+    /// the logs that still read would move what was kept of it back by the
+    /// clock's last move.
+    static func newestMark(_ lines: [Line], kept: [Anchor] = []) -> (mark: Mark, seconds: Double)? {
+        var said = lines.compactMap { line in line.written.map { (at: line.at, mark: $0.mark, seconds: $0.bootSeconds) } }
+        let keptSaid = kept.compactMap { anchor in
+            anchor.mark.flatMap { mark in anchor.markSeconds.map { (at: anchor.seen, mark: mark, seconds: $0) } }
+        }
+        guard let boot = (said.max { $0.at < $1.at } ?? keptSaid.max { $0.at < $1.at })?.mark.boot else { return nil }
+        said += keptSaid
+        return said.filter { $0.mark.boot == boot }.max { $0.seconds < $1.seconds }.map { ($0.mark, $0.seconds) }
     }
 
     /// The last line that holds `device`'s clock reading of each of its
@@ -188,8 +207,11 @@ final class PeerClocks: Sendable {
             let written = readings.lazy.compactMap { line in
                 line.mark.map { (mark: $0, bootSeconds: line.reading.timeIntervalSince1970 - Double($0.epoch) / 1_000) }
             }.first
-            let inForce = readings[index...].lazy.compactMap(\.mark).first
-            lines.append(Line(log: name, at: line.at, reading: line.reading, arrived: arrived, mark: inForce, written: written))
+            let inForce = readings[index...].lazy.compactMap { line in
+                line.mark.map { (mark: $0, seconds: line.reading.timeIntervalSince1970 - Double($0.epoch) / 1_000) }
+            }.first
+            lines.append(Line(log: name, at: line.at, reading: line.reading, arrived: arrived, mark: inForce?.mark, markSeconds: inForce?.seconds,
+                              written: written))
         }
         return lines
     }
@@ -228,7 +250,7 @@ final class PeerClocks: Sendable {
         return directory + "/" + id + "/snapshots/" + Self.anchorsFile
     }
 
-    /// `{"<device>":{"<log>":{"at":"…","reading":ms,"boot":"<boot id>","arrived":seconds,"seen":"…"},…},…}`;
+    /// `{"<device>":{"<log>":{"at":"…","reading":ms,"boot":"<boot id>","arrived":seconds,"seen":"…","mark":"<boot>:<epoch>","markAt":seconds},…},…}`;
     /// empty when missing or damaged (it is a cache).
     private func loadAnchors() -> [String: [String: Anchor]] {
         guard let path = anchorsPath, let bytes = try? POSIXFiles.read(path, limit: 1 << 20),
@@ -243,7 +265,8 @@ final class PeerClocks: Sendable {
                       let arrived = fields["arrived"].flatMap(Self.number) else { continue }
                 let mark = ChangeLine.clockMark(fields["mark"]).map { Mark(boot: $0.boot, epoch: $0.epoch) }
                 anchors[device, default: [:]][log] = Anchor(at: at, reading: Date(timeIntervalSince1970: Double(reading) / 1_000),
-                                                            bootID: boot, arrivedAtBootSeconds: arrived, seen: seen, mark: mark)
+                                                            bootID: boot, arrivedAtBootSeconds: arrived, seen: seen, mark: mark,
+                                                            markSeconds: fields["markAt"].flatMap(Self.number))
             }
         }
         return anchors
@@ -268,6 +291,7 @@ final class PeerClocks: Sendable {
                                                    "boot": .string(anchor.bootID), "arrived": .double(anchor.arrivedAtBootSeconds),
                                                    "seen": .string(anchor.seen.description)]
                 if let mark = anchor.mark { fields["mark"] = .string(mark.boot + ":" + String(mark.epoch)) }
+                if let seconds = anchor.markSeconds { fields["markAt"] = .double(seconds) }
                 return .object(fields)
             })
         }
