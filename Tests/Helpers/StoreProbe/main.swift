@@ -8,6 +8,8 @@ import JSONDocument
 //
 //   StoreProbe increment STORE_DIR N        N read-modify-write increments of counter/n
 //   StoreProbe increment-shared DEVICES_DIR DEVICE N   the same in a shared folder's log store, as DEVICE
+//   StoreProbe increment-commands DEVICES_DIR DEVICE N the same, each increment a command of its own (a
+//                                            fresh store that reads first, then writes, then tears down)
 //   StoreProbe migrate DATA_DIR DEVICE       opens a data folder (migrating it) and reads its shared suites
 //   StoreProbe write-loop STORE_DIR         rewrites blob/value forever with generation k
 //   StoreProbe append-loop HISTORY_DIR DEV  appends sessions forever
@@ -46,6 +48,13 @@ case "increment":
 case "increment-shared":
     increment(ReplicatedLogStore.dataFolder(devices: arguments[2], deviceID: { arguments[3] }, now: { Date() }, lockTimeout: 30),
               times: Int(arguments[4]) ?? 0)
+case "increment-commands":
+    for _ in 0..<(Int(arguments[4]) ?? 0) {
+        let store = ReplicatedLogStore.dataFolder(devices: arguments[2], deviceID: { arguments[3] }, now: { Date() }, lockTimeout: 30)
+        do { _ = try store.values(of: "counter") } catch { fail("\(error)") }
+        increment(store, times: 1)
+        store.forgetParsedSuites()
+    }
 case "migrate":
     let store = DataFolderStore.open(root: arguments[2], deviceID: { arguments[3] }, now: { Date() })
     FileHandle.standardOutput.write(Data("ready\n".utf8))

@@ -23,6 +23,9 @@ public protocol KeyValueStore: Sendable {
     /// stores what it leaves, if anything changed. If `body` throws, nothing
     /// is stored and the error is rethrown. Readers see the new values once
     /// it returns; `durability` says whether a crash may still undo them.
+    /// `body` depends on nothing but the values it is given: a store that
+    /// ran it on values it kept, and finds them not what is stored, runs it
+    /// again on those (`ReplicatedLogStore.writeFromSnapshot`).
     func update<Result>(_ suite: String, durability: WriteDurability,
                         _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result
 

@@ -108,3 +108,28 @@ struct ChangeMembers {
         return members
     }
 }
+
+extension LineMembers {
+    /// The `key` of a line, every other member passed over without being
+    /// parsed into values: a write that starts from a snapshot parses only
+    /// the lines of the records it changes, and finds them so. Nil when
+    /// the line's `key` (its last, as `parse` keeps) is no string.
+    static func key(of line: UnsafeBufferPointer<UInt8>) throws -> String? {
+        var reader = JSONByteReader(line)
+        try reader.expect(UInt8(ascii: "{"))
+        if reader.take(UInt8(ascii: "}")) { return nil }
+        var key: String?
+        repeat {
+            let isKey = try reader.withString { $0.elementsEqual("key".utf8) }
+            try reader.expect(UInt8(ascii: ":"))
+            if isKey, reader.peek() == UInt8(ascii: "\"") {
+                key = try reader.readString()
+            } else {
+                if isKey { key = nil }
+                try reader.skipValue()
+            }
+        } while reader.take(UInt8(ascii: ","))
+        try reader.expect(UInt8(ascii: "}"))
+        return key
+    }
+}

@@ -64,6 +64,12 @@ struct ChangeLogReader {
         guard let mark = latestMark, mark.milliseconds <= limit else { return changed }
         return max(changed ?? mark, mark)
     }
+    /// The latest stamp read, whatever its wall time (a snapshot's `latest`).
+    var latestRead: HybridTimestamp? {
+        guard let mark = latestMark else { return records.latest }
+        return max(records.latest ?? mark, mark)
+    }
+
     /// The log whose lines are kept as they are read (this device's own,
     /// which only this device compacts), and those lines: compacting it
     /// then parses nothing again (it parsed every line, a third of a

@@ -27,7 +27,9 @@ extension ReplicatedLogStore {
         guard let device = try? deviceID(), let copy = goodCopyPath(of: suite) else { return }
         let path = directory + "/" + device + "/changes/" + suite + ".jsonl"
         var bytes: [UInt8]
-        if let kept = keptReader(suite), kept.indexedPath == path, let progress = kept.files[path], kept.indexed.count == progress.lines,
+        if let written = goodLogs.withLock({ $0[suite] }), (try? POSIXFiles.FileStamp.current(path)) == written.stamp {
+            bytes = written.bytes
+        } else if let kept = keptReader(suite), kept.indexedPath == path, let progress = kept.files[path], kept.indexed.count == progress.lines,
            let now = try? POSIXFiles.FileStamp.current(path), now == progress.stamp, now.size == Int64(progress.consumed) {
             bytes = []
             bytes.reserveCapacity(progress.consumed)

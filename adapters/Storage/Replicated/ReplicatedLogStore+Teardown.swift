@@ -30,11 +30,18 @@ extension ReplicatedLogStore {
         // before its own teardown) gets its copy too, when the log outgrew it.
         for suite in cache.withLock({ Set($0.keys) }).subtracting(wrote).sorted() where goodCopyIsBehind(suite) { keepGoodCopy(of: suite) }
         for suite in changedSuites.withLock({ changed in defer { changed.removeAll() }; return changed.sorted() }) {
-            guard let path = snapshotPath(of: suite), let state = try? merged(suite) else { continue }
+            guard let path = snapshotPath(of: suite) else { continue }
+            // A write from the snapshot brought it up to date: no merge.
+            if let kept = served.withLock({ $0[suite] }), let now = try? stamped(suite), now.stamps == kept.stamps {
+                kept.snapshot.write(to: path)
+                continue
+            }
+            guard let state = try? merged(suite) else { continue }
             saveSnapshot(of: state, to: path)
         }
         cache.withLock { $0.removeAll() }
         served.withLock { $0.removeAll() }
+        goodLogs.withLock { $0.removeAll() }
         listings.forget()
         suiteFiles.withLock { $0 = (nil, [:]) }
     }

@@ -68,6 +68,9 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// Suites this process wrote: the last good copy of this device's log
     /// of each is kept when it is done (`keepGoodCopy`).
     let wroteSuites = Mutex<Set<String>>([])
+    /// This device's log of a suite as a write from a snapshot left it, by
+    /// its stamp then: every line of it reads, so it is the good copy.
+    let goodLogs = Mutex<[String: (stamp: POSIXFiles.FileStamp, bytes: [UInt8])]>([:])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -140,25 +143,35 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// made from, else merged from the logs (and the snapshot made again).
     func readState(_ suite: String) throws -> ReadState {
         try SuiteName.check(suite)
+        let (files, stamps) = try stamped(suite)
+        if let cached = cache.withLock({ $0[suite] }), cached.reader.isCurrent(stamps) { return .merged(cached) }
+        if let snapshot = currentSnapshot(suite, files: files, stamps: stamps) { return .snapshot(snapshot) }
+        let state = try merged(suite, files: files, stamps: stamps)
+        if let snapshot = snapshotPath(of: suite) { saveSnapshot(of: state, to: snapshot) }
+        return .merged(state)
+    }
+
+    /// Every log of `suite` as listed now, and each one's stamp.
+    func stamped(_ suite: String) throws -> (files: [String], stamps: [String: POSIXFiles.FileStamp]) {
         let files = logFiles(of: suite)
         var stamps: [String: POSIXFiles.FileStamp] = [:]
         stamps.reserveCapacity(files.count)
         for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
-        if let cached = cache.withLock({ $0[suite] }), cached.reader.isCurrent(stamps) { return .merged(cached) }
-        if let served = served.withLock({ $0[suite] }), served.stamps == stamps { return .snapshot(served.snapshot) }
-        let snapshot = snapshotPath(of: suite)
-        if let snapshot, let saved = SuiteSnapshot.load(snapshot) {
-            let (current, restamped) = saved.check(files: files, directory: directory)
-            if current {
-                // Logs read to check them that will not need it again: kept so.
-                restamped?.write(to: snapshot)
-                served.withLock { $0[suite] = (stamps, restamped ?? saved) }
-                return .snapshot(restamped ?? saved)
-            }
-        }
-        let state = try merged(suite, files: files, stamps: stamps)
-        if let snapshot { saveSnapshot(of: state, to: snapshot) }
-        return .merged(state)
+        return (files, stamps)
+    }
+
+    /// The snapshot of `suite`, if every log (`files`, stamped `stamps`)
+    /// holds exactly what it was made from: the one this process was last
+    /// served while no stamp moved, else the one on disk, checked.
+    func currentSnapshot(_ suite: String, files: [String], stamps: [String: POSIXFiles.FileStamp]) -> SuiteSnapshot? {
+        if let served = served.withLock({ $0[suite] }), served.stamps == stamps { return served.snapshot }
+        guard let snapshot = snapshotPath(of: suite), let saved = SuiteSnapshot.load(snapshot) else { return nil }
+        let (current, restamped) = saved.check(files: files, directory: directory)
+        guard current else { return nil }
+        // Logs read to check them that will not need it again: kept so.
+        restamped?.write(to: snapshot)
+        served.withLock { $0[suite] = (stamps, restamped ?? saved) }
+        return restamped ?? saved
     }
 
     /// `devices/<this id>/snapshots/<suite>.json`, when this device has a
@@ -188,7 +201,8 @@ public final class ReplicatedLogStore: KeyValueStore {
             if let last = state.records.remains(key).fields[ChangeLine.wholeValue] { lastValues[key] = last }
             if let removal = Self.removal(in: state, key: key) { removedBy[key] = removal }
         }
-        SuiteSnapshot(sources: sources, values: state.values, unseen: unseen, lastValues: lastValues, removedBy: removedBy).write(to: path)
+        SuiteSnapshot(sources: sources, values: state.values, unseen: unseen, lastValues: lastValues, removedBy: removedBy,
+                      latest: state.reader.latestRead).write(to: path)
     }
 
     /// The bytes of change lines above which a suite's merged values are
@@ -216,71 +230,30 @@ public final class ReplicatedLogStore: KeyValueStore {
         // writing is an inotify write event even when nothing was written,
         // and the daemon, which watches the logs, would wake itself.
         let lock = try FileLock(path: folder + "/" + suite + ".lock", timeout: lockTimeout)
-        // Merged inside the lock: this device's earlier writes, by any of
+        // Looked at inside the lock: this device's earlier writes, by any of
         // its processes, are all in.
-        let state = try merged(suite)
+        let (files, stamps) = try stamped(suite)
+        if let base = snapshotBase(suite, files: files, stamps: stamps),
+           case .done(let result) = try writeFromSnapshot(base, suite: suite, path: path, device: device, durability: durability, body) {
+            _ = consume lock
+            return result
+        }
+        let state = try merged(suite, files: files, stamps: stamps)
         var after = state.values
         let result = try body(&after)
         guard after != state.values else { return result }
-        let shape = shapes(suite)
         let instant = now()
         // Another device's stamp far ahead of this clock is not taken for it.
         var clock = HybridClock(device: device, latest: state.reader.latest(notAfter: HybridClock.horizonLimit(now: instant)))
         var records = state.records
-        var lines: [UInt8] = []
-        var decoded: [ChangeLine.Decoded] = []
-        let wall = ChangeLine.milliseconds(of: instant)
-        var mark = boot().map { ChangeLine.clockMark(now: instant, boot: $0) }
-        var began = false   // a value written where there was none (a session started)
-        for key in Set(state.values.keys).union(after.keys).sorted() where after[key] != state.values[key] {
-            if state.values[key] == nil { began = true }
-            let kinds = shape.changes(to: after[key], of: key, in: records)
-            guard !kinds.isEmpty else { continue }
-            let at = clock.tick(now: instant, count: kinds.count, after: records.lastChange(of: key))
-            // A whole value names the one it replaces: one this device has
-            // seen (`unseen` finds those no device has).
-            var over = shape.wholeValues && records.record(key) != nil ? records.stamp(of: key, field: ChangeLine.wholeValue) : nil
-            // Into an empty slot, a value equal to an unseen one (`unseen`)
-            // is that one taken back (a session another device started at
-            // the same time, which runs again), not a new start: it names it,
-            // so a removal of it made elsewhere meanwhile still holds
-            // (`WholeValueEnding`). One seen since (a removal named it) is
-            // made again: it holds (a schedule's interval, one id everywhere).
-            if shape.wholeValues, over == nil, let new = after[key] {
-                over = state.reader.wholeValues[key]?.filter {
-                    $0.value == new && !state.reader.acknowledged.contains($0.key) && !state.hidden.contains($0.key)
-                }.keys.max()
-            }
-            let changes = kinds.enumerated().map { RecordChange(at: at.advanced(by: $0.offset), record: key, kind: $0.element) }
-            for change in changes { records.apply(change) }
-            let ends = after[key] == nil ? state.values[key].flatMap { endings[suite]?.identity($0) } : nil
-            lines += try ChangeLine.encode(at: at, key: key, kinds, over: over, ends: ends, wall: wall, clock: mark)
-            mark = nil
-            decoded.append(ChangeLine.Decoded(key: key, at: at, changes: changes, acknowledged: over, ends: ends))
-        }
-        try ChangeLogAppender.append(lines, path: path, folder: folder, durability: durability)
-        // Every `compactionInterval` lines, superseded ones are dropped (see
-        // ReplicatedLogStore+Compaction.swift): a log that only grew would
-        // make every read slower with every session. In a whole-value
-        // suite, also whenever a value is written where there was none (a
-        // session started): the last one's lines are all superseded then,
-        // and the `stop` that follows, what a person waits on to get their
-        // sites back, reads three lines and compacts nothing. Not at once,
-        // though: at this process's next write of the suite, or when it is
-        // done with the store, so that no read of this process parses the
-        // rewritten log again (a `stop` writes the slot twice: compacting
-        // at the first write cost its second a whole read, 0.25 M
-        // instructions).
-        let before = state.reader.files[path]?.lines ?? 0, written = lines.count { $0 == 0x0A }
-        let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
-        let due = compactionDue.withLock { $0.remove(suite) != nil }
-        if interval > 0, (before + written) / interval > before / interval || (shape.wholeValues && began && before >= 2) {
-            compactionDue.withLock { _ = $0.insert(suite) }
-        }
+        let written = try changeLines(suite, keys: Self.changedKeys(from: state.values, to: after), from: state.values, to: after,
+                                      records: &records, clock: &clock, instant: instant, merged: state)
+        try ChangeLogAppender.append(written.bytes, path: path, folder: folder, durability: durability)
+        let due = noteCompaction(suite, linesBefore: state.reader.files[path]?.lines ?? 0, written: written)
         // This process's next look at the suite (the slot's second write
         // in a `stop`, the snapshot at its teardown, the compaction) starts
         // from here instead of parsing back what it wrote.
-        keepWritten(decoded, bytes: lines, to: path, after: state, suite: suite)
+        keepWritten(written.decoded, bytes: written.bytes, to: path, after: state, suite: suite)
         // An economy only: the write above stands whatever becomes of it.
         if due { _ = try? compact(suite, at: path, device: device) }
         // The next read reads on from what this process holds now, taking
@@ -288,12 +261,38 @@ public final class ReplicatedLogStore: KeyValueStore {
         _ = consume lock
         wroteSuites.withLock { _ = $0.insert(suite) }
         // Large enough for a snapshot: made when this process is done.
-        if Self.worthASnapshot(bytes: state.reader.files.values.reduce(lines.count, { $0 + $1.consumed }),
+        if Self.worthASnapshot(bytes: state.reader.files.values.reduce(written.bytes.count, { $0 + $1.consumed }),
                                files: state.reader.files.count + (state.reader.files[path] == nil ? 1 : 0)) {
             changedSuites.withLock { _ = $0.insert(suite) }
         }
         notify(suite)
         return result
+    }
+
+    /// Whether the compaction of `suite`'s log that an earlier write made
+    /// due is to run now, after this write; and whether this write (of
+    /// `written`, to a log of `linesBefore` lines) makes one due.
+    ///
+    /// Every `compactionInterval` lines, superseded ones are dropped (see
+    /// ReplicatedLogStore+Compaction.swift): a log that only grew would
+    /// make every read slower with every session. In a whole-value
+    /// suite, also whenever a value is written where there was none (a
+    /// session started): the last one's lines are all superseded then,
+    /// and the `stop` that follows, what a person waits on to get their
+    /// sites back, reads three lines and compacts nothing. Not at once,
+    /// though: at this process's next write of the suite, or when it is
+    /// done with the store, so that no read of this process parses the
+    /// rewritten log again (a `stop` writes the slot twice: compacting
+    /// at the first write cost its second a whole read, 0.25 M
+    /// instructions).
+    func noteCompaction(_ suite: String, linesBefore before: Int, written: WrittenLines) -> Bool {
+        let count = written.bytes.count { $0 == 0x0A }
+        let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
+        let due = compactionDue.withLock { $0.remove(suite) != nil }
+        if interval > 0, (before + count) / interval > before / interval || (shapes(suite).wholeValues && written.began && before >= 2) {
+            compactionDue.withLock { _ = $0.insert(suite) }
+        }
+        return due
     }
 
     /// Keeps `state` with the lines `bytes` (`written`) just appended to
@@ -313,15 +312,12 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// where each file was last read.
     func merged(_ suite: String) throws -> Merged {
         try SuiteName.check(suite)
-        let files = logFiles(of: suite)
-        var stamps: [String: POSIXFiles.FileStamp] = [:]
-        stamps.reserveCapacity(files.count)
-        for path in files { if let stamp = try POSIXFiles.FileStamp.current(path) { stamps[path] = stamp } }
+        let (files, stamps) = try stamped(suite)
         return try merged(suite, files: files, stamps: stamps)
     }
 
     /// The same, for `files` as just listed and stamped.
-    private func merged(_ suite: String, files: [String], stamps: [String: POSIXFiles.FileStamp]) throws -> Merged {
+    func merged(_ suite: String, files: [String], stamps: [String: POSIXFiles.FileStamp]) throws -> Merged {
         let cached = cache.withLock { $0[suite] }
         if let cached, cached.reader.isCurrent(stamps) { return cached }
         var reader = cached.map(\.reader).flatMap { $0.canContinue(with: stamps) ? $0 : nil } ?? newReader(suite)

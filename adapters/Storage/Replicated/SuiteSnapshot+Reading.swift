@@ -23,7 +23,10 @@ extension SuiteSnapshot {
             guard case .array(let items) = member else { return nil }
             unseen[key] = items
         }
-        return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues, removedBy: removedBy)
+        // Only a write needs it, and starts from the logs without it.
+        var latest: HybridTimestamp?
+        if case .string(let text)? = members["latest"] { latest = HybridTimestamp(text: text) }
+        return SuiteSnapshot(sources: sources, values: values, unseen: unseen, lastValues: lastValues, removedBy: removedBy, latest: latest)
     }
 
     /// The snapshot's members: `values` left in its text (read one by one

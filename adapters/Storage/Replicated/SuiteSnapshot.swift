@@ -52,20 +52,27 @@ struct SuiteSnapshot: Equatable {
     var unseen: [String: [JSONValue]] = [:]
     var lastValues: [String: JSONValue] = [:]
     var removedBy: [String: String] = [:]
+    /// The latest stamp of every line merged, changes and marks alike: a
+    /// write that starts from the snapshot ticks its clock past it
+    /// (`ReplicatedLogStore.writeFromSnapshot`). Nil in a snapshot made
+    /// before it was kept, which no write starts from.
+    var latest: HybridTimestamp?
 
     init(sources: [Source], values: [String: JSONValue], unseen: [String: [JSONValue]] = [:], lastValues: [String: JSONValue] = [:],
-         removedBy: [String: String] = [:]) {
-        self.init(sources: sources, values: SnapshotValues(values), unseen: unseen, lastValues: lastValues, removedBy: removedBy)
+         removedBy: [String: String] = [:], latest: HybridTimestamp? = nil) {
+        self.init(sources: sources, values: SnapshotValues(values), unseen: unseen, lastValues: lastValues, removedBy: removedBy,
+                  latest: latest)
     }
 
     init(sources: [Source], values: SnapshotValues, unseen: [String: [JSONValue]], lastValues: [String: JSONValue],
-         removedBy: [String: String]) {
+         removedBy: [String: String], latest: HybridTimestamp?) {
         (self.sources, self.values, self.unseen, self.lastValues, self.removedBy) = (sources, values, unseen, lastValues, removedBy)
+        self.latest = latest
     }
 
     static func == (lhs: SuiteSnapshot, rhs: SuiteSnapshot) -> Bool {
         lhs.sources == rhs.sources && lhs.unseen == rhs.unseen && lhs.lastValues == rhs.lastValues && lhs.removedBy == rhs.removedBy
-            && (try? lhs.values.values()) == (try? rhs.values.values())
+            && lhs.latest == rhs.latest && (try? lhs.values.values()) == (try? rhs.values.values())
     }
 
     static let format = "retime.snapshot"
@@ -107,7 +114,7 @@ struct SuiteSnapshot: Equatable {
         let folder = POSIXFiles.parentDirectory(of: path)
         guard (try? POSIXFiles.ensureDirectory(folder)) != nil else { return }
         guard let values = try? values.values() else { return }
-        let document = JSONValue.object([
+        var document: [String: JSONValue] = [
             "format": .string(Self.format), "version": .int(Self.version), "values": .object(values),
             "unseen": .object(unseen.mapValues { .array($0) }), "lastValues": .object(lastValues),
             "removedBy": .object(removedBy.mapValues { .string($0) }),
@@ -123,8 +130,9 @@ struct SuiteSnapshot: Equatable {
                 }
                 return .object(members)
             }),
-        ])
-        guard let bytes = try? JSONTextWriter.write(document, layout: .compact) else { return }
+        ]
+        if let latest { document["latest"] = .string(latest.description) }
+        guard let bytes = try? JSONTextWriter.write(.object(document), layout: .compact) else { return }
         POSIXFiles.writeCache(bytes, to: path)
     }
 
