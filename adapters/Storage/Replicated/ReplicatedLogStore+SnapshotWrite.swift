@@ -105,7 +105,7 @@ extension ReplicatedLogStore {
         let due = noteCompaction(suite, linesBefore: own.count { $0 == 0x0A }, written: written)
         var changed = values
         for key in keys { changed[key] = records.record(key).flatMap(shape.value(of:)) }
-        keepSnapshot(written, to: path, after: base, own: own, values: changed, suite: suite)
+        keepSnapshot(written, to: path, after: base, own: own, values: changed, changed: Set(keys), suite: suite)
         // An economy only: the write above stands whatever becomes of it.
         if due { _ = try? compact(suite, at: path, device: device) }
         wroteSuites.withLock { _ = $0.insert(suite) }
@@ -141,12 +141,12 @@ extension ReplicatedLogStore {
     }
 
     /// Keeps the snapshot `base` with the lines `written` just appended to
-    /// `path` (whose whole lines were `own`) and the changed records'
-    /// values, for this process's next reads and its teardown, when the
+    /// `path` (whose whole lines were `own`) and the values of the records
+    /// `changed`, for this process's next reads and its teardown, when the
     /// file is exactly `own` plus those lines; else the next read looks at
     /// the logs again. The log as it is now is kept too, for the good copy.
     private func keepSnapshot(_ written: WrittenLines, to path: String, after base: SnapshotBase, own: [UInt8],
-                             values: [String: JSONValue], suite: String) {
+                              values: [String: JSONValue], changed: Set<String>, suite: String) {
         served.withLock { _ = $0.removeValue(forKey: suite) }
         guard let stamp = try? POSIXFiles.FileStamp.current(path), stamp.size == Int64(own.count + written.bytes.count) else { return }
         if let before = base.stamps[path], before.device != stamp.device || before.inode != stamp.inode { return }
@@ -156,7 +156,7 @@ extension ReplicatedLogStore {
         let hash = written.bytes.withUnsafeBufferPointer { ContentHash.of($0, continuing: previous?.hash ?? ContentHash.start) }
         snapshot.sources = snapshot.sources.filter { $0.name != name }
             + [SuiteSnapshot.Source(name: name, length: own.count + written.bytes.count, hash: hash)]
-        snapshot.values = SnapshotValues(values)
+        snapshot.values = SnapshotValues(values, unchangedFrom: base.snapshot.values, changed: changed)
         for line in written.decoded {
             for change in line.changes where snapshot.latest.map({ change.at > $0 }) ?? true { snapshot.latest = change.at }
         }

@@ -27,6 +27,15 @@ final class SnapshotValues: Sendable {
         all = Mutex(values)
     }
 
+    /// `values`, of which those of keys not in `changed` are `base`'s:
+    /// their text is written back as `base` read it (`json`), not encoded
+    /// again (a write of one schedule of 1,000 encoded all 1,000).
+    init(_ values: [String: JSONValue], unchangedFrom base: SnapshotValues, changed: Set<String>) {
+        text = base.text
+        ranges = base.ranges.filter { !changed.contains($0.key) }
+        all = Mutex(values)
+    }
+
     /// The `values` object at the reader's position in `text`: each member
     /// skipped over, its place kept.
     init(reading reader: inout JSONByteReader, in text: [UInt8]) throws {
@@ -63,6 +72,28 @@ final class SnapshotValues: Sendable {
         for (key, range) in ranges { values[key] = try Self.parse(text[range]) }
         all.withLock { $0 = values }
         return values
+    }
+
+    /// The values as one JSON object, compact, keys in order: the text of
+    /// each value read from a snapshot copied as it is, the others written.
+    func json() throws -> [UInt8] {
+        let values = all.withLock { $0 }
+        var keys = values.map { Array($0.keys) } ?? Array(ranges.keys)
+        keys.sort()
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(text.count + 64)
+        for (index, key) in keys.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONStringEscaping.append(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            if let range = ranges[key] {
+                bytes.append(contentsOf: text[range])
+            } else if let value = values?[key] {
+                bytes += try JSONTextWriter.write(value, layout: .compact)
+            }
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 
     private static func parse(_ bytes: ArraySlice<UInt8>) throws(Damaged) -> JSONValue {

@@ -113,9 +113,8 @@ struct SuiteSnapshot: Equatable {
     func write(to path: String) {
         let folder = POSIXFiles.parentDirectory(of: path)
         guard (try? POSIXFiles.ensureDirectory(folder)) != nil else { return }
-        guard let values = try? values.values() else { return }
         var document: [String: JSONValue] = [
-            "format": .string(Self.format), "version": .int(Self.version), "values": .object(values),
+            "format": .string(Self.format), "version": .int(Self.version),
             "unseen": .object(unseen.mapValues { .array($0) }), "lastValues": .object(lastValues),
             "removedBy": .object(removedBy.mapValues { .string($0) }),
             "sources": .array(sources.map { source in
@@ -132,8 +131,10 @@ struct SuiteSnapshot: Equatable {
             }),
         ]
         if let latest { document["latest"] = .string(latest.description) }
-        guard let bytes = try? JSONTextWriter.write(.object(document), layout: .compact) else { return }
-        POSIXFiles.writeCache(bytes, to: path)
+        // The values first, as `SnapshotValues` keeps them: the text of
+        // those read from a snapshot and not changed since is copied.
+        guard let values = try? values.json(), let rest = try? JSONTextWriter.write(.object(document), layout: .compact) else { return }
+        POSIXFiles.writeCache(Array("{\"values\":".utf8) + values + [UInt8(ascii: ",")] + rest.dropFirst(), to: path)
     }
 
     /// The length and hash of a log's whole lines, and its stamp if a later
