@@ -64,6 +64,9 @@ public struct StoreScheduleRepository: ScheduleRepository {
     }
 
     private static func decode(_ key: String, _ value: JSONValue) throws -> Schedule {
-        try JSONValueCoding.decode(Schedule.self, from: value, key: "\(suite)/\(key)")
+        // By hand when it is of the common shape; else `Codable` reads it,
+        // or says what is wrong with it.
+        if let schedule = ScheduleJSON.decode(value) { return schedule }
+        return try JSONValueCoding.decode(Schedule.self, from: value, key: "\(suite)/\(key)")
     }
 }
