@@ -130,6 +130,29 @@ import Testing
         #expect(try Self.store(folder, Self.a, now: Self.t0).values(of: "groups") == merged, "the snapshot made again")
     }
 
+    /// The lines of the records written are found by their keys' bytes
+    /// first; a line that spells its key with escapes is found all the same.
+    @Test("another device's line whose key is written with escapes is among the record's lines")
+    func anEscapedKeyIsFound() throws {
+        let folder = try Self.folder()
+        let bLog = folder + "/\(Self.b)/changes/groups.jsonl"
+        let escaped = "{\"at\":\"\(1_795_000_000_000 + 30_000)-0-\(Self.b)\",\"changes\":[{\"set\":\"note\",\"value\":\"from b\"}],"
+            + "\"key\":\"group\\u002d1\\u0031\"}\n"
+        try (Self.text(bLog) + escaped).write(toFile: bLog, atomically: false, encoding: .utf8)
+        _ = try Self.store(folder, Self.a, now: Self.t0).values(of: "groups")   // the snapshot made again, with b's line
+        var runs = 0
+        let writer = Self.store(folder, Self.a, now: Self.t0.addingTimeInterval(60))
+        try writer.update("groups") { values in
+            runs += 1
+            guard case .object(var group)? = values["group-11"] else { return }
+            group["name"] = .string("renamed on a")
+            values["group-11"] = .object(group)
+        }
+        #expect(runs == 1, "written from the snapshot: b's line was among group-11's")
+        #expect(try Self.fromLogs(folder)["group-11"] == .object(["name": .string("renamed on a"), "note": .string("from b"),
+                                                                   "targets": .array([.string("site11.example.com")])]))
+    }
+
     @Test("a write that changes nothing from the snapshot appends nothing")
     func nothingChangedNothingWritten() throws {
         let folder = try Self.folder()

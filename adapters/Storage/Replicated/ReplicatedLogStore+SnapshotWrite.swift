@@ -64,11 +64,20 @@ extension ReplicatedLogStore {
         var logs: [(path: String, bytes: [UInt8])] = []
         for source in snapshot.sources {
             let path = directory + "/" + source.name
-            // The stamps said so, but a file read again is checked by its
-            // bytes: another device's log may have been replaced since.
+            // Read and hashed by the check of the snapshot, at the stamp it
+            // has now: as the snapshot is served while the stamps hold.
+            if let checked = checkedLogs.withLock({ $0[path] }), checked.stamp == stamps[path], checked.length == source.length {
+                logs.append((path, Array(checked.bytes.prefix(source.length))))
+                continue
+            }
             guard var bytes = try? POSIXFiles.read(path, limit: ChangeLogReader.readLimit), bytes.count >= source.length else { return nil }
             bytes.removeLast(bytes.count - source.length)
-            guard bytes.withUnsafeBufferPointer({ ContentHash.of($0) }) == source.hash else { return nil }
+            // A file whose settled stamp is still the snapshot's holds the
+            // bytes hashed then (`SuiteSnapshot.check` reads none of it);
+            // any other is hashed: another device's may have been replaced.
+            if source.stamp == nil || source.stamp != stamps[path] {
+                guard bytes.withUnsafeBufferPointer({ ContentHash.of($0) }) == source.hash else { return nil }
+            }
             logs.append((path, bytes))
         }
         return SnapshotBase(snapshot: snapshot, stamps: stamps, logs: logs)
@@ -120,12 +129,20 @@ extension ReplicatedLogStore {
     /// logs').
     static func records(of keys: Set<String>, in logs: [(path: String, bytes: [UInt8])]) -> ReplicatedRecords<JSONValue>? {
         var records = ReplicatedRecords<JSONValue>()
+        // Each key's bytes, when JSON writes it as it is (no character it
+        // escapes): a line without a single escape holds every string of
+        // it as it is, so one that holds none of these bytes names none of
+        // these keys, and is passed over without being scanned.
+        let plain = keys.allSatisfy { $0.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") } }
+        let needles = plain ? keys.map { Array($0.utf8) } : nil
         for log in logs {
             let found: Bool = log.bytes.withUnsafeBufferPointer { buffer in
                 var start = 0
                 while start < buffer.count, let end = buffer[start...].firstIndex(of: 0x0A) {
                     defer { start = end + 1 }
                     let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                    if let needles, !line.isEmpty, memchr(line.baseAddress!, Int32(UInt8(ascii: "\\")), line.count) == nil,
+                       !needles.contains(where: { Self.find($0, in: line) }) { continue }
                     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                     let key: String?
                     do { key = try LineMembers.key(of: line) } catch { return false }
@@ -138,6 +155,20 @@ extension ReplicatedLogStore {
             guard found else { return nil }
         }
         return records
+    }
+
+    /// Whether `needle` (not empty) occurs in `text`: `memchr` to each place
+    /// its first byte is, then a compare.
+    static func find(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, let base = text.baseAddress else { return needle.isEmpty }
+        var offset = 0
+        while text.count - offset >= needle.count,
+              let found = memchr(base + offset, Int32(first), text.count - offset - needle.count + 1) {
+            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if memcmp(base + at, needle, needle.count) == 0 { return true }
+            offset = at + 1
+        }
+        return false
     }
 
     /// Keeps the snapshot `base` with the lines `written` just appended to

@@ -42,6 +42,7 @@ extension ReplicatedLogStore {
         cache.withLock { $0.removeAll() }
         served.withLock { $0.removeAll() }
         goodLogs.withLock { $0.removeAll() }
+        checkedLogs.withLock { $0.removeAll() }
         listings.forget()
         suiteFiles.withLock { $0 = (nil, [:]) }
     }

@@ -71,6 +71,10 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// This device's log of a suite as a write from a snapshot left it, by
     /// its stamp then: every line of it reads, so it is the good copy.
     let goodLogs = Mutex<[String: (stamp: POSIXFiles.FileStamp, bytes: [UInt8])]>([:])
+    /// The logs a check of a snapshot read and hashed, by path: a write
+    /// from that snapshot takes their lines from here while their stamps
+    /// hold (`snapshotBase`), as a read takes the snapshot.
+    let checkedLogs = Mutex<[String: SuiteSnapshot.WholeLines]>([:])
 
     /// A suite merged from its logs, with how far each was read.
     struct Merged {
@@ -166,11 +170,12 @@ public final class ReplicatedLogStore: KeyValueStore {
     func currentSnapshot(_ suite: String, files: [String], stamps: [String: POSIXFiles.FileStamp]) -> SuiteSnapshot? {
         if let served = served.withLock({ $0[suite] }), served.stamps == stamps { return served.snapshot }
         guard let snapshot = snapshotPath(of: suite), let saved = SuiteSnapshot.load(snapshot) else { return nil }
-        let (current, restamped) = saved.check(files: files, directory: directory)
+        let (current, restamped, read) = saved.check(files: files, directory: directory)
         guard current else { return nil }
         // Logs read to check them that will not need it again: kept so.
         restamped?.write(to: snapshot)
         served.withLock { $0[suite] = (stamps, restamped ?? saved) }
+        checkedLogs.withLock { checked in for (path, log) in read { checked[path] = log } }
         return restamped ?? saved
     }
 

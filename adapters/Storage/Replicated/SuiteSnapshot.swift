@@ -85,27 +85,30 @@ struct SuiteSnapshot: Equatable {
     /// from; and when some had to be read to tell (no stamp was settled
     /// when the snapshot was made: a sync tool had just written them) and
     /// are settled now, this snapshot with their stamps (`restamped`), for
-    /// the caller to keep: the next reads need not read them again.
-    func check(files: [String], directory: String) -> (current: Bool, restamped: SuiteSnapshot?) {
-        guard files.count == sources.count else { return (false, nil) }
+    /// the caller to keep: the next reads need not read them again. `read`:
+    /// the logs it read and hashed, by path, as it read them (with the
+    /// stamp they had then), for a write that needs their lines.
+    func check(files: [String], directory: String) -> (current: Bool, restamped: SuiteSnapshot?, read: [String: WholeLines]) {
+        guard files.count == sources.count else { return (false, nil, [:]) }
         let listed = files.sorted()
-        var sources = sources.sorted(by: { $0.name < $1.name }), restamped = false
+        var sources = sources.sorted(by: { $0.name < $1.name }), restamped = false, read: [String: WholeLines] = [:]
         for (index, path) in listed.enumerated() {
             let source = sources[index]
-            guard path == directory + "/" + source.name else { return (false, nil) }
+            guard path == directory + "/" + source.name else { return (false, nil, [:]) }
             // The file as it was read (its stamp could not stay the same
             // through a change): its bytes need no reading.
             if let stamp = source.stamp, (try? POSIXFiles.FileStamp.current(path)) == stamp { continue }
-            guard let now = Self.wholeLines(of: path), now.length == source.length, now.hash == source.hash else { return (false, nil) }
+            guard let now = Self.wholeLines(of: path), now.length == source.length, now.hash == source.hash else { return (false, nil, [:]) }
+            read[path] = now
             if let stamp = now.settled {
                 sources[index].stamp = stamp
                 restamped = true
             }
         }
-        guard restamped else { return (true, nil) }
+        guard restamped else { return (true, nil, read) }
         var kept = self
         kept.sources = sources
-        return (true, kept)
+        return (true, kept, read)
     }
 
     /// Writes it in place of the last one (temp file, rename; no `fsync`).
@@ -143,7 +146,7 @@ struct SuiteSnapshot: Equatable {
     /// grow while it was); nil if it cannot be served from a snapshot at
     /// all (unreadable, not a regular file, too large, no whole line, or
     /// damage after its last line: the full read says which).
-    static func wholeLines(of path: String) -> (length: Int, hash: UInt64, settled: POSIXFiles.FileStamp?)? {
+    static func wholeLines(of path: String) -> WholeLines? {
         let stampedAt = FolderListings.wallNanoseconds()
         guard let (bytes, stamp) = try? POSIXFiles.readStamped(path, limit: ChangeLogReader.readLimit),
               let last = bytes.lastIndex(of: 0x0A) else { return nil }
@@ -152,7 +155,19 @@ struct SuiteSnapshot: Equatable {
         let hash = bytes.withUnsafeBufferPointer { ContentHash.of(UnsafeBufferPointer(rebasing: $0[..<whole])) }
         let settled = Int64(bytes.count) == stamp.size
             && max(stamp.modifiedNanoseconds, stamp.changedNanoseconds) < stampedAt - FolderListings.settled
-        return (whole, hash, settled ? stamp : nil)
+        return WholeLines(length: whole, hash: hash, settled: settled ? stamp : nil, stamp: stamp, bytes: bytes)
+    }
+
+    /// A log as `wholeLines` read it.
+    struct WholeLines {
+        /// Bytes of whole lines, and their `ContentHash`.
+        var length: Int
+        var hash: UInt64
+        /// Its stamp, if a later change is sure to move it.
+        var settled: POSIXFiles.FileStamp?
+        /// Its stamp as it was opened, and every byte read (whole lines first).
+        var stamp: POSIXFiles.FileStamp
+        var bytes: [UInt8]
     }
 }
 
