@@ -13,14 +13,29 @@ public struct TimeOfDay: Hashable, Sendable, Comparable, CustomStringConvertible
         self.second = second
     }
 
-    /// Parses `HH:MM` or `HH:MM:SS`.
+    /// Parses `HH:MM` or `HH:MM:SS`: two ASCII digits each.
     public init?(parsing text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]), let second = parts.count == 3 ? Int(parts[2]) : 0 else {
-            return nil
+        // By its bytes, with no substrings: every stored schedule's two
+        // times are parsed whenever the schedules are read (issue 45).
+        var parts = (0, 0, 0), count = 0, digits = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ":") {
+                guard digits == 2, count < 2 else { return nil }
+                count += 1
+                digits = 0
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 2 else { return nil }
+            let digit = Int(byte - UInt8(ascii: "0"))
+            switch count {
+            case 0: parts.0 = parts.0 * 10 + digit
+            case 1: parts.1 = parts.1 * 10 + digit
+            default: parts.2 = parts.2 * 10 + digit
+            }
+            digits += 1
         }
-        self.init(hour: hour, minute: minute, second: second)
+        guard digits == 2, count >= 1 else { return nil }
+        self.init(hour: parts.0, minute: parts.1, second: parts.2)
     }
 
     /// Seconds since local midnight.
