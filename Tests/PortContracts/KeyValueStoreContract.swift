@@ -47,6 +47,16 @@ public enum KeyValueStoreContract {
             try require(try store.storedValue(forKey: "profile", in: "prefs") != nil, "a stored value")
             try require(try store.storedValue(forKey: "profile", in: "never-written") == nil, "another suite")
         },
+        ContractCheck("values narrowed to some members are the values with only those members, other values whole") { make in
+            let store = try await make()
+            try store.set(profile, forKey: "profile", in: "prefs")
+            try store.set("text", forKey: "k", in: "prefs")
+            try store.set(["name": "n", "other": "o"], forKey: "named", in: "prefs")
+            let narrowed = try store.values(of: "prefs", members: ["name", "tags"])
+            try requireEqual(narrowed, try store.values(of: "prefs").mapValues { $0.narrowed(to: ["name", "tags"]) }, "narrowed")
+            try requireEqual(narrowed["named"], .object(["name": .string("n")]), "an object's member")
+            try requireEqual(narrowed["k"], .string("text"), "a value that is no object")
+        },
         ContractCheck("setting a key again replaces it; remove deletes it") { make in
             let store = try await make()
             try store.set("a", forKey: "k", in: "prefs")

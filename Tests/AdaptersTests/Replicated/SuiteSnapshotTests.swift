@@ -311,6 +311,22 @@ import Testing
     /// one that does not read (a number out of range, which its structure
     /// check lets by) sends the read to the logs, and the snapshot is made
     /// again from them.
+    @Test("values narrowed to some members from the snapshot are the merged values narrowed; a member that does not read sends the read to the logs")
+    func narrowedValuesFromTheSnapshot() throws {
+        let (folder, _, snapshot) = try Self.folder()
+        try Self.store(folder, Self.a).update("groups") { $0["plain"] = .string("no object") }
+        Self.store(folder, Self.a).forgetParsedSuites()
+        _ = try Self.store(folder, Self.a).values(of: "groups")
+        let merged = try Self.store(folder, Self.b).values(of: "groups").mapValues { $0.narrowed(to: ["name"]) }
+        #expect(merged.count == 42 && merged["plain"] == .string("no object"))
+        #expect(try Self.store(folder, Self.a).values(of: "groups", members: ["name"]) == merged)
+        // A name that does not read (a hand edit: a number no Double holds)
+        // is no answer: the logs are read.
+        try String(contentsOfFile: snapshot, encoding: .utf8).replacingOccurrences(of: "\"group number 3\"", with: "1e999")
+            .write(toFile: snapshot, atomically: true, encoding: .utf8)
+        #expect(try Self.store(folder, Self.a).values(of: "groups", members: ["name"]) == merged)
+    }
+
     @Test("one value is read alone from the snapshot; a value in it that does not read sends the read to the logs")
     func oneValueFromTheSnapshot() throws {
         let (folder, _, snapshot) = try Self.folder()

@@ -19,15 +19,18 @@ enum JSONText {
     /// Parses exactly one JSON value. Whole numbers that fit 64 bits are
     /// `.int`, other numbers `.double`; a repeated key keeps its last value.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try bytes.withUnsafeBufferPointer { buffer in
-            var reader = JSONByteReader(buffer)
-            do {
-                let value = try readValue(&reader, depth: 0)
-                guard reader.atEnd else { throw Malformed(description: "unexpected text after the value at byte \(reader.index)") }
-                return value
-            } catch let error as JSONByteReader.Malformed {
-                throw Malformed(description: error.description)
-            }
+        try bytes.withUnsafeBufferPointer { try parse($0) }
+    }
+
+    /// The same, of bytes in place (a value within a larger text).
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+        var reader = JSONByteReader(buffer)
+        do {
+            let value = try readValue(&reader, depth: 0)
+            guard reader.atEnd else { throw Malformed(description: "unexpected text after the value at byte \(reader.index)") }
+            return value
+        } catch let error as JSONByteReader.Malformed {
+            throw Malformed(description: error.description)
         }
     }
 

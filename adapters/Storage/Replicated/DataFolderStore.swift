@@ -110,6 +110,12 @@ public final class DataFolderStore: KeyValueStore {
         return try shared.storedValue(forKey: key, in: suite)
     }
 
+    public func values(of suite: String, members: Set<String>) throws -> [String: JSONValue] {
+        guard Self.sharedSuites.contains(suite) else { return try local().values(of: suite, members: members) }
+        try prepare()
+        return try shared.values(of: suite, members: members)
+    }
+
     public func update<Result>(_ suite: String, durability: WriteDurability,
                                _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
         guard Self.sharedSuites.contains(suite) else { return try local().update(suite, durability: durability, body) }

@@ -30,6 +30,32 @@ import JSONDocument
 /// leads back to the values before it: a `seen` line at its stamp names
 /// the oldest one its dropped chain reaches (`links`).
 extension ReplicatedLogStore {
+    /// Whether the compaction of `suite`'s log that an earlier write made
+    /// due is to run now, after this write; and whether this write (of
+    /// `written`, to a log of `linesBefore` lines) makes one due.
+    ///
+    /// Every `compactionInterval` lines, superseded ones are dropped (see
+    /// `compact`): a log that only grew would
+    /// make every read slower with every session. In a whole-value
+    /// suite, also whenever a value is written where there was none (a
+    /// session started): the last one's lines are all superseded then,
+    /// and the `stop` that follows, what a person waits on to get their
+    /// sites back, reads three lines and compacts nothing. Not at once,
+    /// though: at this process's next write of the suite, or when it is
+    /// done with the store, so that no read of this process parses the
+    /// rewritten log again (a `stop` writes the slot twice: compacting
+    /// at the first write cost its second a whole read, 0.25 M
+    /// instructions).
+    func noteCompaction(_ suite: String, linesBefore before: Int, written: WrittenLines) -> Bool {
+        let count = written.bytes.count { $0 == 0x0A }
+        let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
+        let due = compactionDue.withLock { $0.remove(suite) != nil }
+        if interval > 0, (before + count) / interval > before / interval || (shapes(suite).wholeValues && written.began && before >= 2) {
+            compactionDue.withLock { _ = $0.insert(suite) }
+        }
+        return due
+    }
+
     /// Rewrites `device`'s log of `suite` (at `path`) without its
     /// superseded lines when that drops at least half of them; `copies`: a
     /// conflict copy of this log exists. Runs under the suite's lock.

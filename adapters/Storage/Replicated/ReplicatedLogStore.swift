@@ -34,7 +34,7 @@ public final class ReplicatedLogStore: KeyValueStore {
     /// it (0: never, for tests that compare).
     public let compactionInterval: Int
     /// Shorter intervals for some suites (see `dataFolder`).
-    private let compactionIntervals: [String: Int]
+    let compactionIntervals: [String: Int]
     let deviceID: @Sendable () throws -> String
     let now: @Sendable () -> Date
     /// The boot-time clock beside `now`, for each write's `clockMark`.
@@ -123,6 +123,15 @@ public final class ReplicatedLogStore: KeyValueStore {
         case .merged(let state): return state.values[key]
         case .snapshot(let snapshot):
             do { return try snapshot.values.value(key) } catch { return try fromLogs(suite).values[key] }
+        }
+    }
+
+    /// From a snapshot, each value's other members passed over unparsed.
+    public func values(of suite: String, members: Set<String>) throws -> [String: JSONValue] {
+        switch try readState(suite) {
+        case .merged(let state): return state.values.mapValues { $0.narrowed(to: members) }
+        case .snapshot(let snapshot):
+            do { return try snapshot.values.values(members: members) } catch { return try fromLogs(suite).values.mapValues { $0.narrowed(to: members) } }
         }
     }
 
@@ -272,32 +281,6 @@ public final class ReplicatedLogStore: KeyValueStore {
         }
         notify(suite)
         return result
-    }
-
-    /// Whether the compaction of `suite`'s log that an earlier write made
-    /// due is to run now, after this write; and whether this write (of
-    /// `written`, to a log of `linesBefore` lines) makes one due.
-    ///
-    /// Every `compactionInterval` lines, superseded ones are dropped (see
-    /// ReplicatedLogStore+Compaction.swift): a log that only grew would
-    /// make every read slower with every session. In a whole-value
-    /// suite, also whenever a value is written where there was none (a
-    /// session started): the last one's lines are all superseded then,
-    /// and the `stop` that follows, what a person waits on to get their
-    /// sites back, reads three lines and compacts nothing. Not at once,
-    /// though: at this process's next write of the suite, or when it is
-    /// done with the store, so that no read of this process parses the
-    /// rewritten log again (a `stop` writes the slot twice: compacting
-    /// at the first write cost its second a whole read, 0.25 M
-    /// instructions).
-    func noteCompaction(_ suite: String, linesBefore before: Int, written: WrittenLines) -> Bool {
-        let count = written.bytes.count { $0 == 0x0A }
-        let interval = compactionInterval > 0 ? compactionIntervals[suite] ?? compactionInterval : 0
-        let due = compactionDue.withLock { $0.remove(suite) != nil }
-        if interval > 0, (before + count) / interval > before / interval || (shapes(suite).wholeValues && written.began && before >= 2) {
-            compactionDue.withLock { _ = $0.insert(suite) }
-        }
-        return due
     }
 
     /// Keeps `state` with the lines `bytes` (`written`) just appended to

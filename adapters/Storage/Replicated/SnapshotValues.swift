@@ -61,7 +61,7 @@ final class SnapshotValues: Sendable {
     func value(_ key: String) throws(Damaged) -> JSONValue? {
         if let all = all.withLock({ $0 }) { return all[key] }
         guard let range = ranges[key] else { return nil }
-        return try Self.parse(text[range])
+        return try text.withUnsafeBufferPointer { buffer throws(Damaged) in try Self.parse(buffer, range) }
     }
 
     /// Every value.
@@ -69,8 +69,45 @@ final class SnapshotValues: Sendable {
         if let all = all.withLock({ $0 }) { return all }
         var values: [String: JSONValue] = [:]
         values.reserveCapacity(ranges.count)
-        for (key, range) in ranges { values[key] = try Self.parse(text[range]) }
+        // Each value parsed where it is in the text, not copied out first.
+        try text.withUnsafeBufferPointer { buffer throws(Damaged) in
+            for (key, range) in ranges { values[key] = try Self.parse(buffer, range) }
+        }
         all.withLock { $0 = values }
+        return values
+    }
+
+    /// Every value, each object narrowed to the members named in `members`
+    /// (`KeyValueStore.values(of:members:)`): the others passed over in
+    /// the text, not parsed (a group's 10,000 targets, to find its name).
+    func values(members: Set<String>) throws(Damaged) -> [String: JSONValue] {
+        if let all = all.withLock({ $0 }) { return all.mapValues { $0.narrowed(to: members) } }
+        var values: [String: JSONValue] = [:]
+        values.reserveCapacity(ranges.count)
+        try text.withUnsafeBufferPointer { buffer throws(Damaged) in
+            for (key, range) in ranges {
+                do {
+                    var reader = JSONByteReader(UnsafeBufferPointer(rebasing: buffer[range]))
+                    guard reader.take(UInt8(ascii: "{")) else {
+                        values[key] = try Self.parse(buffer, range)
+                        continue
+                    }
+                    var kept: [String: JSONValue] = [:]
+                    if !reader.take(UInt8(ascii: "}")) {
+                        repeat {
+                            let name = try reader.readString()
+                            try reader.expect(UInt8(ascii: ":"))
+                            if members.contains(name) { kept[name] = try JSONText.readValue(&reader, depth: 1) } else { try reader.skipValue() }
+                        } while reader.take(UInt8(ascii: ","))
+                        try reader.expect(UInt8(ascii: "}"))
+                    }
+                    guard reader.atEnd else { throw Damaged() }
+                    values[key] = .object(kept)
+                } catch {
+                    throw Damaged()
+                }
+            }
+        }
         return values
     }
 
@@ -96,7 +133,7 @@ final class SnapshotValues: Sendable {
         return bytes
     }
 
-    private static func parse(_ bytes: ArraySlice<UInt8>) throws(Damaged) -> JSONValue {
-        do { return try JSONText.parse(Array(bytes)) } catch { throw Damaged() }
+    private static func parse(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(Damaged) -> JSONValue {
+        do { return try JSONText.parse(UnsafeBufferPointer(rebasing: text[range])) } catch { throw Damaged() }
     }
 }

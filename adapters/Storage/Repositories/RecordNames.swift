@@ -4,6 +4,9 @@ import JSONDocument
 /// Finding a named record among a suite's raw values by reading only its
 /// `name`: a lookup among 1,000 groups decodes the one it finds, not all.
 enum RecordNames {
+    /// The members every function here reads (`KeyValueStore.values(of:members:)`).
+    static let members: Set<String> = ["id", "name"]
+
     /// The record's `name` field, if it has a readable one.
     static func name(of value: JSONValue) -> String? {
         guard case .object(let members) = value, case .string(let name)? = members["name"] else { return nil }

@@ -31,10 +31,11 @@ public struct StoreGroupRepository: GroupRepository {
 
     public func names() async throws -> [GroupID: String] {
         var names: [GroupID: String] = [:]
-        for (key, raw) in RecordNames.made(try store.values(of: Self.suite)) {
+        for (key, raw) in RecordNames.made(try store.values(of: Self.suite, members: RecordNames.members)) {
             if let id = GroupID(key), RecordNames.id(of: raw) == key, let name = RecordNames.name(of: raw) {
                 names[id] = name
             } else {
+                guard let raw = try store.storedValue(forKey: key, in: Self.suite) else { continue }   // removed meanwhile
                 let group = try Self.decode(key, raw)   // a hand-edited record: decoded, or its error
                 names[group.id] = group.name.rawValue
             }
@@ -48,11 +49,20 @@ public struct StoreGroupRepository: GroupRepository {
     }
 
     public func id(named name: String) async throws -> GroupID? {
-        let values = RecordNames.made(try store.values(of: Self.suite))
-        guard let key = try Self.key(named: name, in: values) else { return nil }
+        // Their names and ids alone: a group's targets need not be read to
+        // find it (10,000 of them in one group were most of `schedule add`'s
+        // lookup of a group among 1,000).
+        let names = RecordNames.made(try store.values(of: Self.suite, members: RecordNames.members))
+        let lookup = RecordNames.key(named: name, in: names)
+        guard let key = lookup.found else {
+            for key in lookup.unreadable {   // throws what is wrong
+                if let raw = try store.storedValue(forKey: key, in: Self.suite) { _ = try Self.decode(key, raw) }
+            }
+            return nil
+        }
         // Records are kept under their id; a hand-edited key is decoded.
-        if let id = GroupID(key), RecordNames.id(of: values[key]!) == key { return id }
-        return try Self.decode(key, values[key]!).id
+        if let id = GroupID(key), RecordNames.id(of: names[key]!) == key { return id }
+        return try store.storedValue(forKey: key, in: Self.suite).map { try Self.decode(key, $0).id }
     }
 
     /// The key of the record named `name`; throws what is wrong with a
