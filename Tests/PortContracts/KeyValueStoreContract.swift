@@ -56,6 +56,9 @@ public enum KeyValueStoreContract {
             try requireEqual(narrowed, try store.values(of: "prefs").mapValues { $0.narrowed(to: ["name", "tags"]) }, "narrowed")
             try requireEqual(narrowed["named"], .object(["name": .string("n")]), "an object's member")
             try requireEqual(narrowed["k"], .string("text"), "a value that is no object")
+            for key in ["profile", "k", "named", "missing"] {
+                try requireEqual(try store.storedValue(forKey: key, in: "prefs", members: ["name", "tags"]), narrowed[key], "one value narrowed: \(key)")
+            }
         },
         ContractCheck("setting a key again replaces it; remove deletes it") { make in
             let store = try await make()

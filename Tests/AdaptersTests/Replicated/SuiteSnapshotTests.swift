@@ -320,11 +320,13 @@ import Testing
         let merged = try Self.store(folder, Self.b).values(of: "groups").mapValues { $0.narrowed(to: ["name"]) }
         #expect(merged.count == 42 && merged["plain"] == .string("no object"))
         #expect(try Self.store(folder, Self.a).values(of: "groups", members: ["name"]) == merged)
+        #expect(try Self.store(folder, Self.a).storedValue(forKey: "group-3", in: "groups", members: ["name"]) == merged["group-3"])
         // A name that does not read (a hand edit: a number no Double holds)
         // is no answer: the logs are read.
         try String(contentsOfFile: snapshot, encoding: .utf8).replacingOccurrences(of: "\"group number 3\"", with: "1e999")
             .write(toFile: snapshot, atomically: true, encoding: .utf8)
         #expect(try Self.store(folder, Self.a).values(of: "groups", members: ["name"]) == merged)
+        #expect(try Self.store(folder, Self.a).storedValue(forKey: "group-3", in: "groups", members: ["name"]) == merged["group-3"])
     }
 
     @Test("one value is read alone from the snapshot; a value in it that does not read sends the read to the logs")

@@ -25,6 +25,9 @@ public protocol KeyValueStore: Sendable {
     /// folder's snapshot: 1,000 groups' names without their targets).
     func values(of suite: String, members: Set<String>) throws -> [String: JSONValue]
 
+    /// `storedValue(forKey:in:)` narrowed so (a group's name without its targets).
+    func storedValue(forKey key: String, in suite: String, members: Set<String>) throws -> JSONValue?
+
     /// Runs `body` on the suite's current values under an exclusive lock and
     /// stores what it leaves, if anything changed. If `body` throws, nothing
     /// is stored and the error is rethrown. Readers see the new values once
@@ -151,6 +154,10 @@ extension KeyValueStore {
 
     public func values(of suite: String, members: Set<String>) throws -> [String: JSONValue] {
         try values(of: suite).mapValues { $0.narrowed(to: members) }
+    }
+
+    public func storedValue(forKey key: String, in suite: String, members: Set<String>) throws -> JSONValue? {
+        try storedValue(forKey: key, in: suite)?.narrowed(to: members)
     }
 
     public func value<T: Decodable>(_ type: T.Type, forKey key: String, in suite: String) throws -> T? {

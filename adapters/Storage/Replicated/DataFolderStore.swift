@@ -116,6 +116,12 @@ public final class DataFolderStore: KeyValueStore {
         return try shared.values(of: suite, members: members)
     }
 
+    public func storedValue(forKey key: String, in suite: String, members: Set<String>) throws -> JSONValue? {
+        guard Self.sharedSuites.contains(suite) else { return try local().storedValue(forKey: key, in: suite, members: members) }
+        try prepare()
+        return try shared.storedValue(forKey: key, in: suite, members: members)
+    }
+
     public func update<Result>(_ suite: String, durability: WriteDurability,
                                _ body: (inout [String: JSONValue]) throws -> Result) throws -> Result {
         guard Self.sharedSuites.contains(suite) else { return try local().update(suite, durability: durability, body) }

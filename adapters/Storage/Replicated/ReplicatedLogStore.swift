@@ -135,6 +135,14 @@ public final class ReplicatedLogStore: KeyValueStore {
         }
     }
 
+    public func storedValue(forKey key: String, in suite: String, members: Set<String>) throws -> JSONValue? {
+        switch try readState(suite) {
+        case .merged(let state): return state.values[key]?.narrowed(to: members)
+        case .snapshot(let snapshot):
+            do { return try snapshot.values.value(key, members: members) } catch { return try fromLogs(suite).values[key]?.narrowed(to: members) }
+        }
+    }
+
     /// The suite merged from its logs, in place of a snapshot that turned
     /// out damaged (a value in it that does not read), which is made again.
     private func fromLogs(_ suite: String) throws -> Merged {

@@ -85,30 +85,38 @@ final class SnapshotValues: Sendable {
         var values: [String: JSONValue] = [:]
         values.reserveCapacity(ranges.count)
         try text.withUnsafeBufferPointer { buffer throws(Damaged) in
-            for (key, range) in ranges {
-                do {
-                    var reader = JSONByteReader(UnsafeBufferPointer(rebasing: buffer[range]))
-                    guard reader.take(UInt8(ascii: "{")) else {
-                        values[key] = try Self.parse(buffer, range)
-                        continue
-                    }
-                    var kept: [String: JSONValue] = [:]
-                    if !reader.take(UInt8(ascii: "}")) {
-                        repeat {
-                            let name = try reader.readString()
-                            try reader.expect(UInt8(ascii: ":"))
-                            if members.contains(name) { kept[name] = try JSONText.readValue(&reader, depth: 1) } else { try reader.skipValue() }
-                        } while reader.take(UInt8(ascii: ","))
-                        try reader.expect(UInt8(ascii: "}"))
-                    }
-                    guard reader.atEnd else { throw Damaged() }
-                    values[key] = .object(kept)
-                } catch {
-                    throw Damaged()
-                }
-            }
+            for (key, range) in ranges { values[key] = try Self.narrowed(buffer, range, to: members) }
         }
         return values
+    }
+
+    /// The value of `key` narrowed so, nil if the snapshot has none.
+    func value(_ key: String, members: Set<String>) throws(Damaged) -> JSONValue? {
+        if let all = all.withLock({ $0 }) { return all[key]?.narrowed(to: members) }
+        guard let range = ranges[key] else { return nil }
+        return try text.withUnsafeBufferPointer { buffer throws(Damaged) in try Self.narrowed(buffer, range, to: members) }
+    }
+
+    /// The value at `range` of `text`, an object read member by member,
+    /// those not in `members` passed over.
+    private static func narrowed(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to members: Set<String>) throws(Damaged) -> JSONValue {
+        do {
+            var reader = JSONByteReader(UnsafeBufferPointer(rebasing: text[range]))
+            guard reader.take(UInt8(ascii: "{")) else { return try parse(text, range) }
+            var kept: [String: JSONValue] = [:]
+            if !reader.take(UInt8(ascii: "}")) {
+                repeat {
+                    let name = try reader.readString()
+                    try reader.expect(UInt8(ascii: ":"))
+                    if members.contains(name) { kept[name] = try JSONText.readValue(&reader, depth: 1) } else { try reader.skipValue() }
+                } while reader.take(UInt8(ascii: ","))
+                try reader.expect(UInt8(ascii: "}"))
+            }
+            guard reader.atEnd else { throw Damaged() }
+            return .object(kept)
+        } catch {
+            throw Damaged()
+        }
     }
 
     /// The values as one JSON object, compact, keys in order: the text of

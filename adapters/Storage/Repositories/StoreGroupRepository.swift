@@ -24,9 +24,12 @@ public struct StoreGroupRepository: GroupRepository {
     }
 
     public func name(of id: GroupID) async throws -> String? {
-        guard let raw = try store.storedValue(forKey: id.description, in: Self.suite), RecordNames.isMade(raw) else { return nil }
+        // Its name and id alone, not its targets.
+        guard let raw = try store.storedValue(forKey: id.description, in: Self.suite, members: RecordNames.members), RecordNames.isMade(raw)
+        else { return nil }
+        if let name = RecordNames.name(of: raw) { return name }
         // A record whose name cannot be read is decoded: its error says why.
-        return try RecordNames.name(of: raw) ?? Self.decode(id.description, raw).name.rawValue
+        return try store.storedValue(forKey: id.description, in: Self.suite).map { try Self.decode(id.description, $0).name.rawValue }
     }
 
     public func names() async throws -> [GroupID: String] {
