@@ -165,6 +165,44 @@ public enum SessionHistoryContract {
             try await history.amend(contentsOf: [.revise(sessions[2], at: Fixtures.instant(9_200))])
             try requireEqual(try await history.sessions(matching: .all), [sessions[2], sessions[0]], "a batch of one")
         },
+        ContractCheck("segments' spans resolved with the amendments are the spans, for every range") { make in
+            let history = try await make()
+            let a = GroupID()
+            // Months apart, so a file adapter has several segments.
+            let sessions = (0..<24).map { Fixtures.endedSession(group: a, startingAt: Double($0) * 86_400 * 9) }
+            try await history.append(contentsOf: sessions)
+            try await history.amend(.revise(Fixtures.endedSession(group: a, startingAt: 86_400 * 100).withID(sessions[2].id),
+                                            at: Fixtures.instant(9_000)))
+            try await history.amend(.delete(sessions[5].id, at: Fixtures.instant(9_001)))
+            for query in [HistoryQuery(), HistoryQuery(since: sessions[4].startedAt), HistoryQuery(until: sessions[20].startedAt),
+                          HistoryQuery(since: Fixtures.instant(86_400 * 40), until: Fixtures.instant(86_400 * 120))] {
+                let listed = try await history.segments(matching: query)
+                let parts = try await history.spans(in: listed.segments, matching: query)
+                try requireEqual(parts.count, listed.segments.count, "a list of spans per segment")
+                let resolved = HistorySpans.resolve(parts, deduplicated: listed.deduplicated, amended: try await history.amendedSpans(matching: query))
+                let spans = try await history.spans(matching: query)
+                try requireEqual(resolved.count, spans.count, "how many, \(query)")
+                try requireEqual(Set(resolved), Set(spans), "the spans, \(query)")
+            }
+        },
+        ContractCheck("a segment of a month holds only sessions that started in it, and its version moves when one is added") { make in
+            let history = try await make()
+            let sessions = (0..<6).map { Fixtures.endedSession(startingAt: Double($0) * 86_400 * 20) }
+            try await history.append(contentsOf: sessions)
+            let before = try await history.segments(matching: .all).segments
+            for (segment, spans) in zip(before, try await history.spans(in: before, matching: .all)) {
+                guard let month = segment.month else { continue }
+                for span in spans { try require(month.contains(span.startedAt), "\(span.startedAt) is in \(segment.name)") }
+            }
+            let added = Fixtures.endedSession(startingAt: 86_400 * 20 + 3_600)
+            try await history.append(added)
+            let after = try await history.segments(matching: .all).segments
+            for segment in before where segment.month?.contains(added.startedAt) ?? true {
+                guard let version = segment.version, let now = after.first(where: { $0.device == segment.device && $0.name == segment.name })
+                else { continue }
+                try require(now.version != version, "\(segment.name)'s version after an append: \(now.version ?? "none")")
+            }
+        },
     ]
 }
 

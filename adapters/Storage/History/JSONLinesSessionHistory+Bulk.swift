@@ -52,40 +52,4 @@ extension JSONLinesSessionHistory {
         }
         return ids
     }
-
-    /// Spans decoded straight from the lines, segments in parallel; ids are
-    /// deduplicated only when several devices' folders are present (within
-    /// one folder, appends never repeat an id).
-    public func spans(matching query: HistoryQuery) async throws -> [SessionSpan] {
-        let segments = try segmentsByMonth().filter { SegmentName.month($0.key, overlaps: query) }.flatMap(\.value)
-        let decoded = try await withThrowingTaskGroup(of: [SessionSpan].self) { tasks in
-            for path in segments {
-                tasks.addTask(executorPreference: globalConcurrentExecutor) {
-                    try readLines(path) { line in
-                        guard let span = try SessionLineCodec.decodeSpan(line, withTags: query.spansWithTags), query.matches(span)
-                        else { return nil }
-                        return span
-                    }
-                }
-            }
-            return try await tasks.reduce(into: [[SessionSpan]]()) { $0.append($1) }
-        }
-        var spans: [SessionSpan] = []
-        spans.reserveCapacity(decoded.reduce(0) { $0 + $1.count })
-        for part in decoded { spans.append(contentsOf: part) }
-        let devices = Set(segments.map(POSIXFiles.parentDirectory(of:)))
-        if devices.count > 1 {
-            var seen = Set<SessionID>(minimumCapacity: spans.count)
-            spans = spans.filter { seen.insert($0.id).inserted }
-        }
-        // Amended sessions: as their amendments merge, or gone.
-        let amended = try amendedSessions()
-        guard !amended.isEmpty else { return spans }
-        let ids = amended.ids
-        spans.removeAll { ids.contains($0.id) }
-        for session in amended.resolved().values where query.matches(session) {
-            if let span = SessionSpan(session, withTags: query.spansWithTags) { spans.append(span) }
-        }
-        return spans
-    }
 }

@@ -23,20 +23,27 @@ public struct JSONLinesSessionHistory: SessionHistory {
     /// never writes.
     let deviceID: @Sendable () throws -> String
     let lockTimeout: Double
+    /// The wall clock in nanoseconds, which tells a segment that changed
+    /// just now (`segments(matching:)`); a test sets it ahead to take every
+    /// file as settled.
+    let wallNanoseconds: @Sendable () -> Int64
     private let logger: Logger
 
     /// How far back from the end of a segment an append looks for its id.
     static let recentWindow = 64 * 1_024
 
-    public init(directory: String, deviceID: @escaping @Sendable () throws -> String, lockTimeout: Double = 5, logger: Logger) {
+    public init(directory: String, deviceID: @escaping @Sendable () throws -> String, lockTimeout: Double = 5, logger: Logger,
+                wallNanoseconds: (@Sendable () -> Int64)? = nil) {
         self.directory = directory
         self.deviceID = deviceID
         self.lockTimeout = lockTimeout
         self.logger = logger
+        self.wallNanoseconds = wallNanoseconds ?? { FolderListings.wallNanoseconds() }
     }
 
-    public init(directory: String, deviceID: String, lockTimeout: Double = 5, logger: Logger) {
-        self.init(directory: directory, deviceID: { deviceID }, lockTimeout: lockTimeout, logger: logger)
+    public init(directory: String, deviceID: String, lockTimeout: Double = 5, logger: Logger,
+                wallNanoseconds: (@Sendable () -> Int64)? = nil) {
+        self.init(directory: directory, deviceID: { deviceID }, lockTimeout: lockTimeout, logger: logger, wallNanoseconds: wallNanoseconds)
     }
 
     public func append(_ session: Session) async throws {

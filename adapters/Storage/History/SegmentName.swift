@@ -11,6 +11,17 @@ enum SegmentName {
         String(Timestamp.format(date, fractionDigits: 0).prefix(7))
     }
 
+    /// The instants of `month` (`2026-11`), UTC; nil if it names none.
+    static func range(of month: String) -> Range<Date>? {
+        let parts = month.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int64(parts[0]), let number = Int64(parts[1]),
+              (1...12).contains(number) else { return nil }
+        let (nextYear, next) = number == 12 ? (year + 1, Int64(1)) : (year, number + 1)
+        let start = Double(Timestamp.days(fromCivil: year, number, 1) * 86_400)
+        let end = Double(Timestamp.days(fromCivil: nextYear, next, 1) * 86_400)
+        return Date(timeIntervalSince1970: start)..<Date(timeIntervalSince1970: end)
+    }
+
     /// Whether sessions starting in `month` can match the query's range.
     static func month(_ month: String, overlaps query: HistoryQuery) -> Bool {
         guard query.since != nil || query.until != nil else { return true }

@@ -29,6 +29,15 @@ public protocol SessionHistory: SessionArchive {
     /// none, even when the process dies while writing (`undo` restores
     /// every session of an import run at once).
     func amend(contentsOf amendments: [HistoryAmendment]) async throws
+    /// The segments (files) that may hold sessions matching `query`'s range,
+    /// in a fixed order, for reports that sum whole segments from summaries.
+    func segments(matching query: HistoryQuery) async throws -> HistorySegments
+    /// Each segment's spans that match `query`, as its lines record them:
+    /// not amended, ids not kept once across segments. `HistorySpans.resolve`
+    /// makes them, with `amendedSpans`, what `spans(matching:)` returns.
+    func spans(in segments: [HistorySegment], matching query: HistoryQuery) async throws -> [[SessionSpan]]
+    /// The amended sessions, for `HistorySpans.resolve`.
+    func amendedSpans(matching query: HistoryQuery) async throws -> AmendedSpans
 }
 
 extension SessionHistory {
@@ -36,6 +45,29 @@ extension SessionHistory {
         var all = query
         all.limit = nil
         return try await sessions(matching: all).compactMap { SessionSpan($0, withTags: query.spansWithTags) }
+    }
+
+    /// A history that is not kept in segments is one, never summarised.
+    public func segments(matching query: HistoryQuery) async throws -> HistorySegments {
+        HistorySegments(segments: [HistorySegment(device: "", name: "", month: nil, version: nil)], deduplicated: false)
+    }
+
+    /// Of a history that is one segment: its spans, amended already.
+    public func spans(in segments: [HistorySegment], matching query: HistoryQuery) async throws -> [[SessionSpan]] {
+        var parts: [[SessionSpan]] = []
+        for _ in segments { parts.append(try await spans(matching: query)) }
+        return parts
+    }
+
+    /// Of a history that is one segment: none, its spans are amended already.
+    public func amendedSpans(matching query: HistoryQuery) async throws -> AmendedSpans { AmendedSpans() }
+
+    /// `spans(matching:)` made of the segments and amendments, as a report
+    /// that sums some segments from summaries reads the others.
+    public func segmentedSpans(matching query: HistoryQuery) async throws -> [SessionSpan] {
+        let segments = try await segments(matching: query)
+        return HistorySpans.resolve(try await spans(in: segments.segments, matching: query), deduplicated: segments.deduplicated,
+                                    amended: try await amendedSpans(matching: query))
     }
 }
 
