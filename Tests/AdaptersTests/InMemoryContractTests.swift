@@ -21,6 +21,11 @@ struct InMemoryContractTests {
         try await check.run { InMemorySessionHistory() }
     }
 
+    @Test(arguments: HistorySummaryStoreContract.checks)
+    func historySummaries(_ check: ContractCheck<HistorySummaryStoreContract.Factory>) async throws {
+        try await check.run { InMemoryHistorySummaryStore() }
+    }
+
     @Test(arguments: HistoryJournalContract.checks)
     func historyJournal(_ check: ContractCheck<HistoryJournalContract.Factory>) async throws {
         try await check.run { InMemoryHistoryJournal() }

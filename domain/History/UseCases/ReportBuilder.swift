@@ -15,26 +15,27 @@ import RetimeShared
 /// sessions make no strings.
 public struct ReportBuilder {
     private let days: LocalDays
+    private let timeZone: TimeZoneRules
     private let grouping: ReportGrouping
     private let groupNames: [GroupID: String]
 
     public init(grouping: ReportGrouping, timeZone: TimeZoneRules, groupNames: [GroupID: String]) {
         self.grouping = grouping
+        self.timeZone = timeZone
         self.days = LocalDays(timeZone: timeZone)
         self.groupNames = groupNames
     }
 
-    private struct Sum {
-        var focused = 0.0, sessions = 0, completed = 0, stopped = 0, rounds = 0
+    /// A summary of one segment's spans in this time zone, made at
+    /// `version` (`ReportDays.summary(of:version:)`).
+    public func summary(of spans: [SessionSpan], version: String) -> MonthSummary? {
+        // Its own days: the starts it consults are the ones it records.
+        ReportDays(days: LocalDays(timeZone: timeZone)).summary(of: spans, version: version)
+    }
 
-        /// An open-ended session has no planned end to fall short of:
-        /// stopping it completes it.
-        mutating func count(_ span: SessionSpan) {
-            sessions += 1
-            if span.outcome == .completed || (span.outcome == .stopped && span.openEnded) { completed += 1 }
-            if span.outcome == .stopped && !span.openEnded { stopped += 1 }
-            rounds += span.completedRounds
-        }
+    /// Whether `summary` holds for this time zone's days.
+    public func fits(_ summary: MonthSummary) -> Bool {
+        ReportDays(days: days).fits(summary)
     }
 
     /// A report of ended sessions; sessions still running are left out.
@@ -46,87 +47,58 @@ public struct ReportBuilder {
     /// a bucket's focused time is the union of its sessions' focused
     /// stretches, not their sum.
     public func build(_ spans: [SessionSpan], since: Date?, until: Date?) -> Report {
-        var overall = Sum(), everything: [(Date, Date)] = []
+        grouping.byName ? byName(spans, since: since, until: until) : build(spans, summaries: [], since: since, until: until)
+    }
+
+    /// A report by day or week of `spans` and of the segments `summaries`
+    /// stand for, equal to the one of all their sessions' spans
+    /// (`ReportDays`). A day's focused time is the union of its stretches,
+    /// summed in time order; a week's and the total are its days', summed in
+    /// day order.
+    public func build(_ spans: [SessionSpan], summaries: [MonthSummary], since: Date?, until: Date?) -> Report {
+        precondition(!grouping.byName, "summaries stand for days and weeks")
+        let byDay = ReportDays(days: days).sums(of: spans, summaries: summaries)
+        var byBucket: [Int64: ReportSum] = grouping == .week ? [:] : byDay, overall = ReportSum()
+        for day in byDay.keys.sorted() {
+            let sum = byDay[day]!
+            if grouping == .week { byBucket[LocalDays.mondayOfWeek(day), default: ReportSum()].add(sum) }
+            overall.add(sum)
+        }
+        return Report(since: since, until: until, grouping: grouping, buckets: dayBuckets(byBucket, since: since, until: until),
+                      overall: Self.bucket("total", overall))
+    }
+
+    /// By group, tag or both: each name's focused time is the union of its
+    /// own sessions' stretches; the total is the union of all of them.
+    private func byName(_ spans: [SessionSpan], since: Date?, until: Date?) -> Report {
+        var overall = ReportSum(), everything: [(Date, Date)] = []
         for span in spans {
             overall.count(span)
-            forEachFocusedStretch(of: span, endingAt: span.endedAt) { everything.append(($0, $1)) }
+            ReportDays.forEachFocusedStretch(of: span) { everything.append(($0, $1)) }
         }
-        let union = Self.union(everything)
-        overall.focused = union.reduce(0) { $0 + $1.1.timeIntervalSince($1.0) }
-        let total = Self.bucket("total", overall)
-        if grouping.byName {
-            var sums: [String: Sum] = [:], stretches: [String: [(Date, Date)]] = [:]
-            for span in spans {
-                // By group: one row per group id, labelled by the caller
-                // (its name now, and the names it ran under before).
-                // By tag: each of its tags (a session with two counts in both).
-                let group = groupNames[span.groupId] ?? span.groupName ?? "(deleted group)"
-                let tags = span.tags.isEmpty ? [ReportGrouping.untagged] : span.tags
-                let names = grouping == .tag ? tags : grouping == .groupTag ? tags.map { "\(group) / \($0)" } : [group]
-                for name in names {
-                    sums[name, default: Sum()].count(span)
-                    forEachFocusedStretch(of: span, endingAt: span.endedAt) { stretches[name, default: []].append(($0, $1)) }
-                }
-            }
-            for (name, list) in stretches {
-                sums[name]!.focused = Self.union(list).reduce(0) { $0 + $1.1.timeIntervalSince($1.0) }
-            }
-            let buckets = sums.map { Self.bucket($0.key, $0.value) }.sorted { ($0.focusedSeconds, $1.key) > ($1.focusedSeconds, $0.key) }
-            return Report(since: since, until: until, grouping: grouping, buckets: buckets, overall: total)
-        }
-        var byDay: [Int64: Sum] = [:]
-        for span in spans { byDay[bucket(days.day(of: span.startedAt)), default: Sum()].count(span) }
-        for (from, to) in union {
-            // Walk the stretch day by day, cutting at each local midnight.
-            var cursor = from
-            var day = days.day(of: from)
-            while cursor < to {
-                let next = min(to, days.start(of: day + 1))
-                byDay[bucket(day), default: Sum()].focused += next.timeIntervalSince(cursor)
-                cursor = next
-                day += 1
+        overall.focused = ReportDays.union(everything).reduce(0) { $0 + $1.1.timeIntervalSince($1.0) }
+        var sums: [String: ReportSum] = [:], stretches: [String: [(Date, Date)]] = [:]
+        for span in spans {
+            // By group: one row per group id, labelled by the caller
+            // (its name now, and the names it ran under before).
+            // By tag: each of its tags (a session with two counts in both).
+            let group = groupNames[span.groupId] ?? span.groupName ?? "(deleted group)"
+            let tags = span.tags.isEmpty ? [ReportGrouping.untagged] : span.tags
+            let names = grouping == .tag ? tags : grouping == .groupTag ? tags.map { "\(group) / \($0)" } : [group]
+            for name in names {
+                sums[name, default: ReportSum()].count(span)
+                ReportDays.forEachFocusedStretch(of: span) { stretches[name, default: []].append(($0, $1)) }
             }
         }
-        return Report(since: since, until: until, grouping: grouping, buckets: dayBuckets(byDay, since: since, until: until),
-                      overall: total)
-    }
-
-    /// The stretches merged where they overlap or touch, in time order.
-    static func union(_ stretches: [(Date, Date)]) -> [(Date, Date)] {
-        var merged: [(Date, Date)] = []
-        for stretch in stretches.sorted(by: { $0.0 < $1.0 }) {
-            if let last = merged.last, stretch.0 <= last.1 {
-                merged[merged.count - 1].1 = max(last.1, stretch.1)
-            } else {
-                merged.append(stretch)
-            }
+        for (name, list) in stretches {
+            sums[name]!.focused = ReportDays.union(list).reduce(0) { $0 + $1.1.timeIntervalSince($1.0) }
         }
-        return merged
-    }
-
-    /// The bucket number of a local day: the day, or the Monday of its week.
-    private func bucket(_ day: Int64) -> Int64 {
-        grouping == .week ? LocalDays.mondayOfWeek(day) : day
+        let buckets = sums.map { Self.bucket($0.key, $0.value) }.sorted { ($0.focusedSeconds, $1.key) > ($1.focusedSeconds, $0.key) }
+        return Report(since: since, until: until, grouping: grouping, buckets: buckets, overall: Self.bucket("total", overall))
     }
 
     private func label(_ bucket: Int64) -> String {
         grouping == .week ? LocalDays.weekLabel(bucket) : LocalDays.label(bucket)
-    }
-
-    /// The session's time between its start and end, minus its breaks and
-    /// its away stretches.
-    private func forEachFocusedStretch(of session: SessionSpan, endingAt end: Date, _ body: (Date, Date) -> Void) {
-        guard !session.breaks.isEmpty || !session.away.isEmpty else {
-            if end > session.startedAt { body(session.startedAt, end) }
-            return
-        }
-        var cursor = session.startedAt
-        for pause in (session.breaks + session.away).sorted(by: { $0.start < $1.start }) {
-            let pauseEnd = min(pause.end ?? end, end)
-            if pause.start > cursor { body(cursor, min(pause.start, end)) }
-            cursor = max(cursor, pauseEnd)
-        }
-        if end > cursor { body(cursor, end) }
     }
 
     /// How many buckets `since`/`until` may add around the ones with
@@ -137,7 +109,7 @@ public struct ReportBuilder {
     /// Days or weeks in time order, the gaps filled. The range is
     /// `since..<until` when that is at most `emptyBucketLimit` buckets wider
     /// than the sessions, else the sessions' own first to last bucket.
-    private func dayBuckets(_ sums: [Int64: Sum], since: Date?, until: Date?) -> [Report.Bucket] {
+    private func dayBuckets(_ sums: [Int64: ReportSum], since: Date?, until: Date?) -> [Report.Bucket] {
         let step: Int64 = grouping == .week ? 7 : 1
         let asked = (since.map { bucket(days.day(of: $0)) }, until.map { bucket(days.day(of: $0.addingTimeInterval(-0.000_001))) })
         var first: Int64, last: Int64
@@ -149,10 +121,15 @@ public struct ReportBuilder {
             guard let from = asked.0, let to = asked.1, to >= from, (to - from) / step <= Self.emptyBucketLimit else { return [] }
             (first, last) = (from, to)
         }
-        return stride(from: first, through: last, by: Int(step)).map { Self.bucket(label($0), sums[$0] ?? Sum()) }
+        return stride(from: first, through: last, by: Int(step)).map { Self.bucket(label($0), sums[$0] ?? ReportSum()) }
     }
 
-    private static func bucket(_ key: String, _ sum: Sum) -> Report.Bucket {
+    /// The bucket number of a local day: the day, or the Monday of its week.
+    private func bucket(_ day: Int64) -> Int64 {
+        grouping == .week ? LocalDays.mondayOfWeek(day) : day
+    }
+
+    private static func bucket(_ key: String, _ sum: ReportSum) -> Report.Bucket {
         Report.Bucket(key: key, focusedSeconds: sum.focused, sessions: sum.sessions, completed: sum.completed, stopped: sum.stopped,
                       rounds: sum.rounds)
     }

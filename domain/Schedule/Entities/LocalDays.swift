@@ -24,6 +24,14 @@ public final class LocalDays {
         return start
     }
 
+    /// The first and last day whose start has been asked for (a day's
+    /// number, or where it falls, is worked out from the starts of it and
+    /// its neighbours only): what a sum made with these days depends on.
+    public var consultedDays: ClosedRange<Int64>? {
+        guard let first = starts.keys.min(), let last = starts.keys.max() else { return nil }
+        return first...last
+    }
+
     /// The instant of a wall time on local day `day`, `second` seconds after
     /// its midnight, by the schedules' DST rules: a time the clocks skip
     /// means the first instant after the gap, a repeated one its first
