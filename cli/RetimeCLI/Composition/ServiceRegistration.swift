@@ -38,6 +38,11 @@ public enum ServiceRegistration {
             JSONLinesSessionHistory(directory: layout.history, deviceID: { try deviceID.id() },
                                     logger: try resolver.resolve(Logger.self).labelled("retime.history"))
         }
+        // Reports' summaries of sealed months, kept in this device's own
+        // folder (a cache: docs/history.md, "Reports from summaries").
+        registry.register((any HistorySummaryStore).self, lifetime: .singleton) { _ in
+            FileHistorySummaryStore(deviceFolder: { try? context.device().root })
+        }
         // Ending a session sees the same history through the Session context's port.
         registry.register((any SessionArchive).self) { try $0.resolve((any SessionHistory).self) }
         registry.register((any HistoryJournal).self, lifetime: .singleton) { _ in
@@ -270,7 +275,8 @@ public enum ServiceRegistration {
             UpcomingEventsUseCase(schedules: try $0.resolve(), calendar: try $0.resolve(), clock: try $0.resolve())
         }
         registry.register {
-            ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), calendar: try $0.resolve())
+            ReportUseCase(history: try $0.resolve(), groups: try $0.resolve(), calendar: try $0.resolve(),
+                          summaries: try $0.resolve((any HistorySummaryStore).self), clock: try $0.resolve((any Clock).self))
         }
         registry.register {
             ImportHistoryUseCase(history: try $0.resolve(), directory: try $0.resolve(), active: try $0.resolve(),
