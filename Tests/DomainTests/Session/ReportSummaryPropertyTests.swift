@@ -2,6 +2,7 @@ import Adapters
 import Domain
 import Foundation
 @testable import RetimeHistory
+import PortContracts
 import Testing
 
 /// Reports by day and week taken from months' summaries are the reports of
@@ -9,17 +10,7 @@ import Testing
 /// time zones; and the summaries are really taken, not passed over.
 @Suite("Report summaries: the same report as reading every session")
 struct ReportSummaryPropertyTests {
-    /// SplitMix64, seeded: a failing case is the same on every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SeededGenerator
 
     /// 2024-01-01T00:00:00Z: histories span its first seven months.
     static let origin = Date(timeIntervalSince1970: 1_704_067_200)
@@ -109,7 +100,7 @@ struct ReportSummaryPropertyTests {
 
     @Test("random histories, amended and added to, in random zones and ranges, by day and week: equal to the bit")
     func equalOverRandomHistories() async throws {
-        var random = Seeded(state: 45)
+        var random = Seeded(seed: 45)
         var used = 0, compared = 0
         for round in 0..<40 {
             let sessions = (0..<Int.random(in: 0..<160, using: &random)).map { _ in Self.session(&random) }

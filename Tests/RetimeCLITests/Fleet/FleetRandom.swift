@@ -1,3 +1,5 @@
+import PortContracts
+
 /// The simulation's one source of chance: the suite's SplitMix64
 /// (`SeededGenerator`), so a seed replays the same run on any machine, bit
 /// for bit.

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Synchronization
+import PortContracts
 import Testing
 
 /// Issue 31's scenario with the plainest sync there is: two devices' data

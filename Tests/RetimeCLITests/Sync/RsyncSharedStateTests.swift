@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import PortContracts
 import Testing
 
 /// Issue 31's groups, schedules, settings and sessions with the plainest
